@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"posbox/store"
+)
+
+const (
+	jwtKeyFile        = "jwt.key"
+	adminPasswordFile = "initial-admin-password"
+)
+
+// loadJWTKey reads the token signing key from the data dir, creating a
+// random 32-byte key (mode 0600) on first use.
+func loadJWTKey(dataDir string) ([]byte, error) {
+	path := filepath.Join(dataDir, jwtKeyFile)
+	key, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		key = make([]byte, 32)
+		rand.Read(key)
+		if err := writeSecret(path, key); err != nil {
+			return nil, err
+		}
+		return key, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(key) < 32 {
+		return nil, fmt.Errorf("%s holds %d bytes; want at least 32", path, len(key))
+	}
+	return key, nil
+}
+
+// writeSecret writes a file only its owner can read, without ever
+// replacing an existing one.
+func writeSecret(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// bootstrap creates the first restaurant and its admin when the database
+// has no user yet, and writes the admin's password to the data dir.
+func bootstrap(ctx context.Context, st *store.Store, cfg Config, log *slog.Logger) error {
+	n, err := st.CountUsers(ctx)
+	if err != nil || n > 0 {
+		return err
+	}
+	rs, err := st.Restaurants(ctx)
+	if err != nil {
+		return err
+	}
+	var r *store.Restaurant
+	if len(rs) > 0 {
+		r = rs[0]
+	} else {
+		r = &store.Restaurant{Name: "My Restaurant", Timezone: cfg.Timezone}
+		if err := st.CreateRestaurant(ctx, r); err != nil {
+			return err
+		}
+	}
+	password := rand.Text()
+	path := filepath.Join(cfg.DataDir, adminPasswordFile)
+	_ = os.Remove(path) // a stale file from an earlier, emptied database
+	if err := writeSecret(path, []byte(password+"\n")); err != nil {
+		return err
+	}
+	u := &store.User{RestaurantID: r.ID, Email: cfg.AdminEmail, Name: "Administrator", Role: store.RoleAdmin}
+	if err := st.CreateUser(ctx, u, password); err != nil {
+		return fmt.Errorf("create admin: %w", err)
+	}
+	log.Info("first start: created the restaurant and its admin",
+		"restaurant_id", r.ID, "email", u.Email, "password_file", path)
+	return nil
+}

@@ -1,0 +1,223 @@
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Config is every setting of the appliance. Each has a key, an environment
+// variable POSBOX_<KEY> and a line "key = value" in the optional config
+// file. Precedence: flag, environment, file, default.
+type Config struct {
+	Addr       string
+	DataDir    string
+	Timezone   string
+	TokenTTL   time.Duration
+	LogFormat  string
+	LogLevel   string
+	AdminEmail string
+
+	SMTPHost     string
+	SMTPPort     int
+	SMTPUsername string
+	SMTPPassword string
+	SMTPFrom     string
+	SMTPTLS      string
+
+	SMSProvider string
+	SMSURL      string
+	SMSAccount  string
+	SMSToken    string
+	SMSFrom     string
+
+	WebhookAllowedHosts string
+	TSEBudget           time.Duration
+	BackupDir           string
+	BackupKeep          int
+}
+
+// DefaultConfig runs a working appliance with no file at all.
+func DefaultConfig() Config {
+	return Config{
+		Addr:                ":8080",
+		DataDir:             "./data",
+		Timezone:            "Europe/Berlin",
+		TokenTTL:            12 * time.Hour,
+		LogFormat:           "text",
+		LogLevel:            "info",
+		AdminEmail:          "admin@posbox.local",
+		SMTPPort:            587,
+		SMTPTLS:             "starttls",
+		WebhookAllowedHosts: "external,private,loopback",
+		TSEBudget:           3 * time.Second,
+		BackupKeep:          7,
+	}
+}
+
+// setting binds one key to its field in Config.
+type setting struct {
+	key   string
+	usage string
+	value flag.Value
+}
+
+// settings lists every configurable key, in documentation order.
+func (c *Config) settings() []setting {
+	return []setting{
+		{"addr", "listen address HOST:PORT", (*stringValue)(&c.Addr)},
+		{"data_dir", "data directory (database, keys, backups)", (*stringValue)(&c.DataDir)},
+		{"timezone", "IANA timezone of the restaurant created on first start", (*stringValue)(&c.Timezone)},
+		{"token_ttl", "access token lifetime", (*durationValue)(&c.TokenTTL)},
+		{"log_format", "text or json", (*stringValue)(&c.LogFormat)},
+		{"log_level", "debug, info, warn or error", (*stringValue)(&c.LogLevel)},
+		{"admin_email", "email of the admin created on first start", (*stringValue)(&c.AdminEmail)},
+		{"smtp_host", "SMTP server for email notifications", (*stringValue)(&c.SMTPHost)},
+		{"smtp_port", "SMTP port", (*intValue)(&c.SMTPPort)},
+		{"smtp_username", "SMTP user", (*stringValue)(&c.SMTPUsername)},
+		{"smtp_password", "SMTP password", (*stringValue)(&c.SMTPPassword)},
+		{"smtp_from", "sender address of notification mails", (*stringValue)(&c.SMTPFrom)},
+		{"smtp_tls", "starttls, tls, opportunistic or none", (*stringValue)(&c.SMTPTLS)},
+		{"sms_provider", "twilio or generic", (*stringValue)(&c.SMSProvider)},
+		{"sms_url", "SMS provider base URL", (*stringValue)(&c.SMSURL)},
+		{"sms_account", "SMS account (Twilio account SID)", (*stringValue)(&c.SMSAccount)},
+		{"sms_token", "SMS token", (*stringValue)(&c.SMSToken)},
+		{"sms_from", "SMS sender", (*stringValue)(&c.SMSFrom)},
+		{"webhook_allowed_hosts", "allowed webhook targets (external,private,loopback,*,host names, CIDRs)", (*stringValue)(&c.WebhookAllowedHosts)},
+		{"tse_budget", "how long a sale waits for a signature before it is queued", (*durationValue)(&c.TSEBudget)},
+		{"backup_dir", "nightly backup folder (default DATA_DIR/backups)", (*stringValue)(&c.BackupDir)},
+		{"backup_keep", "nightly backups kept", (*intValue)(&c.BackupKeep)},
+	}
+}
+
+// loadConfig builds the configuration of one command from its flags, the
+// environment and the config file. keys limits which settings the command
+// takes as flags; every command takes --config and --data-dir.
+func loadConfig(fs *flag.FlagSet, args []string, keys ...string) (Config, error) {
+	cfg := DefaultConfig()
+	var file string
+	fs.StringVar(&file, "config", os.Getenv("POSBOX_CONFIG"), "config file (key = value lines)")
+	want := map[string]bool{"data_dir": true}
+	for _, k := range keys {
+		want[k] = true
+	}
+	// Flags parse into a scratch Config so that the file and environment
+	// can be applied first and flags last.
+	flagged := DefaultConfig()
+	for _, s := range flagged.settings() {
+		if want[s.key] {
+			fs.Var(s.value, strings.ReplaceAll(s.key, "_", "-"), s.usage)
+		}
+	}
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+	if file != "" {
+		if err := cfg.readFile(file); err != nil {
+			return cfg, err
+		}
+	}
+	for _, s := range cfg.settings() {
+		if v, ok := os.LookupEnv("POSBOX_" + strings.ToUpper(s.key)); ok {
+			if err := s.value.Set(v); err != nil {
+				return cfg, fmt.Errorf("POSBOX_%s: %w", strings.ToUpper(s.key), err)
+			}
+		}
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[strings.ReplaceAll(f.Name, "-", "_")] = true })
+	fromFlags := map[string]flag.Value{}
+	for _, s := range flagged.settings() {
+		fromFlags[s.key] = s.value
+	}
+	for _, s := range cfg.settings() {
+		if set[s.key] {
+			_ = s.value.Set(fromFlags[s.key].String())
+		}
+	}
+	return cfg, cfg.finish()
+}
+
+// readFile applies a config file: "key = value" lines, # comments.
+func (c *Config) readFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
+	defer f.Close()
+	byKey := map[string]flag.Value{}
+	for _, s := range c.settings() {
+		byKey[s.key] = s.value
+	}
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		k, v = strings.TrimSpace(k), strings.Trim(strings.TrimSpace(v), `"`)
+		val, known := byKey[k]
+		if !ok || !known {
+			return fmt.Errorf("config %s:%d: want key = value with a known key, got %q", path, n, line)
+		}
+		if err := val.Set(v); err != nil {
+			return fmt.Errorf("config %s:%d: %s: %w", path, n, k, err)
+		}
+	}
+	return sc.Err()
+}
+
+// finish validates and resolves paths to absolute ones: a Windows service
+// starts in System32, so nothing may depend on the working directory.
+func (c *Config) finish() error {
+	abs, err := filepath.Abs(c.DataDir)
+	if err != nil {
+		return err
+	}
+	c.DataDir = abs
+	if c.BackupDir == "" {
+		c.BackupDir = filepath.Join(c.DataDir, "backups")
+	}
+	if c.BackupDir, err = filepath.Abs(c.BackupDir); err != nil {
+		return err
+	}
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		return fmt.Errorf("log_format: %q is not text or json", c.LogFormat)
+	}
+	if _, err := time.LoadLocation(c.Timezone); err != nil {
+		return fmt.Errorf("timezone: %w", err)
+	}
+	if c.TokenTTL <= 0 {
+		return fmt.Errorf("token_ttl must be positive")
+	}
+	return nil
+}
+
+type stringValue string
+
+func (v *stringValue) Set(s string) error { *v = stringValue(s); return nil }
+func (v *stringValue) String() string     { return string(*v) }
+
+type intValue int
+
+func (v *intValue) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	*v = intValue(n)
+	return err
+}
+func (v *intValue) String() string { return strconv.Itoa(int(*v)) }
+
+type durationValue time.Duration
+
+func (v *durationValue) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	*v = durationValue(d)
+	return err
+}
+func (v *durationValue) String() string { return time.Duration(*v).String() }

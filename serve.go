@@ -1,0 +1,89 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"posbox/server"
+	"posbox/store"
+)
+
+func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfg, err := loadConfig(fs, args, "addr", "timezone", "token_ttl", "log_format", "log_level", "admin_email", "tse_budget")
+	if err != nil {
+		return usageErr(err)
+	}
+	log := newLogger(cfg, stderr)
+	slog.SetDefault(log)
+	return serve(ctx, cfg, log, nil)
+}
+
+// serve runs the appliance until ctx is done: the one start/stop path of
+// the foreground and the OS service. ready, when not nil, receives the
+// listening address once requests are accepted.
+func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- string) error {
+	st, err := store.Open(ctx, cfg.DataDir, store.Options{Logger: log})
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := st.Close(); err != nil {
+			log.Error("close database", "err", err)
+		}
+	}()
+	if err := bootstrap(ctx, st, cfg, log); err != nil {
+		return err
+	}
+	key, err := loadJWTKey(cfg.DataDir)
+	if err != nil {
+		return err
+	}
+	srv := server.New(st, server.Config{Version: versionString(), JWTKey: key, TokenTTL: cfg.TokenTTL}, log)
+	defer srv.Close()
+
+	// Listen before serving so "address in use" fails the start.
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	hs := &http.Server{
+		Handler:           srv.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	log.Info("posbox serving", "addr", ln.Addr().String(), "data_dir", cfg.DataDir, "version", versionString())
+	if ready != nil {
+		ready <- ln.Addr().String()
+	}
+
+	select {
+	case <-ctx.Done():
+	case err := <-served:
+		return err
+	}
+	log.Info("posbox stopping")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(shutdownCtx); err != nil {
+		log.Warn("http shutdown", "err", err)
+	}
+	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	log.Info("posbox stopped")
+	return nil
+}

@@ -1,0 +1,142 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+	"github.com/julienschmidt/httprouter"
+
+	"posbox/store"
+)
+
+// issuer is the JWT "iss" of every token this appliance mints.
+const issuer = "posbox"
+
+// claims are the JWT claims of an access token.
+type claims struct {
+	RID  string `json:"rid"`
+	Role string `json:"role"`
+	jwt.RegisteredClaims
+}
+
+// IssueToken mints an access token for u. Used by login and `posbox token`.
+func IssueToken(key []byte, u *store.User, now time.Time, ttl time.Duration) (string, error) {
+	if len(key) < 32 {
+		return "", errors.New("jwt key shorter than 32 bytes")
+	}
+	return jwt.NewWithClaims(jwt.SigningMethodHS256, claims{
+		RID:  u.RestaurantID,
+		Role: u.Role,
+		RegisteredClaims: jwt.RegisteredClaims{
+			Subject:   u.ID,
+			Issuer:    issuer,
+			IssuedAt:  jwt.NewNumericDate(now),
+			ExpiresAt: jwt.NewNumericDate(now.Add(ttl)),
+		},
+	}).SignedString(key)
+}
+
+// authenticate checks the bearer token and loads the caller. The user is
+// read on every request, so a disabled or deleted user is out at once.
+func (s *Server) authenticate(r *http.Request, a access) (context.Context, error) {
+	unauth := func(detail string) error { return errHTTP(eUnauthenticated, detail) }
+	h := r.Header.Get("Authorization")
+	scheme, raw, ok := strings.Cut(h, " ")
+	if h == "" {
+		return nil, unauth("an Authorization: Bearer token is required")
+	}
+	if !ok || !strings.EqualFold(scheme, "Bearer") || len(raw) > 4096 {
+		return nil, unauth("the Authorization header must be Bearer <token>")
+	}
+	var c claims
+	parser := jwt.NewParser(
+		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
+		jwt.WithExpirationRequired(), jwt.WithIssuer(issuer), jwt.WithIssuedAt(),
+		jwt.WithLeeway(30*time.Second), jwt.WithTimeFunc(s.now))
+	if _, err := parser.ParseWithClaims(strings.TrimSpace(raw), &c, func(*jwt.Token) (any, error) { return s.cfg.JWTKey, nil }); err != nil {
+		if errors.Is(err, jwt.ErrTokenExpired) {
+			return nil, unauth("the token has expired")
+		}
+		return nil, unauth("the token is invalid")
+	}
+	u, err := s.store.User(r.Context(), c.RID, c.Subject)
+	if store.ErrorCode(err) == store.ENotFound || (err == nil && !u.IsActive) {
+		return nil, unauth("the user is disabled or deleted")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if a == adminOnly && u.Role != store.RoleAdmin {
+		return nil, errHTTP(eForbidden, "this endpoint is for administrators")
+	}
+	rest, err := s.store.Restaurant(r.Context(), u.RestaurantID)
+	if err != nil {
+		return nil, err
+	}
+	return context.WithValue(r.Context(), principalKey, principal{user: u, restaurant: rest}), nil
+}
+
+// clientAddr is the caller's IP. The appliance is reached directly on the
+// LAN, so forwarding headers are not trusted.
+func clientAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+type loginRequest struct {
+	Email    string `json:"email"`
+	Password string `json:"password"`
+}
+
+// login answers POST /api/auth/login.
+func (s *Server) login(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
+	var req loginRequest
+	if err := decode(r, &req, false); err != nil {
+		return err
+	}
+	var f store.Fields
+	if req.Email == "" {
+		f.Add("email", "is required")
+	}
+	if req.Password == "" {
+		f.Add("password", "is required")
+	}
+	if err := f.Err(); err != nil {
+		return err
+	}
+	email := strings.ToLower(strings.TrimSpace(req.Email))
+	if ok, wait := s.loginLimiter.allow(clientAddr(r), email, s.now()); !ok {
+		return &httpError{code: eRateLimited, detail: "too many login attempts; try again later", retryAfter: wait}
+	}
+	u, err := s.store.Authenticate(r.Context(), email, req.Password)
+	if store.ErrorCode(err) == store.ENotFound {
+		s.log.WarnContext(r.Context(), "login failed", "email", email, "remote", clientAddr(r))
+		return errHTTP(eUnauthenticated, "wrong email or password")
+	}
+	if err != nil {
+		return err
+	}
+	tok, err := IssueToken(s.cfg.JWTKey, u, s.now(), s.cfg.TokenTTL)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, struct {
+		AccessToken string   `json:"access_token"`
+		TokenType   string   `json:"token_type"`
+		ExpiresIn   int64    `json:"expires_in"`
+		User        userJSON `json:"user"`
+	}{tok, "Bearer", int64(s.cfg.TokenTTL / time.Second), toUserJSON(u)})
+}
+
+// me answers GET /api/auth/me.
+func (s *Server) me(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
+	return writeJSON(w, http.StatusOK, envelope{"user": toUserJSON(caller(r.Context()).user)})
+}

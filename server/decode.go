@@ -1,0 +1,94 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	"posbox/store"
+)
+
+// maxBody is the largest accepted request body.
+const maxBody = 1 << 20
+
+// decode reads a strict JSON body into v: application/json only (415), at
+// most 1 MiB (413), no unknown fields (400), well-formed (400), right types
+// (422). An empty body decodes as {} when optional is true.
+func decode(r *http.Request, v any, optional bool) error {
+	if r.ContentLength == 0 && optional {
+		return nil
+	}
+	if ct := r.Header.Get("Content-Type"); ct != "" || r.ContentLength > 0 {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || mt != "application/json" {
+			return errHTTP(eUnsupportedMedia, "Content-Type must be application/json")
+		}
+	}
+	body := http.MaxBytesReader(nil, r.Body, maxBody)
+	dec := json.NewDecoder(body)
+	dec.DisallowUnknownFields()
+	dec.UseNumber()
+	err := dec.Decode(v)
+	if errors.Is(err, io.EOF) && optional {
+		return nil
+	}
+	if err == nil {
+		if _, err2 := dec.Token(); !errors.Is(err2, io.EOF) {
+			var mbe *http.MaxBytesError
+			if errors.As(err2, &mbe) {
+				return errHTTP(eTooLarge, "the body is larger than 1 MiB")
+			}
+			return errHTTP(eMalformedJSON, "the body must hold exactly one JSON value")
+		}
+		return nil
+	}
+	return decodeError(err)
+}
+
+// decodeError turns a json error into the contract's codes.
+func decodeError(err error) error {
+	var mbe *http.MaxBytesError
+	var te *json.UnmarshalTypeError
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &mbe):
+		return errHTTP(eTooLarge, "the body is larger than 1 MiB")
+	case errors.As(err, &te):
+		if te.Field == "" {
+			return errHTTP(eMalformedJSON, "the body must be a JSON object")
+		}
+		return store.Invalid(te.Field, "must be a "+jsonType(te.Type.Kind().String()))
+	case errors.As(err, &se), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return errHTTP(eMalformedJSON, "the body is not valid JSON")
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		// encoding/json has no typed error for this.
+		name := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
+		return errHTTP(eUnknownField, fmt.Sprintf("unknown field %q", name))
+	}
+	var ve *store.Error
+	if errors.As(err, &ve) {
+		return err
+	}
+	return errHTTP(eMalformedJSON, "the body is not valid JSON")
+}
+
+// jsonType names a Go kind the way a JSON author thinks of it.
+func jsonType(kind string) string {
+	switch kind {
+	case "string":
+		return "string"
+	case "bool":
+		return "boolean"
+	case "int", "int64", "int32", "uint", "uint64", "float64":
+		return "number"
+	case "slice", "array":
+		return "array"
+	case "struct", "map":
+		return "object"
+	}
+	return kind
+}

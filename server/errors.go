@@ -1,0 +1,136 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"time"
+
+	"posbox/store"
+)
+
+// HTTP-only error codes; domain codes live in store.
+const (
+	eUnauthenticated  = "unauthenticated"
+	eForbidden        = "forbidden"
+	eMethodNotAllowed = "method_not_allowed"
+	eMalformedJSON    = "malformed_json"
+	eUnknownField     = "unknown_field"
+	eUnsupportedMedia = "unsupported_media_type"
+	eTooLarge         = "request_too_large"
+	eRateLimited      = "rate_limited"
+	eInternal         = "internal"
+)
+
+// statusOf maps every error code to its HTTP status: the one table.
+var statusOf = map[string]int{
+	eUnauthenticated:        http.StatusUnauthorized,
+	eForbidden:              http.StatusForbidden,
+	store.ENotFound:         http.StatusNotFound,
+	eMethodNotAllowed:       http.StatusMethodNotAllowed,
+	eMalformedJSON:          http.StatusBadRequest,
+	eUnknownField:           http.StatusBadRequest,
+	eUnsupportedMedia:       http.StatusUnsupportedMediaType,
+	eTooLarge:               http.StatusRequestEntityTooLarge,
+	store.EValidation:       http.StatusUnprocessableEntity,
+	store.EConflict:         http.StatusConflict,
+	store.EAlreadyClockedIn: http.StatusConflict,
+	store.ENotClockedIn:     http.StatusConflict,
+	store.EShiftOverlap:     http.StatusConflict,
+	store.ELastAdmin:        http.StatusConflict,
+	eRateLimited:            http.StatusTooManyRequests,
+	eInternal:               http.StatusInternalServerError,
+}
+
+// httpError is an error that exists only at the HTTP layer.
+type httpError struct {
+	code       string
+	detail     string
+	retryAfter time.Duration // 429
+}
+
+func (e *httpError) Error() string { return e.code + ": " + e.detail }
+
+func errHTTP(code, detail string) error { return &httpError{code: code, detail: detail} }
+
+// problem is an RFC 9457 problem details body.
+type problem struct {
+	Type   string         `json:"type"`
+	Title  string         `json:"title"`
+	Status int            `json:"status"`
+	Code   string         `json:"code"`
+	Detail string         `json:"detail,omitempty"`
+	Errors []problemField `json:"errors,omitempty"`
+}
+
+type problemField struct {
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+// writeError is the one error writer. A domain or HTTP error is shown;
+// anything else is logged and answered with a bare 500.
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	p := problem{Type: "about:blank"}
+	var he *httpError
+	var se *store.Error
+	switch {
+	case errors.As(err, &he):
+		p.Code, p.Detail = he.code, he.detail
+		if he.retryAfter > 0 {
+			w.Header().Set("Retry-After", strconv.Itoa(int((he.retryAfter+time.Second-1)/time.Second)))
+		}
+	case errors.As(err, &se):
+		p.Code, p.Detail = se.Code, se.Message
+		for _, f := range se.Fields {
+			p.Errors = append(p.Errors, problemField(f))
+		}
+	default:
+		p.Code, p.Detail = eInternal, "an internal error occurred"
+		s.log.ErrorContext(r.Context(), "internal error", "method", r.Method, "path", r.URL.Path, "err", err)
+	}
+	p.Status = statusOf[p.Code]
+	if p.Status == 0 {
+		p.Status = http.StatusInternalServerError
+		s.log.ErrorContext(r.Context(), "error code without status", "code", p.Code)
+	}
+	p.Title = http.StatusText(p.Status)
+	if p.Status == http.StatusUnauthorized {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="posbox"`)
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(p.Status)
+	_ = json.NewEncoder(w).Encode(p)
+}
+
+func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
+	s.writeError(w, r, errHTTP(store.ENotFound, "no such route"))
+}
+
+func (s *Server) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
+	s.writeError(w, r, errHTTP(eMethodNotAllowed, r.Method+" is not allowed here"))
+}
+
+// panicked answers 500 and logs the stack; the body tells nothing.
+func (s *Server) panicked(w http.ResponseWriter, r *http.Request, v any) {
+	if v == http.ErrAbortHandler {
+		panic(v)
+	}
+	s.log.ErrorContext(r.Context(), "panic", "method", r.Method, "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
+	s.writeError(w, r, errHTTP(eInternal, "an internal error occurred"))
+}
+
+// logLevel picks a request log level from the status.
+func logLevel(status int) slog.Level {
+	switch {
+	case status >= 500:
+		return slog.LevelError
+	case status >= 400:
+		return slog.LevelWarn
+	}
+	return slog.LevelInfo
+}

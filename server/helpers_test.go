@@ -1,0 +1,167 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"posbox/store"
+)
+
+// testEnv is a real store in a temp dir behind the real handler.
+type testEnv struct {
+	st         *store.Store
+	srv        *Server
+	h          http.Handler
+	restaurant *store.Restaurant
+	admin      *store.User
+	adminToken string
+	clock      *testClock
+}
+
+// testClock is a settable clock shared by the store and the server.
+type testClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *testClock) Now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *testClock) Set(t time.Time) { c.mu.Lock(); c.t = t; c.mu.Unlock() }
+func (c *testClock) Add(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+var testKey = []byte("0123456789abcdef0123456789abcdef")
+
+// newTestEnv opens a fresh appliance with one restaurant (Europe/Berlin)
+// and its admin; the clock starts at 2026-11-22 09:00 UTC.
+func newTestEnv(tb testing.TB) *testEnv {
+	tb.Helper()
+	clock := &testClock{t: time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	st, err := store.Open(context.Background(), tb.TempDir(), store.Options{Now: clock.Now, Logger: log, BcryptCost: bcrypt.MinCost})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Close() })
+	srv := New(st, Config{Version: "test", JWTKey: testKey}, log)
+	tb.Cleanup(srv.Close)
+	e := &testEnv{st: st, srv: srv, h: srv.Handler(), clock: clock}
+	e.restaurant = &store.Restaurant{Name: "Test", Timezone: "Europe/Berlin"}
+	if err := st.CreateRestaurant(context.Background(), e.restaurant); err != nil {
+		tb.Fatal(err)
+	}
+	e.admin, e.adminToken = e.addUser(tb, e.restaurant.ID, "admin@test.local", "Ada Admin", store.RoleAdmin)
+	return e
+}
+
+// addUser creates a user (password "password1") and returns a token.
+func (e *testEnv) addUser(tb testing.TB, restaurantID, email, name, role string) (*store.User, string) {
+	tb.Helper()
+	u := &store.User{RestaurantID: restaurantID, Email: email, Name: name, Role: role}
+	if err := e.st.CreateUser(context.Background(), u, "password1"); err != nil {
+		tb.Fatal(err)
+	}
+	tok, err := IssueToken(testKey, u, e.clock.Now(), time.Hour)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return u, tok
+}
+
+// staff adds a staff member of the test restaurant.
+func (e *testEnv) staff(tb testing.TB, name string) (*store.User, string) {
+	tb.Helper()
+	email := strings.ToLower(strings.ReplaceAll(name, " ", ".")) + "@test.local"
+	return e.addUser(tb, e.restaurant.ID, email, name, store.RoleStaff)
+}
+
+// do sends a request; body is JSON-encoded unless it is a string or nil.
+func (e *testEnv) do(tb testing.TB, method, path string, body any, token string, headers ...string) *httptest.ResponseRecorder {
+	tb.Helper()
+	var r io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		r = strings.NewReader(b)
+	default:
+		raw, err := json.Marshal(b)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		r = bytes.NewReader(raw)
+	}
+	req := httptest.NewRequest(method, path, r)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	rec := httptest.NewRecorder()
+	e.h.ServeHTTP(rec, req)
+	return rec
+}
+
+// decodeJSON reads a response body into a generic map.
+func decodeJSON(tb testing.TB, rec *httptest.ResponseRecorder) map[string]any {
+	tb.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(rec.Body.Bytes(), &m); err != nil {
+		tb.Fatalf("body %q: %v", rec.Body.String(), err)
+	}
+	return m
+}
+
+// wantStatus fails unless the response has the status.
+func wantStatus(tb testing.TB, rec *httptest.ResponseRecorder, status int) {
+	tb.Helper()
+	if rec.Code != status {
+		tb.Fatalf("status %d, want %d; body %s", rec.Code, status, rec.Body.String())
+	}
+}
+
+// wantProblem fails unless the response is problem+json with status and code.
+func wantProblem(tb testing.TB, rec *httptest.ResponseRecorder, status int, code string) map[string]any {
+	tb.Helper()
+	wantStatus(tb, rec, status)
+	if ct := rec.Header().Get("Content-Type"); ct != "application/problem+json" {
+		tb.Fatalf("Content-Type %q, want application/problem+json", ct)
+	}
+	p := decodeJSON(tb, rec)
+	if p["code"] != code {
+		tb.Fatalf("code %v, want %s; body %s", p["code"], code, rec.Body.String())
+	}
+	if p["status"] != float64(status) || p["title"] != http.StatusText(status) || p["type"] != "about:blank" {
+		tb.Fatalf("bad problem fields: %s", rec.Body.String())
+	}
+	return p
+}
+
+// wantFieldError fails unless a 422 names field.
+func wantFieldError(tb testing.TB, rec *httptest.ResponseRecorder, field string) {
+	tb.Helper()
+	p := wantProblem(tb, rec, http.StatusUnprocessableEntity, store.EValidation)
+	errs, _ := p["errors"].([]any)
+	for _, e := range errs {
+		if e.(map[string]any)["field"] == field {
+			return
+		}
+	}
+	tb.Fatalf("no field error for %q in %s", field, rec.Body.String())
+}

@@ -1,0 +1,52 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"posbox/store"
+)
+
+// writeJSON answers with a JSON body.
+func writeJSON(w http.ResponseWriter, status int, v any) error {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	return json.NewEncoder(w).Encode(v)
+}
+
+// envelope wraps a response under its contract key.
+type envelope map[string]any
+
+// ts renders an instant as the API shows it: UTC, milliseconds, Z.
+func ts(t time.Time) string { return store.FormatTime(t) }
+
+// tsPtr renders an optional instant; nil stays null.
+func tsPtr(t *time.Time) *string {
+	if t == nil {
+		return nil
+	}
+	s := ts(*t)
+	return &s
+}
+
+// parseTimestamp reads a request timestamp: RFC 3339 with an offset or Z.
+// A value without an offset is a field error.
+func parseTimestamp(f *store.Fields, field, s string) time.Time {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		f.Add(field, "must be an RFC 3339 timestamp with an offset, e.g. 2026-11-22T09:15:00+01:00")
+		return time.Time{}
+	}
+	return t.UTC()
+}
+
+// parseDate reads a local YYYY-MM-DD date.
+func parseDate(f *store.Fields, field, s string) string {
+	if _, err := time.Parse(store.DateFormat, s); err != nil {
+		f.Add(field, "must be a date YYYY-MM-DD")
+		return ""
+	}
+	return s
+}

@@ -1,0 +1,28 @@
+package server
+
+import "github.com/julienschmidt/httprouter"
+
+// routes is the one route table; it mirrors docs/API.md.
+func (s *Server) routes(r *httprouter.Router) {
+	s.route(r, "GET", "/api/health", public, s.health)
+
+	// Authentication and users
+	s.route(r, "POST", "/api/auth/login", public, s.login)
+	s.route(r, "GET", "/api/auth/me", anyUser, s.me)
+	s.route(r, "GET", "/api/users", adminOnly, s.listUsers)
+	s.route(r, "POST", "/api/users", adminOnly, s.createUser)
+	s.route(r, "PUT", "/api/users/:id", adminOnly, s.updateUser)
+	s.route(r, "DELETE", "/api/users/:id", adminOnly, s.deleteUser)
+
+	// Shifts and time entries
+	// (issue: foundation)
+
+	// Discounts
+	// (issue: discounts)
+
+	// TSE
+	// (issue: tse)
+
+	// Notifications and events
+	// (issue: notifications)
+}

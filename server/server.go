@@ -1,0 +1,165 @@
+// Package server is posbox's HTTP API and the work that spans packages
+// (signing a sale, queueing it, publishing events).
+package server
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/julienschmidt/httprouter"
+
+	"posbox/store"
+)
+
+// Config is what the HTTP layer needs from the appliance's configuration.
+type Config struct {
+	Version  string
+	JWTKey   []byte        // HS256 secret, at least 32 bytes
+	TokenTTL time.Duration // access token lifetime
+	// Login rate limits: per client address and per email.
+	LoginPerIP    Limit
+	LoginPerEmail Limit
+}
+
+// Limit is a token bucket: Burst attempts at once, then one per Every.
+type Limit struct {
+	Burst int
+	Every time.Duration
+}
+
+// DefaultConfig fills what a caller left zero.
+func (c Config) withDefaults() Config {
+	if c.TokenTTL == 0 {
+		c.TokenTTL = 12 * time.Hour
+	}
+	if c.LoginPerIP.Burst == 0 {
+		c.LoginPerIP = Limit{Burst: 20, Every: 3 * time.Second}
+	}
+	if c.LoginPerEmail.Burst == 0 {
+		c.LoginPerEmail = Limit{Burst: 5, Every: 20 * time.Second}
+	}
+	return c
+}
+
+// Server serves the API.
+type Server struct {
+	store *store.Store
+	cfg   Config
+	log   *slog.Logger
+	now   func() time.Time
+
+	loginLimiter *loginLimiter
+	handler      http.Handler
+}
+
+// New builds the server and its route table.
+func New(st *store.Store, cfg Config, log *slog.Logger) *Server {
+	cfg = cfg.withDefaults()
+	s := &Server{store: st, cfg: cfg, log: log, now: st.Now}
+	s.loginLimiter = newLoginLimiter(cfg.LoginPerIP, cfg.LoginPerEmail)
+	r := s.newRouter()
+	s.routes(r)
+	s.handler = s.logRequests(r)
+	return s
+}
+
+// newRouter is an empty router whose 404, 405 and panics are problem+json.
+func (s *Server) newRouter() *httprouter.Router {
+	r := httprouter.New()
+	// The contract wants 404 problem+json, not redirects to a fixed path.
+	r.RedirectTrailingSlash, r.RedirectFixedPath = false, false
+	r.HandleMethodNotAllowed = true
+	r.NotFound = http.HandlerFunc(s.notFound)
+	r.MethodNotAllowed = http.HandlerFunc(s.methodNotAllowed)
+	r.PanicHandler = s.panicked
+	return r
+}
+
+// Handler is the whole API.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Close stops background helpers of the server.
+func (s *Server) Close() { s.loginLimiter.stop() }
+
+// handlerFunc is a route's handler; it returns errors instead of writing
+// them, and writeError answers them.
+type handlerFunc func(w http.ResponseWriter, r *http.Request, p httprouter.Params) error
+
+// access says who may call a route.
+type access int
+
+const (
+	public access = iota
+	anyUser
+	adminOnly
+)
+
+// route registers one handler with its access rule.
+func (s *Server) route(r *httprouter.Router, method, path string, a access, h handlerFunc) {
+	r.Handle(method, path, func(w http.ResponseWriter, req *http.Request, p httprouter.Params) {
+		if a != public {
+			ctx, err := s.authenticate(req, a)
+			if err != nil {
+				s.writeError(w, req, err)
+				return
+			}
+			req = req.WithContext(ctx)
+		}
+		if err := h(w, req, p); err != nil {
+			s.writeError(w, req, err)
+		}
+	})
+}
+
+// statusRecorder remembers the status for the request log.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusRecorder) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusRecorder) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *statusRecorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// logRequests writes one log line per request.
+func (s *Server) logRequests(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &statusRecorder{ResponseWriter: w}
+		next.ServeHTTP(rec, r)
+		s.log.Log(r.Context(), logLevel(rec.status), "request",
+			"method", r.Method, "path", r.URL.Path, "status", rec.status,
+			"duration_ms", time.Since(start).Milliseconds(), "remote", r.RemoteAddr)
+	})
+}
+
+// ctxKey keys the request context.
+type ctxKey int
+
+const principalKey ctxKey = 0
+
+// principal is the authenticated caller.
+type principal struct {
+	user       *store.User
+	restaurant *store.Restaurant
+}
+
+// caller is the authenticated caller of a protected route.
+func caller(ctx context.Context) principal {
+	p, _ := ctx.Value(principalKey).(principal)
+	return p
+}

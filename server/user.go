@@ -1,0 +1,115 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/julienschmidt/httprouter"
+
+	"posbox/store"
+)
+
+type userJSON struct {
+	ID           string `json:"id"`
+	RestaurantID string `json:"restaurant_id"`
+	Email        string `json:"email"`
+	Name         string `json:"name"`
+	Role         string `json:"role"`
+	IsActive     bool   `json:"is_active"`
+	CreatedAt    string `json:"created_at"`
+	UpdatedAt    string `json:"updated_at"`
+}
+
+func toUserJSON(u *store.User) userJSON {
+	return userJSON{u.ID, u.RestaurantID, u.Email, u.Name, u.Role, u.IsActive, ts(u.CreatedAt), ts(u.UpdatedAt)}
+}
+
+// pathID is the :id parameter, or a 404 when it is not a canonical UUID.
+func pathID(p httprouter.Params, what string) (string, error) {
+	id := p.ByName("id")
+	if !store.ValidID(id) {
+		return "", store.NotFound(what)
+	}
+	return id, nil
+}
+
+func (s *Server) listUsers(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
+	users, err := s.store.Users(r.Context(), caller(r.Context()).restaurant.ID)
+	if err != nil {
+		return err
+	}
+	out := make([]userJSON, 0, len(users))
+	for _, u := range users {
+		out = append(out, toUserJSON(u))
+	}
+	return writeJSON(w, http.StatusOK, envelope{"users": out})
+}
+
+type createUserRequest struct {
+	Email    *string `json:"email"`
+	Name     *string `json:"name"`
+	Role     *string `json:"role"`
+	Password *string `json:"password"`
+}
+
+func (s *Server) createUser(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
+	var req createUserRequest
+	if err := decode(r, &req, false); err != nil {
+		return err
+	}
+	var f store.Fields
+	required(&f, "email", req.Email)
+	required(&f, "name", req.Name)
+	required(&f, "role", req.Role)
+	required(&f, "password", req.Password)
+	if err := f.Err(); err != nil {
+		return err
+	}
+	u := &store.User{RestaurantID: caller(r.Context()).restaurant.ID, Email: *req.Email, Name: *req.Name, Role: *req.Role}
+	if err := s.store.CreateUser(r.Context(), u, *req.Password); err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusCreated, envelope{"user": toUserJSON(u)})
+}
+
+type updateUserRequest struct {
+	Email    store.Field[string] `json:"email"`
+	Name     store.Field[string] `json:"name"`
+	Role     store.Field[string] `json:"role"`
+	IsActive store.Field[bool]   `json:"is_active"`
+	Password store.Field[string] `json:"password"`
+}
+
+func (s *Server) updateUser(w http.ResponseWriter, r *http.Request, p httprouter.Params) error {
+	id, err := pathID(p, "user")
+	if err != nil {
+		return err
+	}
+	var req updateUserRequest
+	if err := decode(r, &req, false); err != nil {
+		return err
+	}
+	u, err := s.store.UpdateUser(r.Context(), caller(r.Context()).restaurant.ID, id, store.UserUpdate(req))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, envelope{"user": toUserJSON(u)})
+}
+
+func (s *Server) deleteUser(w http.ResponseWriter, r *http.Request, p httprouter.Params) error {
+	id, err := pathID(p, "user")
+	if err != nil {
+		return err
+	}
+	if err := s.store.DeleteUser(r.Context(), caller(r.Context()).restaurant.ID, id); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// required adds a field error when a required member is absent or null.
+func required[T any](f *store.Fields, name string, v *T) {
+	if v == nil {
+		f.Add(name, "is required")
+	}
+}

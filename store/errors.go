@@ -1,0 +1,88 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// Error codes: stable, snake_case, the API's "code" field.
+const (
+	ENotFound         = "not_found"
+	EValidation       = "validation_failed"
+	EConflict         = "conflict"
+	EAlreadyClockedIn = "already_clocked_in"
+	ENotClockedIn     = "not_clocked_in"
+	EShiftOverlap     = "shift_overlap"
+	ELastAdmin        = "last_admin"
+	EEmailTaken       = "email_taken"
+)
+
+// FieldError names one invalid field.
+type FieldError struct {
+	Field   string
+	Message string
+}
+
+// Error is a domain error the API shows to the caller. Any other error is
+// internal and is not shown.
+type Error struct {
+	Code    string
+	Message string
+	Fields  []FieldError
+}
+
+func (e *Error) Error() string {
+	if len(e.Fields) > 0 {
+		return fmt.Sprintf("%s: %s (%s: %s)", e.Code, e.Message, e.Fields[0].Field, e.Fields[0].Message)
+	}
+	return e.Code + ": " + e.Message
+}
+
+// Errorf builds an *Error.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// NotFound is the error for an unknown or foreign record.
+func NotFound(what string) *Error { return Errorf(ENotFound, "%s not found", what) }
+
+// Fields collects field errors during validation.
+type Fields []FieldError
+
+// Add records that field is invalid.
+func (f *Fields) Add(field, message string) { *f = append(*f, FieldError{field, message}) }
+
+// Err is nil when no field is invalid, else a validation_failed *Error.
+func (f Fields) Err() error {
+	if len(f) == 0 {
+		return nil
+	}
+	msg := "1 field is invalid"
+	if len(f) > 1 {
+		msg = fmt.Sprintf("%d fields are invalid", len(f))
+	}
+	return &Error{Code: EValidation, Message: msg, Fields: f}
+}
+
+// Invalid is a validation error on one field.
+func Invalid(field, message string) error {
+	return Fields{{field, message}}.Err()
+}
+
+// ErrorCode is err's domain code, or "" for an internal error.
+func ErrorCode(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return ""
+}
+
+// isUnique reports whether err is a UNIQUE constraint failure.
+func isUnique(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE
+}

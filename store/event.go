@@ -1,0 +1,78 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// Event types the appliance raises itself.
+const (
+	EventShiftChange       = "shift_change"
+	EventClockIn           = "clock_in"
+	EventClockOut          = "clock_out"
+	EventDiscountExhausted = "discount_exhausted"
+	EventTSEError          = "tse_error"
+	EventTSERecovered      = "tse_recovered"
+	EventTSECertExpiring   = "tse_certificate_expiring"
+	EventDailyReport       = "daily_report"
+)
+
+// Event is something that happened, kept for notification delivery.
+type Event struct {
+	ID           string
+	RestaurantID string
+	Type         string
+	Data         json.RawMessage
+	CreatedAt    time.Time
+}
+
+// InsertEvent records an event inside tx, so it commits or vanishes with
+// the change that caused it. It is the one place events are written;
+// notification deliveries fan out from here.
+func InsertEvent(ctx context.Context, tx *Tx, restaurantID, typ string, data any) (*Event, error) {
+	raw, err := json.Marshal(data)
+	if err != nil {
+		return nil, err
+	}
+	e := &Event{ID: NewID(), RestaurantID: restaurantID, Type: typ, Data: raw, CreatedAt: tx.Now}
+	_, err = tx.ExecContext(ctx, `INSERT INTO events (id, restaurant_id, type, data, created_at) VALUES (?, ?, ?, ?, ?)`,
+		e.ID, e.RestaurantID, e.Type, string(raw), FormatTime(e.CreatedAt))
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// PublishEvent records an event on its own (POST /api/events).
+func (s *Store) PublishEvent(ctx context.Context, restaurantID, typ string, data any) (*Event, error) {
+	var e *Event
+	err := s.write(ctx, func(tx *Tx) (err error) {
+		e, err = InsertEvent(ctx, tx, restaurantID, typ, data)
+		return err
+	})
+	return e, err
+}
+
+// Events lists a restaurant's events of one type (all when typ is ""),
+// newest first, at most limit.
+func (s *Store) Events(ctx context.Context, restaurantID, typ string, limit int) ([]*Event, error) {
+	rows, err := s.rdb.QueryContext(ctx, `SELECT id, restaurant_id, type, data, created_at FROM events
+		WHERE restaurant_id = ? AND (? = '' OR type = ?) ORDER BY created_at DESC, id DESC LIMIT ?`,
+		restaurantID, typ, typ, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*Event
+	for rows.Next() {
+		var e Event
+		var data, created string
+		if err := rows.Scan(&e.ID, &e.RestaurantID, &e.Type, &data, &created); err != nil {
+			return nil, err
+		}
+		e.Data, e.CreatedAt = json.RawMessage(data), ParseTime(created)
+		out = append(out, &e)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,186 @@
+// Package store holds posbox's domain types and all SQLite access.
+//
+// Write discipline: two pools on one file. The writer pool has exactly one
+// connection and opens every transaction with BEGIN IMMEDIATE, so writers
+// queue in Go instead of failing with SQLITE_BUSY; the reader pool is
+// query_only and reads a WAL snapshot while a write is in progress. This
+// file is the one place the database is opened.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/pressly/goose/v3"
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"posbox/migrations"
+)
+
+// FileName is the database file inside the data directory.
+const FileName = "posbox.db"
+
+// Options tune Open; the zero value is fine.
+type Options struct {
+	Now    func() time.Time // clock; time.Now when nil
+	Logger *slog.Logger
+	// Synchronous is SQLite's synchronous pragma: FULL (default) makes every
+	// acknowledged commit survive a power cut.
+	Synchronous string
+	// BcryptCost hashes passwords; bcrypt.DefaultCost+2 (12) when zero.
+	// Tests lower it.
+	BcryptCost int
+}
+
+// Store is the database of one appliance.
+type Store struct {
+	wdb  *sql.DB // one connection, BEGIN IMMEDIATE: all writes
+	rdb  *sql.DB // query_only pool: reads
+	path string
+	now  func() time.Time
+	log  *slog.Logger
+
+	bcryptCost int
+}
+
+// Open opens (creating if needed) the database in dataDir and applies the
+// embedded migrations. It refuses a database newer than this binary.
+func Open(ctx context.Context, dataDir string, opts Options) (*Store, error) {
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("create data dir: %w", err)
+	}
+	abs, err := filepath.Abs(filepath.Join(dataDir, FileName))
+	if err != nil {
+		return nil, err
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	sync := opts.Synchronous
+	switch sync {
+	case "":
+		sync = "FULL"
+	case "FULL", "NORMAL", "EXTRA":
+	default:
+		return nil, fmt.Errorf("synchronous: %q is not FULL, NORMAL or EXTRA", sync)
+	}
+	if opts.BcryptCost == 0 {
+		opts.BcryptCost = 12
+	}
+	s := &Store{path: abs, now: opts.Now, log: opts.Logger, bcryptCost: opts.BcryptCost}
+
+	// busy_timeout runs first; the other pragmas run on every new connection.
+	base := "file:" + filepath.ToSlash(abs) +
+		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)" +
+		"&_pragma=synchronous(" + sync + ")"
+	if s.wdb, err = sql.Open("sqlite", base+"&_txlock=immediate"); err != nil {
+		return nil, err
+	}
+	s.wdb.SetMaxOpenConns(1)
+	s.wdb.SetConnMaxIdleTime(0)
+	if s.rdb, err = sql.Open("sqlite", base+"&_pragma=query_only(1)"); err != nil {
+		s.wdb.Close()
+		return nil, err
+	}
+	s.rdb.SetMaxOpenConns(max(4, runtime.NumCPU()))
+	if err := s.migrate(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// migrate applies pending migrations through a short-lived unbounded pool
+// (goose holds one connection and needs a second for its version table).
+func (s *Store) migrate(ctx context.Context) error {
+	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(s.path)+
+		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=synchronous(FULL)&_txlock=immediate")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	p, err := goose.NewProvider(goose.DialectSQLite3, db, migrations.FS, goose.WithDisableGlobalRegistry(true))
+	if err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	have, err := p.GetDBVersion(ctx)
+	if err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	sources := p.ListSources()
+	if want := sources[len(sources)-1].Version; have > want {
+		return fmt.Errorf("database schema version %d is newer than this binary's %d: upgrade posbox", have, want)
+	}
+	results, err := p.Up(ctx)
+	if err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	for _, r := range results {
+		s.log.Info("migration applied", "version", r.Source.Version, "file", r.Source.Path, "duration", r.Duration)
+	}
+	return nil
+}
+
+// Path is the absolute path of the database file.
+func (s *Store) Path() string { return s.path }
+
+// Now is the store's clock.
+func (s *Store) Now() time.Time { return s.now() }
+
+// Close checkpoints the WAL and closes both pools.
+func (s *Store) Close() error {
+	var errs []error
+	if s.wdb != nil {
+		_, _ = s.wdb.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+		errs = append(errs, s.wdb.Close())
+	}
+	if s.rdb != nil {
+		errs = append(errs, s.rdb.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// Ping reports whether the database answers.
+func (s *Store) Ping(ctx context.Context) error { return s.rdb.PingContext(ctx) }
+
+// Tx is a write transaction with the instant it began, so every row it
+// writes carries the same time.
+type Tx struct {
+	*sql.Tx
+	Now time.Time
+}
+
+// write runs fn in one immediate transaction and commits it when fn
+// returns nil.
+func (s *Store) write(ctx context.Context, fn func(tx *Tx) error) error {
+	sqlTx, err := s.wdb.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	tx := &Tx{Tx: sqlTx, Now: s.now().UTC()}
+	defer sqlTx.Rollback()
+	if err := fn(tx); err != nil {
+		return err
+	}
+	return sqlTx.Commit()
+}
+
+// Write runs fn in one immediate transaction; for packages that keep their
+// own tables in this database (tse, notify).
+func (s *Store) Write(ctx context.Context, fn func(tx *Tx) error) error { return s.write(ctx, fn) }
+
+// ReadDB is the query_only pool, for reads outside a transaction.
+func (s *Store) ReadDB() *sql.DB { return s.rdb }
+
+// scanner is a *sql.Row or *sql.Rows.
+type scanner interface{ Scan(dest ...any) error }

@@ -1,0 +1,291 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"net/mail"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"golang.org/x/crypto/bcrypt"
+)
+
+// Roles.
+const (
+	RoleAdmin = "admin"
+	RoleStaff = "staff"
+)
+
+// User is a person who logs in: an administrator or a staff member.
+type User struct {
+	ID           string
+	RestaurantID string
+	Email        string
+	Name         string
+	Role         string
+	IsActive     bool
+	PasswordHash string
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
+}
+
+// UserUpdate is a partial update of a user.
+type UserUpdate struct {
+	Email    Field[string]
+	Name     Field[string]
+	Role     Field[string]
+	IsActive Field[bool]
+	Password Field[string]
+}
+
+// Password limits: bcrypt reads at most 72 bytes.
+const (
+	MinPasswordLen = 8
+	MaxPasswordLen = 72
+)
+
+// validEmail accepts one bare address and nothing else.
+func validEmail(s string) bool {
+	a, err := mail.ParseAddress(s)
+	return err == nil && a.Address == s && len(s) <= 254
+}
+
+func (u *User) validate(f *Fields) {
+	if !validEmail(u.Email) {
+		f.Add("email", "must be an email address")
+	}
+	if n := utf8.RuneCountInString(strings.TrimSpace(u.Name)); n < 1 || n > 200 {
+		f.Add("name", "must be 1-200 characters")
+	}
+	if u.Role != RoleAdmin && u.Role != RoleStaff {
+		f.Add("role", "must be admin or staff")
+	}
+}
+
+func validatePassword(f *Fields, p string) {
+	if len(p) < MinPasswordLen || len(p) > MaxPasswordLen {
+		f.Add("password", "must be 8-72 characters")
+	}
+}
+
+// hashPassword hashes with the store's bcrypt cost.
+func (s *Store) hashPassword(p string) (string, error) {
+	h, err := bcrypt.GenerateFromPassword([]byte(p), s.bcryptCost)
+	return string(h), err
+}
+
+// CheckPassword reports whether password matches u's hash.
+func CheckPassword(u *User, password string) bool {
+	return bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(password)) == nil
+}
+
+// dummyHash is compared when the email is unknown, so a wrong email costs
+// as much time as a wrong password.
+var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("posbox-timing-equaliser"), bcrypt.MinCost)
+
+// Authenticate finds the active user with this email and password. Unknown
+// email and wrong password give the same answer.
+func (s *Store) Authenticate(ctx context.Context, email, password string) (*User, error) {
+	u, err := s.userWhere(ctx, `email = ?`, strings.TrimSpace(email))
+	if err != nil && ErrorCode(err) != ENotFound {
+		return nil, err
+	}
+	if u == nil {
+		_ = bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
+		return nil, Errorf(ENotFound, "user not found")
+	}
+	if !CheckPassword(u, password) || !u.IsActive {
+		return nil, Errorf(ENotFound, "user not found")
+	}
+	return u, nil
+}
+
+// CreateUser adds a user to a restaurant.
+func (s *Store) CreateUser(ctx context.Context, u *User, password string) error {
+	u.Email = strings.TrimSpace(u.Email)
+	var f Fields
+	u.validate(&f)
+	validatePassword(&f, password)
+	if err := f.Err(); err != nil {
+		return err
+	}
+	hash, err := s.hashPassword(password)
+	if err != nil {
+		return err
+	}
+	return s.write(ctx, func(tx *Tx) error {
+		u.ID, u.PasswordHash, u.IsActive = NewID(), hash, true
+		u.CreatedAt, u.UpdatedAt = tx.Now, tx.Now
+		_, err := tx.ExecContext(ctx, `INSERT INTO users (id, restaurant_id, email, name, role, password_hash, is_active, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)`,
+			u.ID, u.RestaurantID, u.Email, u.Name, u.Role, u.PasswordHash, FormatTime(tx.Now), FormatTime(tx.Now))
+		if isUnique(err) {
+			return &Error{Code: EValidation, Message: "1 field is invalid", Fields: []FieldError{{"email", "is already in use"}}}
+		}
+		return err
+	})
+}
+
+const userColumns = `id, restaurant_id, email, name, role, password_hash, is_active, created_at, updated_at`
+
+func scanUser(row scanner) (*User, error) {
+	var u User
+	var created, updated string
+	if err := row.Scan(&u.ID, &u.RestaurantID, &u.Email, &u.Name, &u.Role, &u.PasswordHash, &u.IsActive, &created, &updated); err != nil {
+		return nil, err
+	}
+	u.CreatedAt, u.UpdatedAt = ParseTime(created), ParseTime(updated)
+	return &u, nil
+}
+
+func (s *Store) userWhere(ctx context.Context, where string, args ...any) (*User, error) {
+	u, err := scanUser(s.rdb.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE deleted_at IS NULL AND `+where, args...))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, NotFound("user")
+	}
+	return u, err
+}
+
+// User finds a live user of a restaurant.
+func (s *Store) User(ctx context.Context, restaurantID, id string) (*User, error) {
+	return s.userWhere(ctx, `restaurant_id = ? AND id = ?`, restaurantID, id)
+}
+
+// UserByEmail finds a live user by email in any restaurant.
+func (s *Store) UserByEmail(ctx context.Context, email string) (*User, error) {
+	return s.userWhere(ctx, `email = ?`, email)
+}
+
+// Users lists a restaurant's live users by name.
+func (s *Store) Users(ctx context.Context, restaurantID string) ([]*User, error) {
+	rows, err := s.rdb.QueryContext(ctx, `SELECT `+userColumns+` FROM users
+		WHERE deleted_at IS NULL AND restaurant_id = ? ORDER BY name, email`, restaurantID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*User
+	for rows.Next() {
+		u, err := scanUser(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, u)
+	}
+	return out, rows.Err()
+}
+
+// UpdateUser applies a partial update. It refuses to leave the restaurant
+// without an active admin.
+func (s *Store) UpdateUser(ctx context.Context, restaurantID, id string, upd UserUpdate) (*User, error) {
+	var f Fields
+	NotNull(&f, "email", upd.Email)
+	NotNull(&f, "name", upd.Name)
+	NotNull(&f, "role", upd.Role)
+	NotNull(&f, "is_active", upd.IsActive)
+	NotNull(&f, "password", upd.Password)
+	if upd.Password.Set && !upd.Password.Null {
+		validatePassword(&f, upd.Password.Value)
+	}
+	if err := f.Err(); err != nil {
+		return nil, err
+	}
+	var hash string
+	if upd.Password.Set {
+		var err error
+		if hash, err = s.hashPassword(upd.Password.Value); err != nil {
+			return nil, err
+		}
+	}
+	var u *User
+	err := s.write(ctx, func(tx *Tx) error {
+		var err error
+		u, err = scanUser(tx.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users
+			WHERE deleted_at IS NULL AND restaurant_id = ? AND id = ?`, restaurantID, id))
+		if errors.Is(err, sql.ErrNoRows) {
+			return NotFound("user")
+		}
+		if err != nil {
+			return err
+		}
+		wasAdmin := u.Role == RoleAdmin && u.IsActive
+		upd.Email.Apply(&u.Email)
+		u.Email = strings.TrimSpace(u.Email)
+		upd.Name.Apply(&u.Name)
+		upd.Role.Apply(&u.Role)
+		upd.IsActive.Apply(&u.IsActive)
+		if hash != "" {
+			u.PasswordHash = hash
+		}
+		var f Fields
+		u.validate(&f)
+		if err := f.Err(); err != nil {
+			return err
+		}
+		if wasAdmin && !(u.Role == RoleAdmin && u.IsActive) {
+			if err := ensureOtherAdmin(ctx, tx, restaurantID, id); err != nil {
+				return err
+			}
+		}
+		u.UpdatedAt = tx.Now
+		_, err = tx.ExecContext(ctx, `UPDATE users SET email = ?, name = ?, role = ?, is_active = ?, password_hash = ?, updated_at = ?
+			WHERE id = ?`, u.Email, u.Name, u.Role, u.IsActive, u.PasswordHash, FormatTime(tx.Now), id)
+		if isUnique(err) {
+			return &Error{Code: EValidation, Message: "1 field is invalid", Fields: []FieldError{{"email", "is already in use"}}}
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// ensureOtherAdmin fails with last_admin unless the restaurant keeps an
+// active admin besides userID.
+func ensureOtherAdmin(ctx context.Context, tx *Tx, restaurantID, userID string) error {
+	var n int
+	err := tx.QueryRowContext(ctx, `SELECT count(*) FROM users WHERE restaurant_id = ? AND id <> ?
+		AND role = 'admin' AND is_active = 1 AND deleted_at IS NULL`, restaurantID, userID).Scan(&n)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return Errorf(ELastAdmin, "the restaurant must keep at least one active admin")
+	}
+	return nil
+}
+
+// DeleteUser removes a user from the restaurant. The row stays, marked
+// deleted, because time records refer to it and must be kept.
+func (s *Store) DeleteUser(ctx context.Context, restaurantID, id string) error {
+	return s.write(ctx, func(tx *Tx) error {
+		var role string
+		var active bool
+		err := tx.QueryRowContext(ctx, `SELECT role, is_active FROM users WHERE deleted_at IS NULL AND restaurant_id = ? AND id = ?`,
+			restaurantID, id).Scan(&role, &active)
+		if errors.Is(err, sql.ErrNoRows) {
+			return NotFound("user")
+		}
+		if err != nil {
+			return err
+		}
+		if role == RoleAdmin && active {
+			if err := ensureOtherAdmin(ctx, tx, restaurantID, id); err != nil {
+				return err
+			}
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE users SET deleted_at = ?, is_active = 0, updated_at = ? WHERE id = ?`,
+			FormatTime(tx.Now), FormatTime(tx.Now), id)
+		return err
+	})
+}
+
+// CountUsers counts live users in all restaurants.
+func (s *Store) CountUsers(ctx context.Context) (int, error) {
+	var n int
+	err := s.rdb.QueryRowContext(ctx, `SELECT count(*) FROM users WHERE deleted_at IS NULL`).Scan(&n)
+	return n, err
+}
