@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"posbox/server"
@@ -49,6 +50,18 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 	}
 	srv := server.New(st, server.Config{Version: versionString(), JWTKey: key, TokenTTL: cfg.TokenTTL}, log)
 	defer srv.Close()
+
+	// Background workers run until workCtx ends; they stop after the HTTP
+	// server has drained and before the database closes.
+	workCtx, stopWork := context.WithCancel(context.WithoutCancel(ctx))
+	var workers sync.WaitGroup
+	defer func() {
+		stopWork()
+		workers.Wait()
+	}()
+	// Each area starts its workers here, one line each:
+	// (tse) (notifications) (scheduled jobs)
+	_ = workCtx
 
 	// Listen before serving so "address in use" fails the start.
 	ln, err := net.Listen("tcp", cfg.Addr)
