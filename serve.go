@@ -59,9 +59,19 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 		stopWork()
 		workers.Wait()
 	}()
-	// Each area starts its workers here, one line each:
-	// (tse) (notifications) (scheduled jobs)
+	// Scheduled jobs (UTC); each area registers its own, then it starts.
+	sched := newScheduler(log)
+	defer func() {
+		stopCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		stopScheduler(stopCtx, sched)
+	}()
+	// Each area starts its workers and registers its jobs here, one line each:
+	// (tse)
+	// (notifications)
+	// (backups)
 	_ = workCtx
+	sched.Start()
 
 	// Listen before serving so "address in use" fails the start.
 	ln, err := net.Listen("tcp", cfg.Addr)
