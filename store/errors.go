@@ -18,6 +18,16 @@ const (
 	EShiftOverlap     = "shift_overlap"
 	ELastAdmin        = "last_admin"
 	EEmailTaken       = "email_taken"
+
+	// Discounts (redemption at the till).
+	EDiscountInactive   = "discount_inactive"
+	EDiscountNotStarted = "discount_not_started"
+	EDiscountExpired    = "discount_expired"
+	EUsageLimitReached  = "usage_limit_reached"
+	EMinOrderNotMet     = "min_order_not_met"
+
+	// TSE.
+	ETSEUnavailable = "tse_unavailable"
 )
 
 // FieldError names one invalid field.
