@@ -18,6 +18,7 @@ const (
 )
 
 func TestDiscountCreateDefaults(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	rec := e.do(t, "POST", "/api/discounts", `{"name":"  Happy Hour ","discount_type":"percentage","value":12.5}`, e.adminToken)
 	wantStatus(t, rec, http.StatusCreated)
@@ -52,6 +53,7 @@ func TestDiscountCreateDefaults(t *testing.T) {
 }
 
 func TestDiscountCreateEveryField(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	d := e.createDiscount(t, `{"name":"Pasta week","description":"all pasta dishes","discount_type":"fixed","value":4.99,
 		"min_order_amount":20,"max_discount_amount":4.5,"applicable_to":"category","category_id":"`+catID+`",
@@ -83,6 +85,7 @@ func TestDiscountCreateEveryField(t *testing.T) {
 }
 
 func TestDiscountTimezonesNormalisedToUTC(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	for _, tc := range []struct{ in, want string }{
 		{"2026-12-01T10:00:00+01:00", "2026-12-01T09:00:00.000Z"},
@@ -115,6 +118,7 @@ func TestDiscountTimezonesNormalisedToUTC(t *testing.T) {
 // TestDiscountValidation sends one bad body per rule: each is a 422 naming
 // the field, and nothing is stored.
 func TestDiscountValidation(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	ok := `"name":"X","discount_type":"percentage","value":10`
 	for _, tc := range []struct {
@@ -193,6 +197,7 @@ func TestDiscountValidation(t *testing.T) {
 
 // TestDiscountBoundaries are the edges each rule still accepts.
 func TestDiscountBoundaries(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	for _, tc := range []struct {
 		name, body string
@@ -226,6 +231,7 @@ func TestDiscountBoundaries(t *testing.T) {
 }
 
 func TestDiscountUpdate(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	d := e.createDiscount(t, `{"name":"Lunch","description":"weekday lunch","discount_type":"percentage","value":10,
 		"min_order_amount":15,"max_discount_amount":5,"valid_until":"2026-12-31T23:00:00Z","usage_limit":50}`)
@@ -381,6 +387,7 @@ func mapsEqual(a, b map[string]any) bool {
 }
 
 func TestDiscountListAndDelete(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	old := e.createDiscount(t, `{"name":"Old","discount_type":"fixed","value":1,"is_active":false}`)
 	e.clock.Add(time.Second)
@@ -429,6 +436,7 @@ func TestDiscountListAndDelete(t *testing.T) {
 // TestDiscountTenancyAndRoles: another restaurant's discount is a 404 on
 // every route; staff get 403 on the admin routes but may redeem.
 func TestDiscountTenancyAndRoles(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	mine := e.createDiscount(t, `{"name":"Mine","discount_type":"fixed","value":1}`)["id"].(string)
 
