@@ -264,16 +264,6 @@ func discountTx(ctx context.Context, tx *Tx, restaurantID, id string) (*Discount
 	return d, err
 }
 
-// Discount finds a discount of the restaurant.
-func (s *Store) Discount(ctx context.Context, restaurantID, id string) (*Discount, error) {
-	d, err := scanDiscount(s.rdb.QueryRowContext(ctx, `SELECT `+discountColumns+` FROM discounts
-		WHERE restaurant_id = ? AND id = ?`, restaurantID, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, NotFound("discount")
-	}
-	return d, err
-}
-
 // Discounts lists all discounts of the restaurant, inactive and expired
 // ones included, newest first.
 func (s *Store) Discounts(ctx context.Context, restaurantID string) ([]*Discount, error) {
