@@ -18,7 +18,11 @@ func (s *Server) routes(r *httprouter.Router) {
 	// (issue: foundation)
 
 	// Discounts
-	// (issue: discounts)
+	s.route(r, "GET", "/api/discounts", adminOnly, s.listDiscounts)
+	s.route(r, "POST", "/api/discounts", adminOnly, s.createDiscount)
+	s.route(r, "PUT", "/api/discounts/:id", adminOnly, s.updateDiscount)
+	s.route(r, "DELETE", "/api/discounts/:id", adminOnly, s.deleteDiscount)
+	s.route(r, "POST", "/api/discounts/:id/redeem", anyUser, s.redeemDiscount)
 
 	// TSE
 	// (issue: tse)

@@ -1,0 +1,160 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"github.com/julienschmidt/httprouter"
+
+	"posbox/store"
+)
+
+// discountJSON is a discount as the API shows it, fields in the contract's
+// order.
+type discountJSON struct {
+	ID                string       `json:"id"`
+	Name              string       `json:"name"`
+	Description       *string      `json:"description"`
+	DiscountType      string       `json:"discount_type"`
+	Value             json.Number  `json:"value"`
+	MinOrderAmount    *json.Number `json:"min_order_amount"`
+	MaxDiscountAmount *json.Number `json:"max_discount_amount"`
+	ApplicableTo      string       `json:"applicable_to"`
+	CategoryID        *string      `json:"category_id"`
+	ItemID            *string      `json:"item_id"`
+	ValidFrom         string       `json:"valid_from"`
+	ValidUntil        *string      `json:"valid_until"`
+	UsageLimit        *int64       `json:"usage_limit"`
+	UsageCount        int64        `json:"usage_count"`
+	IsActive          bool         `json:"is_active"`
+	CreatedAt         string       `json:"created_at"`
+	UpdatedAt         string       `json:"updated_at"`
+}
+
+func toDiscountJSON(d *store.Discount) discountJSON {
+	return discountJSON{
+		ID: d.ID, Name: d.Name, Description: d.Description, DiscountType: d.Type, Value: money(d.Value),
+		MinOrderAmount: moneyPtr(d.MinOrderCents), MaxDiscountAmount: moneyPtr(d.MaxDiscountCents),
+		ApplicableTo: d.ApplicableTo, CategoryID: d.CategoryID, ItemID: d.ItemID,
+		ValidFrom: ts(d.ValidFrom), ValidUntil: tsPtr(d.ValidUntil), UsageLimit: d.UsageLimit, UsageCount: d.UsageCount,
+		IsActive: d.IsActive, CreatedAt: ts(d.CreatedAt), UpdatedAt: ts(d.UpdatedAt),
+	}
+}
+
+// discountRequest is the body of POST (create) and PUT (partial update).
+// Every member tells absent from null; null is accepted only on nullable
+// fields.
+type discountRequest struct {
+	Name              store.Field[string]   `json:"name"`
+	Description       store.Field[string]   `json:"description"`
+	DiscountType      store.Field[string]   `json:"discount_type"`
+	Value             store.Field[decimal2] `json:"value"`
+	MinOrderAmount    store.Field[decimal2] `json:"min_order_amount"`
+	MaxDiscountAmount store.Field[decimal2] `json:"max_discount_amount"`
+	ApplicableTo      store.Field[string]   `json:"applicable_to"`
+	CategoryID        store.Field[string]   `json:"category_id"`
+	ItemID            store.Field[string]   `json:"item_id"`
+	ValidFrom         store.Field[string]   `json:"valid_from"`
+	ValidUntil        store.Field[string]   `json:"valid_until"`
+	UsageLimit        store.Field[int64]    `json:"usage_limit"`
+	IsActive          store.Field[bool]     `json:"is_active"`
+}
+
+// update converts the wire forms (decimal literals, RFC 3339 strings) into
+// the store's; format errors are collected in f.
+func (req discountRequest) update(f *store.Fields) store.DiscountUpdate {
+	hundredths := func(name string, d store.Field[decimal2]) store.Field[int64] {
+		return convField(d, func(v decimal2) int64 { return v.cents(f, name) })
+	}
+	instant := func(name string, s store.Field[string]) store.Field[time.Time] {
+		return convField(s, func(v string) time.Time { return parseTimestamp(f, name, v) })
+	}
+	return store.DiscountUpdate{
+		Name:              req.Name,
+		Description:       req.Description,
+		Type:              req.DiscountType,
+		Value:             hundredths("value", req.Value),
+		MinOrderAmount:    hundredths("min_order_amount", req.MinOrderAmount),
+		MaxDiscountAmount: hundredths("max_discount_amount", req.MaxDiscountAmount),
+		ApplicableTo:      req.ApplicableTo,
+		CategoryID:        req.CategoryID,
+		ItemID:            req.ItemID,
+		ValidFrom:         instant("valid_from", req.ValidFrom),
+		ValidUntil:        instant("valid_until", req.ValidUntil),
+		UsageLimit:        req.UsageLimit,
+		IsActive:          req.IsActive,
+	}
+}
+
+// convField converts a set, non-null value and keeps absent and null.
+func convField[A, B any](in store.Field[A], conv func(A) B) store.Field[B] {
+	out := store.Field[B]{Set: in.Set, Null: in.Null}
+	if in.Set && !in.Null {
+		out.Value = conv(in.Value)
+	}
+	return out
+}
+
+// decodeDiscount reads and converts a create or update body.
+func decodeDiscount(r *http.Request) (store.DiscountUpdate, error) {
+	var req discountRequest
+	if err := decode(r, &req, false); err != nil {
+		return store.DiscountUpdate{}, err
+	}
+	var f store.Fields
+	upd := req.update(&f)
+	return upd, f.Err()
+}
+
+func (s *Server) listDiscounts(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
+	ds, err := s.store.Discounts(r.Context(), caller(r.Context()).restaurant.ID)
+	if err != nil {
+		return err
+	}
+	out := make([]discountJSON, 0, len(ds))
+	for _, d := range ds {
+		out = append(out, toDiscountJSON(d))
+	}
+	return writeJSON(w, http.StatusOK, envelope{"discounts": out})
+}
+
+func (s *Server) createDiscount(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
+	upd, err := decodeDiscount(r)
+	if err != nil {
+		return err
+	}
+	d, err := s.store.CreateDiscount(r.Context(), caller(r.Context()).restaurant.ID, upd)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusCreated, envelope{"discount": toDiscountJSON(d)})
+}
+
+func (s *Server) updateDiscount(w http.ResponseWriter, r *http.Request, p httprouter.Params) error {
+	id, err := pathID(p, "discount")
+	if err != nil {
+		return err
+	}
+	upd, err := decodeDiscount(r)
+	if err != nil {
+		return err
+	}
+	d, err := s.store.UpdateDiscount(r.Context(), caller(r.Context()).restaurant.ID, id, upd)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, envelope{"discount": toDiscountJSON(d)})
+}
+
+func (s *Server) deleteDiscount(w http.ResponseWriter, r *http.Request, p httprouter.Params) error {
+	id, err := pathID(p, "discount")
+	if err != nil {
+		return err
+	}
+	if err := s.store.DeleteDiscount(r.Context(), caller(r.Context()).restaurant.ID, id); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}

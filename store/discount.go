@@ -1,0 +1,332 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Discount types and scopes.
+const (
+	DiscountPercentage = "percentage"
+	DiscountFixed      = "fixed"
+
+	ScopeOrder    = "order"
+	ScopeCategory = "category"
+	ScopeItem     = "item"
+)
+
+// Discount limits.
+const (
+	MaxDiscountNameLen = 200
+	MaxDescriptionLen  = 2000
+	MaxPercentage      = 100_00 // 100 % in hundredths of a percent
+)
+
+// Discount is a price reduction the POS terminals redeem.
+type Discount struct {
+	ID           string
+	RestaurantID string
+	Name         string
+	Description  *string
+	Type         string // DiscountPercentage or DiscountFixed
+	// Value is in hundredths: hundredths of a percent for a percentage
+	// discount, cents for a fixed one.
+	Value            int64
+	MinOrderCents    *int64
+	MaxDiscountCents *int64
+	ApplicableTo     string // ScopeOrder, ScopeCategory or ScopeItem
+	CategoryID       *string
+	ItemID           *string
+	ValidFrom        time.Time
+	ValidUntil       *time.Time // nil: never expires
+	UsageLimit       *int64     // nil: unlimited
+	UsageCount       int64
+	IsActive         bool
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
+}
+
+// DiscountUpdate is the body of a create or a partial update. Money and
+// percentages are already hundredths, times already parsed.
+type DiscountUpdate struct {
+	Name              Field[string]
+	Description       Field[string]
+	Type              Field[string]
+	Value             Field[int64]
+	MinOrderAmount    Field[int64]
+	MaxDiscountAmount Field[int64]
+	ApplicableTo      Field[string]
+	CategoryID        Field[string]
+	ItemID            Field[string]
+	ValidFrom         Field[time.Time]
+	ValidUntil        Field[time.Time]
+	UsageLimit        Field[int64]
+	IsActive          Field[bool]
+}
+
+// apply merges u into d. Null is refused on fields that cannot be null.
+func (d *Discount) apply(u DiscountUpdate, f *Fields) {
+	NotNull(f, "name", u.Name)
+	NotNull(f, "discount_type", u.Type)
+	NotNull(f, "value", u.Value)
+	NotNull(f, "applicable_to", u.ApplicableTo)
+	NotNull(f, "valid_from", u.ValidFrom)
+	NotNull(f, "is_active", u.IsActive)
+	u.Name.Apply(&d.Name)
+	u.Description.ApplyNullable(&d.Description)
+	u.Type.Apply(&d.Type)
+	u.Value.Apply(&d.Value)
+	u.MinOrderAmount.ApplyNullable(&d.MinOrderCents)
+	u.MaxDiscountAmount.ApplyNullable(&d.MaxDiscountCents)
+	u.ApplicableTo.Apply(&d.ApplicableTo)
+	u.CategoryID.ApplyNullable(&d.CategoryID)
+	u.ItemID.ApplyNullable(&d.ItemID)
+	u.ValidFrom.Apply(&d.ValidFrom)
+	u.ValidUntil.ApplyNullable(&d.ValidUntil)
+	u.UsageLimit.ApplyNullable(&d.UsageLimit)
+	u.IsActive.Apply(&d.IsActive)
+	// Stored instants have millisecond precision; compare what is stored.
+	d.ValidFrom = d.ValidFrom.UTC().Truncate(time.Millisecond)
+	if d.ValidUntil != nil {
+		t := d.ValidUntil.UTC().Truncate(time.Millisecond)
+		d.ValidUntil = &t
+	}
+	d.Name = strings.TrimSpace(d.Name)
+}
+
+// Validate checks the discount as a whole; the table's CHECK constraints
+// mirror these rules.
+func (d *Discount) Validate() error {
+	var f Fields
+	d.validate(&f)
+	return f.Err()
+}
+
+func (d *Discount) validate(f *Fields) {
+	if n := utf8.RuneCountInString(d.Name); n < 1 || n > MaxDiscountNameLen {
+		f.Add("name", "must be 1-200 characters")
+	}
+	if d.Description != nil && utf8.RuneCountInString(*d.Description) > MaxDescriptionLen {
+		f.Add("description", "must be at most 2000 characters")
+	}
+	switch d.Type {
+	case DiscountPercentage:
+		if d.Value <= 0 || d.Value > MaxPercentage {
+			f.Add("value", "must be greater than 0 and at most 100 for a percentage discount")
+		}
+	case DiscountFixed:
+		if d.Value <= 0 {
+			f.Add("value", "must be greater than 0")
+		}
+	default:
+		f.Add("discount_type", "must be percentage or fixed")
+		if d.Value <= 0 {
+			f.Add("value", "must be greater than 0")
+		}
+	}
+	if d.MinOrderCents != nil && *d.MinOrderCents < 0 {
+		f.Add("min_order_amount", "must be 0 or more, or null")
+	}
+	if d.MaxDiscountCents != nil && *d.MaxDiscountCents < 0 {
+		f.Add("max_discount_amount", "must be 0 or more, or null")
+	}
+	switch d.ApplicableTo {
+	case ScopeOrder, ScopeCategory, ScopeItem:
+	default:
+		f.Add("applicable_to", "must be order, category or item")
+	}
+	validTarget(f, "category_id", d.CategoryID, d.ApplicableTo, ScopeCategory)
+	validTarget(f, "item_id", d.ItemID, d.ApplicableTo, ScopeItem)
+	validInstant(f, "valid_from", d.ValidFrom)
+	if d.ValidUntil != nil {
+		validInstant(f, "valid_until", *d.ValidUntil)
+		if !d.ValidUntil.After(d.ValidFrom) {
+			f.Add("valid_until", "must be after valid_from")
+		}
+	}
+	if d.UsageLimit != nil {
+		switch {
+		case *d.UsageLimit < 1:
+			f.Add("usage_limit", "must be at least 1, or null for unlimited")
+		case *d.UsageLimit < d.UsageCount:
+			f.Add("usage_limit", fmt.Sprintf("must not be below the usage_count (%d)", d.UsageCount))
+		}
+	}
+}
+
+// validTarget checks a scope's target id: a UUID exactly when applicable_to
+// is scope, null otherwise.
+func validTarget(f *Fields, field string, id *string, applicableTo, scope string) {
+	switch {
+	case applicableTo == scope && id == nil:
+		f.Add(field, "is required when applicable_to is "+scope)
+	case applicableTo != scope && id != nil:
+		f.Add(field, "must be null unless applicable_to is "+scope)
+	case id != nil && !ValidID(*id):
+		f.Add(field, "must be a UUID")
+	}
+}
+
+// validInstant keeps an instant within what TimeFormat can store.
+func validInstant(f *Fields, field string, t time.Time) {
+	if y := t.UTC().Year(); y < 1 || y > 9999 {
+		f.Add(field, "must be between years 0001 and 9999 in UTC")
+	}
+}
+
+// CreateDiscount validates in as a new discount of the restaurant and
+// stores it. name, discount_type and value are required; applicable_to
+// defaults to order, is_active to true, valid_from to now.
+func (s *Store) CreateDiscount(ctx context.Context, restaurantID string, in DiscountUpdate) (*Discount, error) {
+	var f Fields
+	for _, r := range []struct {
+		name string
+		set  bool
+	}{{"name", in.Name.Set}, {"discount_type", in.Type.Set}, {"value", in.Value.Set}} {
+		if !r.set {
+			f.Add(r.name, "is required")
+		}
+	}
+	if err := f.Err(); err != nil {
+		return nil, err
+	}
+	var d *Discount
+	err := s.write(ctx, func(tx *Tx) error {
+		d = &Discount{ID: NewID(), RestaurantID: restaurantID, ApplicableTo: ScopeOrder, IsActive: true,
+			ValidFrom: tx.Now, CreatedAt: tx.Now, UpdatedAt: tx.Now}
+		var f Fields
+		d.apply(in, &f)
+		d.validate(&f)
+		if err := f.Err(); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO discounts (id, restaurant_id, name, description, discount_type, value,
+			min_order_cents, max_discount_cents, applicable_to, category_id, item_id, valid_from, valid_until,
+			usage_limit, usage_count, is_active, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
+			d.ID, d.RestaurantID, d.Name, d.Description, d.Type, d.Value,
+			d.MinOrderCents, d.MaxDiscountCents, d.ApplicableTo, d.CategoryID, d.ItemID, FormatTime(d.ValidFrom), nullTime(d.ValidUntil),
+			d.UsageLimit, d.IsActive, FormatTime(d.CreatedAt), FormatTime(d.UpdatedAt))
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+const discountColumns = `id, restaurant_id, name, description, discount_type, value, min_order_cents, max_discount_cents,
+	applicable_to, category_id, item_id, valid_from, valid_until, usage_limit, usage_count, is_active, created_at, updated_at`
+
+func scanDiscount(row scanner) (*Discount, error) {
+	var d Discount
+	var desc, cat, item sql.NullString
+	var minOrder, maxDisc, limit sql.NullInt64
+	var from, created, updated string
+	var until sql.NullString
+	if err := row.Scan(&d.ID, &d.RestaurantID, &d.Name, &desc, &d.Type, &d.Value, &minOrder, &maxDisc,
+		&d.ApplicableTo, &cat, &item, &from, &until, &limit, &d.UsageCount, &d.IsActive, &created, &updated); err != nil {
+		return nil, err
+	}
+	d.Description, d.CategoryID, d.ItemID = nullString(desc), nullString(cat), nullString(item)
+	d.MinOrderCents, d.MaxDiscountCents, d.UsageLimit = nullInt(minOrder), nullInt(maxDisc), nullInt(limit)
+	d.ValidFrom, d.ValidUntil = ParseTime(from), parseNullTime(until)
+	d.CreatedAt, d.UpdatedAt = ParseTime(created), ParseTime(updated)
+	return &d, nil
+}
+
+func nullString(ns sql.NullString) *string {
+	if !ns.Valid {
+		return nil
+	}
+	return &ns.String
+}
+
+func nullInt(n sql.NullInt64) *int64 {
+	if !n.Valid {
+		return nil
+	}
+	return &n.Int64
+}
+
+// discountTx reads a discount of the restaurant inside tx.
+func discountTx(ctx context.Context, tx *Tx, restaurantID, id string) (*Discount, error) {
+	d, err := scanDiscount(tx.QueryRowContext(ctx, `SELECT `+discountColumns+` FROM discounts
+		WHERE restaurant_id = ? AND id = ?`, restaurantID, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, NotFound("discount")
+	}
+	return d, err
+}
+
+// Discounts lists all discounts of the restaurant, inactive and expired
+// ones included, newest first.
+func (s *Store) Discounts(ctx context.Context, restaurantID string) ([]*Discount, error) {
+	rows, err := s.rdb.QueryContext(ctx, `SELECT `+discountColumns+` FROM discounts
+		WHERE restaurant_id = ? ORDER BY created_at DESC, id DESC`, restaurantID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*Discount
+	for rows.Next() {
+		d, err := scanDiscount(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
+// UpdateDiscount applies a partial update and validates the merged
+// discount as a whole.
+func (s *Store) UpdateDiscount(ctx context.Context, restaurantID, id string, upd DiscountUpdate) (*Discount, error) {
+	var d *Discount
+	err := s.write(ctx, func(tx *Tx) error {
+		var err error
+		if d, err = discountTx(ctx, tx, restaurantID, id); err != nil {
+			return err
+		}
+		var f Fields
+		d.apply(upd, &f)
+		d.validate(&f)
+		if err := f.Err(); err != nil {
+			return err
+		}
+		d.UpdatedAt = tx.Now
+		_, err = tx.ExecContext(ctx, `UPDATE discounts SET name = ?, description = ?, discount_type = ?, value = ?,
+			min_order_cents = ?, max_discount_cents = ?, applicable_to = ?, category_id = ?, item_id = ?,
+			valid_from = ?, valid_until = ?, usage_limit = ?, is_active = ?, updated_at = ?
+			WHERE id = ?`,
+			d.Name, d.Description, d.Type, d.Value, d.MinOrderCents, d.MaxDiscountCents, d.ApplicableTo, d.CategoryID, d.ItemID,
+			FormatTime(d.ValidFrom), nullTime(d.ValidUntil), d.UsageLimit, d.IsActive, FormatTime(d.UpdatedAt), id)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// DeleteDiscount removes a discount for good. Its redemptions stay, with
+// the discount's id and name, for the reports.
+func (s *Store) DeleteDiscount(ctx context.Context, restaurantID, id string) error {
+	return s.write(ctx, func(tx *Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM discounts WHERE restaurant_id = ? AND id = ?`, restaurantID, id)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return NotFound("discount")
+		}
+		return nil
+	})
+}

@@ -1,0 +1,143 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math/bits"
+	"time"
+)
+
+// RedeemInput is one order a POS terminal applies a discount to.
+type RedeemInput struct {
+	OrderTotalCents int64
+	// EligibleCents is the subtotal of the lines the discount targets;
+	// required for category and item scope, order_total when nil for
+	// order scope.
+	EligibleCents *int64
+	RedeemedBy    string // user id
+}
+
+// Redemption is one counted use of a discount.
+type Redemption struct {
+	ID              string
+	RestaurantID    string
+	DiscountID      string
+	DiscountName    string
+	OrderTotalCents int64
+	EligibleCents   int64
+	AmountCents     int64
+	RedeemedBy      string
+	CreatedAt       time.Time
+	// UsageCount is the discount's count after this redemption.
+	UsageCount int64
+}
+
+// Amount is what d takes off an order whose targeted lines total eligible
+// cents: the percentage of eligible rounded half-up to the cent, or the
+// fixed value; then capped by max_discount_amount and by eligible itself,
+// so a discount never makes anything cost less than nothing.
+func (d *Discount) Amount(eligible int64) int64 {
+	a := d.Value
+	if d.Type == DiscountPercentage {
+		a = percentOf(eligible, d.Value)
+	}
+	if d.MaxDiscountCents != nil && a > *d.MaxDiscountCents {
+		a = *d.MaxDiscountCents
+	}
+	return max(0, min(a, eligible))
+}
+
+// percentOf is cents × hundredths-of-a-percent / 10 000, rounded half-up,
+// in integers. The product goes through 128 bits so no amount the API
+// accepts can overflow. Both arguments are ≥ 0 (validated).
+func percentOf(cents, hundredths int64) int64 {
+	hi, lo := bits.Mul64(uint64(cents), uint64(hundredths))
+	lo, carry := bits.Add64(lo, 100_00/2, 0)
+	q, _ := bits.Div64(hi+carry, lo, 100_00)
+	return int64(q)
+}
+
+// Redeem counts one use of a discount for an order and returns the amount
+// to deduct. Checks, in this order: the input (422), the discount exists
+// (404), eligible_amount is given when the scope needs it (422), active
+// (409 discount_inactive), started (409 discount_not_started), not expired
+// (409 discount_expired), minimum order (422 min_order_not_met), usage limit
+// (409 usage_limit_reached). The limit is enforced by one conditional
+// UPDATE inside the immediate transaction, so it holds however many
+// terminals redeem at once; the redemption row and, for the last allowed
+// use, a discount_exhausted event commit with it.
+func (s *Store) Redeem(ctx context.Context, restaurantID, discountID string, in RedeemInput) (*Redemption, error) {
+	var f Fields
+	if in.OrderTotalCents < 0 {
+		f.Add("order_total", "must be 0 or more")
+	}
+	if in.EligibleCents != nil {
+		switch {
+		case *in.EligibleCents < 0:
+			f.Add("eligible_amount", "must be 0 or more")
+		case *in.EligibleCents > in.OrderTotalCents:
+			f.Add("eligible_amount", "must not exceed order_total")
+		}
+	}
+	if err := f.Err(); err != nil {
+		return nil, err
+	}
+	var r *Redemption
+	err := s.write(ctx, func(tx *Tx) error {
+		d, err := discountTx(ctx, tx, restaurantID, discountID)
+		if err != nil {
+			return err
+		}
+		eligible := in.OrderTotalCents
+		if in.EligibleCents != nil {
+			eligible = *in.EligibleCents
+		} else if d.ApplicableTo != ScopeOrder {
+			return Invalid("eligible_amount", "is required for a discount that applies to a "+d.ApplicableTo)
+		}
+		switch {
+		case !d.IsActive:
+			return Errorf(EDiscountInactive, "discount %q is not active", d.Name)
+		case tx.Now.Before(d.ValidFrom):
+			return Errorf(EDiscountNotStarted, "discount %q is valid from %s", d.Name, FormatTime(d.ValidFrom))
+		case d.ValidUntil != nil && !tx.Now.Before(*d.ValidUntil):
+			return Errorf(EDiscountExpired, "discount %q expired at %s", d.Name, FormatTime(*d.ValidUntil))
+		case d.MinOrderCents != nil && in.OrderTotalCents < *d.MinOrderCents:
+			return Errorf(EMinOrderNotMet, "discount %q needs an order total of at least %s", d.Name, formatCents(*d.MinOrderCents))
+		}
+		r = &Redemption{ID: NewID(), RestaurantID: restaurantID, DiscountID: d.ID, DiscountName: d.Name,
+			OrderTotalCents: in.OrderTotalCents, EligibleCents: eligible, AmountCents: d.Amount(eligible),
+			RedeemedBy: in.RedeemedBy, CreatedAt: tx.Now}
+		// The one statement that decides the limit.
+		err = tx.QueryRowContext(ctx, `UPDATE discounts SET usage_count = usage_count + 1
+			WHERE id = ? AND (usage_limit IS NULL OR usage_count < usage_limit) RETURNING usage_count`, d.ID).Scan(&r.UsageCount)
+		if errors.Is(err, sql.ErrNoRows) {
+			return Errorf(EUsageLimitReached, "discount %q has been used all %d times allowed", d.Name, *d.UsageLimit)
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO discount_redemptions (id, restaurant_id, discount_id, discount_name,
+			order_total_cents, eligible_cents, amount_cents, redeemed_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			r.ID, r.RestaurantID, r.DiscountID, r.DiscountName, r.OrderTotalCents, r.EligibleCents, r.AmountCents,
+			r.RedeemedBy, FormatTime(r.CreatedAt)); err != nil {
+			return err
+		}
+		if d.UsageLimit != nil && r.UsageCount == *d.UsageLimit {
+			_, err = InsertEvent(ctx, tx, restaurantID, EventDiscountExhausted, map[string]any{
+				"discount_id": d.ID, "name": d.Name, "usage_limit": *d.UsageLimit, "usage_count": r.UsageCount,
+			})
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// formatCents renders cents for a message: 1250 → "12.50".
+func formatCents(c int64) string {
+	return fmt.Sprintf("%d.%02d", c/100, c%100)
+}
