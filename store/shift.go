@@ -252,9 +252,17 @@ func (s *Store) DeleteShift(ctx context.Context, r *Restaurant, by *User, id str
 // may be ""), by date, start time and user name. Shifts of deleted users
 // stay listed: they are part of the record.
 func (s *Store) Shifts(ctx context.Context, restaurantID, from, to string) ([]*Shift, error) {
+	// Bounds are added only when given: "(? = '' OR ...)" would hide the
+	// range from the planner and scan every shift of the restaurant.
+	where, args := `s.restaurant_id = ?`, []any{restaurantID}
+	if from != "" {
+		where, args = where+` AND s.shift_date >= ?`, append(args, from)
+	}
+	if to != "" {
+		where, args = where+` AND s.shift_date <= ?`, append(args, to)
+	}
 	rows, err := s.rdb.QueryContext(ctx, `SELECT `+shiftColumns+` FROM shifts s JOIN users u ON u.id = s.user_id
-		WHERE s.restaurant_id = ? AND (? = '' OR s.shift_date >= ?) AND (? = '' OR s.shift_date <= ?)
-		ORDER BY s.shift_date, s.start_time, u.name, s.id`, restaurantID, from, from, to, to)
+		WHERE `+where+` ORDER BY s.shift_date, s.start_time, u.name, s.id`, args...)
 	if err != nil {
 		return nil, err
 	}
