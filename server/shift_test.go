@@ -141,6 +141,12 @@ func TestShiftValidation(t *testing.T) {
 			wantFieldError(t, e.do(t, "POST", "/api/shifts", tc.body, e.adminToken), tc.field)
 		})
 	}
+	t.Run("WrongTypeSaysInteger", func(t *testing.T) {
+		p := wantProblem(t, e.do(t, "POST", "/api/shifts", with("break_minutes", 1.5), e.adminToken), http.StatusUnprocessableEntity, store.EValidation)
+		if msg := p["errors"].([]any)[0].(map[string]any)["message"]; msg != "must be an integer" {
+			t.Fatalf("message %q", msg)
+		}
+	})
 	t.Run("UnknownField", func(t *testing.T) {
 		wantProblem(t, e.do(t, "POST", "/api/shifts", with("status", "confirmed"), e.adminToken), http.StatusBadRequest, eUnknownField)
 	})
