@@ -16,6 +16,12 @@ import (
 // status codes and problem codes, counted.
 func hammer(t *testing.T, e *testEnv, n int, method, path, token string, body func(i int) any) (statuses map[int]int, codes map[string]int) {
 	t.Helper()
+	return hammerPaths(t, e, n, method, func(int) string { return path }, token, body)
+}
+
+// hammerPaths is hammer with a path per request.
+func hammerPaths(t *testing.T, e *testEnv, n int, method string, path func(i int) string, token string, body func(i int) any) (statuses map[int]int, codes map[string]int) {
+	t.Helper()
 	ts := httptest.NewServer(e.h)
 	defer ts.Close()
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: n}}
@@ -36,7 +42,7 @@ func hammer(t *testing.T, e *testEnv, n int, method, path, token string, body fu
 			} else {
 				rd = bytes.NewReader(nil)
 			}
-			req, _ := http.NewRequest(method, ts.URL+path, rd)
+			req, _ := http.NewRequest(method, ts.URL+path(i), rd)
 			req.Header.Set("Authorization", "Bearer "+token)
 			req.Header.Set("Content-Type", "application/json")
 			<-start
@@ -118,3 +124,24 @@ func TestShiftCreateConcurrentOverlap(t *testing.T) {
 }
 
 func twoDigits(n int) string { return string([]byte{byte('0' + n/10), byte('0' + n%10)}) }
+
+// TestShiftUpdateConcurrentOverlap: 16 shifts of one user on different
+// days, moved at the same moment onto the same evening: exactly one move
+// wins.
+func TestShiftUpdateConcurrentOverlap(t *testing.T) {
+	e := newTestEnv(t)
+	sam, _ := e.staff(t, "Sam Staff")
+	ids := make([]string, 16)
+	for i := range ids {
+		ids[i] = e.createShift(t, shiftBody(sam, "2026-12-"+twoDigits(i+1), "10:00", "14:00"))["id"].(string)
+	}
+	statuses, codes := hammerPaths(t, e, 16, "PUT", func(i int) string { return "/api/shifts/" + ids[i] }, e.adminToken, func(i int) any {
+		return map[string]any{"shift_date": "2026-12-24", "start_time": "18:00", "end_time": "23:00"}
+	})
+	if statuses[http.StatusOK] != 1 || statuses[http.StatusConflict] != 15 || codes[store.EShiftOverlap] != 15 {
+		t.Fatalf("statuses %v codes %v; want one 200 and fifteen 409 shift_overlap", statuses, codes)
+	}
+	if n := len(e.listShifts(t, "?date_from=2026-12-24&date_to=2026-12-24")); n != 1 {
+		t.Fatalf("%d shifts on 2026-12-24, want 1", n)
+	}
+}
