@@ -61,7 +61,7 @@ func decodeError(err error) error {
 		if te.Field == "" {
 			return errHTTP(eMalformedJSON, "the body must be a JSON object")
 		}
-		return store.Invalid(te.Field, "must be a "+jsonType(te.Type.Kind().String()))
+		return store.Invalid(te.Field, "must be "+article(jsonType(te.Type.Kind().String())))
 	case errors.As(err, &se), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
 		return errHTTP(eMalformedJSON, "the body is not valid JSON")
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
@@ -83,7 +83,9 @@ func jsonType(kind string) string {
 		return "string"
 	case "bool":
 		return "boolean"
-	case "int", "int64", "int32", "uint", "uint64", "float64":
+	case "int", "int64", "int32", "uint", "uint64":
+		return "integer" // also for 1.5: "a number" would not say what is wrong
+	case "float64":
 		return "number"
 	case "slice", "array":
 		return "array"
@@ -91,4 +93,12 @@ func jsonType(kind string) string {
 		return "object"
 	}
 	return kind
+}
+
+// article puts "a" or "an" before a JSON type name.
+func article(name string) string {
+	if strings.ContainsRune("aeiou", rune(name[0])) {
+		return "an " + name
+	}
+	return "a " + name
 }

@@ -15,7 +15,15 @@ func (s *Server) routes(r *httprouter.Router) {
 	s.route(r, "DELETE", "/api/users/:id", adminOnly, s.deleteUser)
 
 	// Shifts and time entries
-	// (issue: foundation)
+	s.route(r, "POST", "/api/shifts/clock-in", anyUser, s.clockIn)
+	s.route(r, "POST", "/api/shifts/clock-out", anyUser, s.clockOut)
+	s.route(r, "GET", "/api/shifts/my-status", anyUser, s.myStatus)
+	s.route(r, "GET", "/api/shifts", adminOnly, s.listShifts)
+	s.route(r, "POST", "/api/shifts", adminOnly, s.createShift)
+	s.route(r, "PUT", "/api/shifts/:id", adminOnly, s.updateShift)
+	s.route(r, "PATCH", "/api/shifts/:id/status", adminOnly, s.setShiftStatus)
+	s.route(r, "DELETE", "/api/shifts/:id", adminOnly, s.deleteShift)
+	s.route(r, "GET", "/api/time-entries", adminOnly, s.listTimeEntries)
 
 	// Discounts
 	s.route(r, "GET", "/api/discounts", adminOnly, s.listDiscounts)

@@ -1,0 +1,162 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/julienschmidt/httprouter"
+
+	"posbox/store"
+)
+
+// shiftJSON is a scheduled shift; the field order is the contract's.
+type shiftJSON struct {
+	ID           string  `json:"id"`
+	UserID       string  `json:"user_id"`
+	UserName     string  `json:"user_name"`
+	ShiftDate    string  `json:"shift_date"`
+	StartTime    string  `json:"start_time"`
+	EndTime      string  `json:"end_time"`
+	BreakMinutes int     `json:"break_minutes"`
+	Role         string  `json:"role"`
+	Status       string  `json:"status"`
+	Notes        *string `json:"notes"`
+	CreatedAt    string  `json:"created_at"`
+	UpdatedAt    string  `json:"updated_at"`
+}
+
+func toShiftJSON(sh *store.Shift) shiftJSON {
+	return shiftJSON{sh.ID, sh.UserID, sh.UserName, sh.ShiftDate, sh.StartTime, sh.EndTime, sh.BreakMinutes,
+		sh.Role, sh.Status, sh.Notes, ts(sh.CreatedAt), ts(sh.UpdatedAt)}
+}
+
+// listShifts answers GET /api/shifts?date_from&date_to (both optional,
+// inclusive local dates).
+func (s *Server) listShifts(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
+	q := r.URL.Query()
+	var f store.Fields
+	from, to := q.Get("date_from"), q.Get("date_to")
+	if from != "" {
+		from = parseDate(&f, "date_from", from)
+	}
+	if to != "" {
+		to = parseDate(&f, "date_to", to)
+	}
+	if from != "" && to != "" && from > to {
+		f.Add("date_to", "must not be before date_from")
+	}
+	if err := f.Err(); err != nil {
+		return err
+	}
+	shifts, err := s.store.Shifts(r.Context(), caller(r.Context()).restaurant.ID, from, to)
+	if err != nil {
+		return err
+	}
+	out := make([]shiftJSON, 0, len(shifts))
+	for _, sh := range shifts {
+		out = append(out, toShiftJSON(sh))
+	}
+	return writeJSON(w, http.StatusOK, envelope{"shifts": out})
+}
+
+type createShiftRequest struct {
+	UserID       *string `json:"user_id"`
+	ShiftDate    *string `json:"shift_date"`
+	StartTime    *string `json:"start_time"`
+	EndTime      *string `json:"end_time"`
+	BreakMinutes *int    `json:"break_minutes"`
+	Role         *string `json:"role"`
+	Notes        *string `json:"notes"`
+}
+
+func (s *Server) createShift(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
+	var req createShiftRequest
+	if err := decode(r, &req, false); err != nil {
+		return err
+	}
+	var f store.Fields
+	required(&f, "user_id", req.UserID)
+	required(&f, "shift_date", req.ShiftDate)
+	required(&f, "start_time", req.StartTime)
+	required(&f, "end_time", req.EndTime)
+	if err := f.Err(); err != nil {
+		return err
+	}
+	sh := &store.Shift{UserID: *req.UserID, ShiftDate: *req.ShiftDate, StartTime: *req.StartTime, EndTime: *req.EndTime, Notes: req.Notes}
+	if req.BreakMinutes != nil {
+		sh.BreakMinutes = *req.BreakMinutes
+	}
+	if req.Role != nil {
+		sh.Role = *req.Role
+	}
+	c := caller(r.Context())
+	if err := s.store.CreateShift(r.Context(), c.restaurant, c.user, sh); err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusCreated, envelope{"shift": toShiftJSON(sh)})
+}
+
+type updateShiftRequest struct {
+	UserID       store.Field[string] `json:"user_id"`
+	ShiftDate    store.Field[string] `json:"shift_date"`
+	StartTime    store.Field[string] `json:"start_time"`
+	EndTime      store.Field[string] `json:"end_time"`
+	BreakMinutes store.Field[int]    `json:"break_minutes"`
+	Role         store.Field[string] `json:"role"`
+	Notes        store.Field[string] `json:"notes"`
+}
+
+func (s *Server) updateShift(w http.ResponseWriter, r *http.Request, p httprouter.Params) error {
+	id, err := pathID(p, "shift")
+	if err != nil {
+		return err
+	}
+	var req updateShiftRequest
+	if err := decode(r, &req, false); err != nil {
+		return err
+	}
+	c := caller(r.Context())
+	sh, err := s.store.UpdateShift(r.Context(), c.restaurant, c.user, id, store.ShiftUpdate(req))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, envelope{"shift": toShiftJSON(sh)})
+}
+
+type shiftStatusRequest struct {
+	Status *string `json:"status"`
+}
+
+func (s *Server) setShiftStatus(w http.ResponseWriter, r *http.Request, p httprouter.Params) error {
+	id, err := pathID(p, "shift")
+	if err != nil {
+		return err
+	}
+	var req shiftStatusRequest
+	if err := decode(r, &req, false); err != nil {
+		return err
+	}
+	var f store.Fields
+	required(&f, "status", req.Status)
+	if err := f.Err(); err != nil {
+		return err
+	}
+	c := caller(r.Context())
+	sh, err := s.store.SetShiftStatus(r.Context(), c.restaurant, c.user, id, *req.Status)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, envelope{"shift": toShiftJSON(sh)})
+}
+
+func (s *Server) deleteShift(w http.ResponseWriter, r *http.Request, p httprouter.Params) error {
+	id, err := pathID(p, "shift")
+	if err != nil {
+		return err
+	}
+	c := caller(r.Context())
+	if err := s.store.DeleteShift(r.Context(), c.restaurant, c.user, id); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}

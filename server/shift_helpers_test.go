@@ -1,0 +1,77 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"testing"
+
+	"posbox/store"
+)
+
+// shiftBody is a create body for user u.
+func shiftBody(u *store.User, date, start, end string) map[string]any {
+	return map[string]any{"user_id": u.ID, "shift_date": date, "start_time": start, "end_time": end}
+}
+
+// createShift creates a shift through the API and returns it.
+func (e *testEnv) createShift(t *testing.T, body map[string]any) map[string]any {
+	t.Helper()
+	rec := e.do(t, "POST", "/api/shifts", body, e.adminToken)
+	wantStatus(t, rec, http.StatusCreated)
+	return decodeJSON(t, rec)["shift"].(map[string]any)
+}
+
+// events returns the data of the restaurant's events of one type, oldest
+// first.
+func (e *testEnv) events(t *testing.T, typ string) []map[string]any {
+	t.Helper()
+	evs, err := e.st.Events(context.Background(), e.restaurant.ID, typ, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]map[string]any, len(evs))
+	for i, ev := range evs {
+		if err := json.Unmarshal(ev.Data, &out[len(evs)-1-i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+// listShifts lists shifts through the API.
+func (e *testEnv) listShifts(t *testing.T, query string) []map[string]any {
+	t.Helper()
+	rec := e.do(t, "GET", "/api/shifts"+query, nil, e.adminToken)
+	wantStatus(t, rec, http.StatusOK)
+	var body struct {
+		Shifts []map[string]any `json:"shifts"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
+		t.Fatal(err)
+	}
+	return body.Shifts
+}
+
+// jsonKeys is the keys of a JSON object in the order they appear.
+func jsonKeys(t *testing.T, raw []byte) []string {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		t.Fatalf("not an object: %s", raw)
+	}
+	var keys []string
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, tok.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return keys
+}

@@ -1,0 +1,100 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/julienschmidt/httprouter"
+
+	"posbox/store"
+)
+
+// timeEntryJSON is a time entry as its owner sees it (clock-in, clock-out,
+// my-status).
+type timeEntryJSON struct {
+	ID           string  `json:"id"`
+	UserID       string  `json:"user_id"`
+	ClockIn      string  `json:"clock_in"`
+	ClockOut     *string `json:"clock_out"`
+	BreakMinutes int     `json:"break_minutes"`
+}
+
+func toTimeEntryJSON(e *store.TimeEntry) timeEntryJSON {
+	return timeEntryJSON{e.ID, e.UserID, ts(e.ClockIn), tsPtr(e.ClockOut), e.BreakMinutes}
+}
+
+// adminTimeEntryJSON adds the name and the worked hours for the admin list.
+type adminTimeEntryJSON struct {
+	ID           string      `json:"id"`
+	UserID       string      `json:"user_id"`
+	UserName     string      `json:"user_name"`
+	ClockIn      string      `json:"clock_in"`
+	ClockOut     *string     `json:"clock_out"`
+	BreakMinutes int         `json:"break_minutes"`
+	WorkedHours  json.Number `json:"worked_hours"`
+}
+
+func (s *Server) clockIn(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
+	c := caller(r.Context())
+	e, err := s.store.ClockIn(r.Context(), c.restaurant, c.user)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusCreated, envelope{"time_entry": toTimeEntryJSON(e)})
+}
+
+type clockOutRequest struct {
+	BreakMinutes *int `json:"break_minutes"`
+}
+
+func (s *Server) clockOut(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
+	var req clockOutRequest
+	if err := decode(r, &req, true); err != nil {
+		return err
+	}
+	brk := 0
+	if req.BreakMinutes != nil {
+		brk = *req.BreakMinutes
+	}
+	c := caller(r.Context())
+	e, err := s.store.ClockOut(r.Context(), c.restaurant, c.user, brk)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, envelope{"time_entry": toTimeEntryJSON(e)})
+}
+
+func (s *Server) myStatus(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
+	c := caller(r.Context())
+	e, err := s.store.OpenEntry(r.Context(), c.restaurant.ID, c.user.ID)
+	if err != nil {
+		return err
+	}
+	var entry *timeEntryJSON
+	if e != nil {
+		j := toTimeEntryJSON(e)
+		entry = &j
+	}
+	return writeJSON(w, http.StatusOK, map[string]any{"clocked_in": e != nil, "time_entry": entry})
+}
+
+// listTimeEntries answers GET /api/time-entries?date= (default: today in
+// the restaurant's timezone).
+func (s *Server) listTimeEntries(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
+	c := caller(r.Context())
+	now := s.now()
+	date := r.URL.Query().Get("date")
+	if date == "" {
+		date = now.In(c.restaurant.Location()).Format(store.DateFormat)
+	}
+	entries, err := s.store.TimeEntries(r.Context(), c.restaurant, date)
+	if err != nil {
+		return err
+	}
+	out := make([]adminTimeEntryJSON, 0, len(entries))
+	for _, e := range entries {
+		out = append(out, adminTimeEntryJSON{e.ID, e.UserID, e.UserName, ts(e.ClockIn), tsPtr(e.ClockOut), e.BreakMinutes,
+			store.HoursJSON(e.WorkedHundredths(now))})
+	}
+	return writeJSON(w, http.StatusOK, envelope{"time_entries": out})
+}

@@ -1,0 +1,369 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+	"unicode/utf8"
+)
+
+// Shift statuses. Any may follow any (PATCH /status).
+const (
+	ShiftPending   = "pending"
+	ShiftConfirmed = "confirmed"
+	ShiftCancelled = "cancelled"
+)
+
+// Shift limits.
+const (
+	MaxShiftRoleLen  = 50
+	MaxShiftNotesLen = 2000
+)
+
+// Shift is a scheduled shift of one user. ShiftDate, StartTime and EndTime
+// are the restaurant's wall clock; StartsAt and EndsAt are the instants
+// they denote (an EndTime before StartTime is on the next day).
+type Shift struct {
+	ID           string
+	RestaurantID string
+	UserID       string
+	UserName     string
+	ShiftDate    string
+	StartTime    string
+	EndTime      string
+	StartsAt     time.Time
+	EndsAt       time.Time
+	BreakMinutes int
+	Role         string
+	Status       string
+	Notes        *string
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
+}
+
+// ShiftUpdate is a partial update of a shift (PUT).
+type ShiftUpdate struct {
+	UserID       Field[string]
+	ShiftDate    Field[string]
+	StartTime    Field[string]
+	EndTime      Field[string]
+	BreakMinutes Field[int]
+	Role         Field[string]
+	Notes        Field[string]
+}
+
+// resolve validates the fields and derives StartsAt and EndsAt in loc.
+func (sh *Shift) resolve(f *Fields, loc *time.Location) {
+	date, dateErr := time.Parse(DateFormat, sh.ShiftDate)
+	if dateErr != nil {
+		f.Add("shift_date", "must be a date YYYY-MM-DD")
+	}
+	start, okStart := parseClock(sh.StartTime)
+	if !okStart {
+		f.Add("start_time", "must be a time HH:MM (00:00-23:59)")
+	}
+	end, okEnd := parseClock(sh.EndTime)
+	if !okEnd {
+		f.Add("end_time", "must be a time HH:MM (00:00-23:59)")
+	}
+	if sh.BreakMinutes < 0 {
+		f.Add("break_minutes", "must be 0 or more")
+	}
+	if utf8.RuneCountInString(sh.Role) > MaxShiftRoleLen {
+		f.Add("role", fmt.Sprintf("must be at most %d characters", MaxShiftRoleLen))
+	}
+	if sh.Notes != nil && utf8.RuneCountInString(*sh.Notes) > MaxShiftNotesLen {
+		f.Add("notes", fmt.Sprintf("must be at most %d characters", MaxShiftNotesLen))
+	}
+	if dateErr != nil || !okStart || !okEnd {
+		return
+	}
+	if start == end {
+		f.Add("end_time", "must differ from start_time")
+		return
+	}
+	endDate := date
+	if end < start { // night shift: ends on the next day
+		endDate = date.AddDate(0, 0, 1)
+	}
+	sh.StartsAt, sh.EndsAt = LocalInstant(date, start, loc), LocalInstant(endDate, end, loc)
+	length := sh.EndsAt.Sub(sh.StartsAt)
+	if length <= 0 { // e.g. 02:30-03:00 on a spring-forward day
+		f.Add("end_time", "the shift has no length: the clocks go forward in this interval")
+		return
+	}
+	if sh.BreakMinutes >= 0 && time.Duration(sh.BreakMinutes)*time.Minute >= length {
+		f.Add("break_minutes", fmt.Sprintf("must be less than the shift's length (%d minutes)", int(length/time.Minute)))
+	}
+}
+
+// CreateShift schedules a new pending shift in restaurant r; by is the
+// admin who does it (named in the event).
+func (s *Store) CreateShift(ctx context.Context, r *Restaurant, by *User, sh *Shift) error {
+	var f Fields
+	sh.resolve(&f, r.Location())
+	if !ValidID(sh.UserID) {
+		f.Add("user_id", "must be an active user of this restaurant")
+	}
+	if err := f.Err(); err != nil {
+		return err
+	}
+	return s.write(ctx, func(tx *Tx) error {
+		name, err := activeUserName(ctx, tx, r.ID, sh.UserID)
+		if err != nil {
+			return err
+		}
+		if err := checkOverlap(ctx, tx, sh); err != nil {
+			return err
+		}
+		sh.ID, sh.RestaurantID, sh.UserName, sh.Status = NewID(), r.ID, name, ShiftPending
+		sh.CreatedAt, sh.UpdatedAt = tx.Now, tx.Now
+		_, err = tx.ExecContext(ctx, `INSERT INTO shifts (id, restaurant_id, user_id, shift_date, start_time, end_time,
+			starts_at, ends_at, break_minutes, role, status, notes, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			sh.ID, r.ID, sh.UserID, sh.ShiftDate, sh.StartTime, sh.EndTime, FormatTime(sh.StartsAt), FormatTime(sh.EndsAt),
+			sh.BreakMinutes, sh.Role, sh.Status, sh.Notes, FormatTime(tx.Now), FormatTime(tx.Now))
+		if err != nil {
+			return err
+		}
+		return shiftEvent(ctx, tx, r, by, "created", sh, nil, nil)
+	})
+}
+
+// UpdateShift applies a partial update. An update that changes nothing
+// is a no-op: no write, no event.
+func (s *Store) UpdateShift(ctx context.Context, r *Restaurant, by *User, id string, upd ShiftUpdate) (*Shift, error) {
+	var f Fields
+	NotNull(&f, "user_id", upd.UserID)
+	NotNull(&f, "shift_date", upd.ShiftDate)
+	NotNull(&f, "start_time", upd.StartTime)
+	NotNull(&f, "end_time", upd.EndTime)
+	NotNull(&f, "break_minutes", upd.BreakMinutes)
+	NotNull(&f, "role", upd.Role)
+	if upd.UserID.Set && !upd.UserID.Null && !ValidID(upd.UserID.Value) {
+		f.Add("user_id", "must be an active user of this restaurant")
+	}
+	if err := f.Err(); err != nil {
+		return nil, err
+	}
+	var sh *Shift
+	err := s.write(ctx, func(tx *Tx) error {
+		old, err := shiftByID(ctx, tx, r.ID, id)
+		if err != nil {
+			return err
+		}
+		n := *old
+		upd.UserID.Apply(&n.UserID)
+		upd.ShiftDate.Apply(&n.ShiftDate)
+		upd.StartTime.Apply(&n.StartTime)
+		upd.EndTime.Apply(&n.EndTime)
+		upd.BreakMinutes.Apply(&n.BreakMinutes)
+		upd.Role.Apply(&n.Role)
+		upd.Notes.ApplyNullable(&n.Notes)
+		var f Fields
+		n.resolve(&f, r.Location())
+		if err := f.Err(); err != nil {
+			return err
+		}
+		changed := shiftChanges(old, &n)
+		if len(changed) == 0 {
+			sh = old
+			return nil
+		}
+		if n.UserID != old.UserID {
+			if n.UserName, err = activeUserName(ctx, tx, r.ID, n.UserID); err != nil {
+				return err
+			}
+		}
+		// A cancelled shift blocks nothing, so it is not checked until it
+		// is set back to pending or confirmed (SetShiftStatus).
+		if n.Status != ShiftCancelled {
+			if err := checkOverlap(ctx, tx, &n); err != nil {
+				return err
+			}
+		}
+		n.UpdatedAt = tx.Now
+		_, err = tx.ExecContext(ctx, `UPDATE shifts SET user_id = ?, shift_date = ?, start_time = ?, end_time = ?,
+			starts_at = ?, ends_at = ?, break_minutes = ?, role = ?, notes = ?, updated_at = ? WHERE id = ?`,
+			n.UserID, n.ShiftDate, n.StartTime, n.EndTime, FormatTime(n.StartsAt), FormatTime(n.EndsAt),
+			n.BreakMinutes, n.Role, n.Notes, FormatTime(tx.Now), id)
+		if err != nil {
+			return err
+		}
+		sh = &n
+		return shiftEvent(ctx, tx, r, by, "updated", &n, old, changed)
+	})
+	return sh, err
+}
+
+// SetShiftStatus moves a shift to status. Setting the current status is a
+// no-op (no write, no event). Reviving a cancelled shift checks overlap,
+// because only non-cancelled shifts may not overlap.
+func (s *Store) SetShiftStatus(ctx context.Context, r *Restaurant, by *User, id, status string) (*Shift, error) {
+	switch status {
+	case ShiftPending, ShiftConfirmed, ShiftCancelled:
+	default:
+		return nil, Invalid("status", "must be pending, confirmed or cancelled")
+	}
+	var sh *Shift
+	err := s.write(ctx, func(tx *Tx) error {
+		old, err := shiftByID(ctx, tx, r.ID, id)
+		if err != nil {
+			return err
+		}
+		if old.Status == status {
+			sh = old
+			return nil
+		}
+		n := *old
+		n.Status, n.UpdatedAt = status, tx.Now
+		if old.Status == ShiftCancelled {
+			if err := checkOverlap(ctx, tx, &n); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE shifts SET status = ?, updated_at = ? WHERE id = ?`,
+			status, FormatTime(tx.Now), id); err != nil {
+			return err
+		}
+		sh = &n
+		return shiftEvent(ctx, tx, r, by, "status_changed", &n, old, []string{"status"})
+	})
+	return sh, err
+}
+
+// DeleteShift removes a shift for good; the event keeps what it was.
+func (s *Store) DeleteShift(ctx context.Context, r *Restaurant, by *User, id string) error {
+	return s.write(ctx, func(tx *Tx) error {
+		old, err := shiftByID(ctx, tx, r.ID, id)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM shifts WHERE id = ?`, id); err != nil {
+			return err
+		}
+		return shiftEvent(ctx, tx, r, by, "deleted", old, nil, nil)
+	})
+}
+
+// Shifts lists a restaurant's shifts with shift_date in [from, to] (either
+// may be ""), by date, start time and user name. Shifts of deleted users
+// stay listed: they are part of the record.
+func (s *Store) Shifts(ctx context.Context, restaurantID, from, to string) ([]*Shift, error) {
+	// Bounds are added only when given: "(? = '' OR ...)" would hide the
+	// range from the planner and scan every shift of the restaurant.
+	where, args := `s.restaurant_id = ?`, []any{restaurantID}
+	if from != "" {
+		where, args = where+` AND s.shift_date >= ?`, append(args, from)
+	}
+	if to != "" {
+		where, args = where+` AND s.shift_date <= ?`, append(args, to)
+	}
+	rows, err := s.rdb.QueryContext(ctx, `SELECT `+shiftColumns+` FROM shifts s JOIN users u ON u.id = s.user_id
+		WHERE `+where+` ORDER BY s.shift_date, s.start_time, u.name, s.id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []*Shift{}
+	for rows.Next() {
+		sh, err := scanShift(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, sh)
+	}
+	return out, rows.Err()
+}
+
+// Shift finds one shift of a restaurant.
+func (s *Store) Shift(ctx context.Context, restaurantID, id string) (*Shift, error) {
+	sh, err := scanShift(s.rdb.QueryRowContext(ctx, `SELECT `+shiftColumns+` FROM shifts s JOIN users u ON u.id = s.user_id
+		WHERE s.restaurant_id = ? AND s.id = ?`, restaurantID, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, NotFound("shift")
+	}
+	return sh, err
+}
+
+const shiftColumns = `s.id, s.restaurant_id, s.user_id, u.name, s.shift_date, s.start_time, s.end_time, s.starts_at, s.ends_at,
+	s.break_minutes, s.role, s.status, s.notes, s.created_at, s.updated_at`
+
+func scanShift(row scanner) (*Shift, error) {
+	var sh Shift
+	var startsAt, endsAt, created, updated string
+	var notes sql.NullString
+	if err := row.Scan(&sh.ID, &sh.RestaurantID, &sh.UserID, &sh.UserName, &sh.ShiftDate, &sh.StartTime, &sh.EndTime,
+		&startsAt, &endsAt, &sh.BreakMinutes, &sh.Role, &sh.Status, &notes, &created, &updated); err != nil {
+		return nil, err
+	}
+	sh.StartsAt, sh.EndsAt = ParseTime(startsAt), ParseTime(endsAt)
+	sh.CreatedAt, sh.UpdatedAt = ParseTime(created), ParseTime(updated)
+	if notes.Valid {
+		sh.Notes = &notes.String
+	}
+	return &sh, nil
+}
+
+func shiftByID(ctx context.Context, tx *Tx, restaurantID, id string) (*Shift, error) {
+	sh, err := scanShift(tx.QueryRowContext(ctx, `SELECT `+shiftColumns+` FROM shifts s JOIN users u ON u.id = s.user_id
+		WHERE s.restaurant_id = ? AND s.id = ?`, restaurantID, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, NotFound("shift")
+	}
+	return sh, err
+}
+
+// activeUserName checks that userID is an active user of the restaurant.
+func activeUserName(ctx context.Context, tx *Tx, restaurantID, userID string) (string, error) {
+	var name string
+	err := tx.QueryRowContext(ctx, `SELECT name FROM users WHERE restaurant_id = ? AND id = ?
+		AND is_active = 1 AND deleted_at IS NULL`, restaurantID, userID).Scan(&name)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", Invalid("user_id", "must be an active user of this restaurant")
+	}
+	return name, err
+}
+
+// checkOverlap fails with shift_overlap when another non-cancelled shift
+// of the same user shares any instant with sh (touching ends are fine).
+//
+// Check-then-write is safe under concurrency because it runs inside the
+// store's one write transaction: the writer pool has a single connection
+// and every transaction begins IMMEDIATE, so no other write can run
+// between this SELECT and the caller's INSERT or UPDATE.
+// TestShiftCreateConcurrentOverlap hammers this.
+func checkOverlap(ctx context.Context, tx *Tx, sh *Shift) error {
+	var id, date, start, end string
+	err := tx.QueryRowContext(ctx, `SELECT id, shift_date, start_time, end_time FROM shifts
+		WHERE user_id = ? AND status <> 'cancelled' AND id <> ? AND starts_at < ? AND ends_at > ?
+		ORDER BY starts_at LIMIT 1`,
+		sh.UserID, sh.ID, FormatTime(sh.EndsAt), FormatTime(sh.StartsAt)).Scan(&id, &date, &start, &end)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return Errorf(EShiftOverlap, "the shift overlaps shift %s of the same user on %s %s-%s", id, date, start, end)
+}
+
+// shiftChanges names the API fields that differ between a and b.
+func shiftChanges(a, b *Shift) []string {
+	var out []string
+	add := func(diff bool, name string) {
+		if diff {
+			out = append(out, name)
+		}
+	}
+	add(a.UserID != b.UserID, "user_id")
+	add(a.ShiftDate != b.ShiftDate, "shift_date")
+	add(a.StartTime != b.StartTime, "start_time")
+	add(a.EndTime != b.EndTime, "end_time")
+	add(a.BreakMinutes != b.BreakMinutes, "break_minutes")
+	add(a.Role != b.Role, "role")
+	add((a.Notes == nil) != (b.Notes == nil) || (a.Notes != nil && *a.Notes != *b.Notes), "notes")
+	return out
+}
