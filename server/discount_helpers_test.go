@@ -89,25 +89,3 @@ func (e *testEnv) exhaustedEvents(tb testing.TB) []*store.Event {
 	}
 	return evs
 }
-
-// jsonKeys lists the keys of a JSON object in the order they were written.
-func jsonKeys(tb testing.TB, raw []byte) []string {
-	tb.Helper()
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		tb.Fatalf("not an object: %s", raw)
-	}
-	var keys []string
-	for dec.More() {
-		k, err := dec.Token()
-		if err != nil {
-			tb.Fatal(err)
-		}
-		keys = append(keys, k.(string))
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	return keys
-}

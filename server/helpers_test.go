@@ -165,3 +165,25 @@ func wantFieldError(tb testing.TB, rec *httptest.ResponseRecorder, field string)
 	}
 	tb.Fatalf("no field error for %q in %s", field, rec.Body.String())
 }
+
+// jsonKeys lists the keys of a JSON object in the order they were written.
+func jsonKeys(tb testing.TB, raw []byte) []string {
+	tb.Helper()
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		tb.Fatalf("not an object: %s", raw)
+	}
+	var keys []string
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		keys = append(keys, k.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return keys
+}
