@@ -130,6 +130,13 @@ func TestSimSignsAVerifiableTransaction(t *testing.T) {
 	if !pub.Equal(cert.PublicKey) {
 		t.Fatal("certificate key is not the TSS key")
 	}
+	before := info.SignatureCounter
+	if err := s.SelfTest(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := s.TSS(ctx); after.SignatureCounter != before {
+		t.Fatal("the self-test consumed a signature counter")
+	}
 
 	clk.Add(5 * time.Second)
 	start, fin := sell(t, s, NewUUID4())
