@@ -34,6 +34,8 @@ func runTSESim(ctx context.Context, args []string, stderr io.Writer, ready chan<
 	addr := fs.String("addr", "127.0.0.1:8091", "listen address HOST:PORT")
 	apiKey := fs.String("api-key", "", "API key clients sign in with (required)")
 	apiSecret := fs.String("api-secret", "", "API secret clients sign in with (required)")
+	certValidity := fs.Duration("cert-validity", 365*24*time.Hour, "validity of the certificates of new TSSs (e.g. 720h to show the expiry warning)")
+	maxActive := fs.Int("max-active-tx", 2000, "open transactions a TSS allows (fiskaly: 2000)")
 	cfg, err := loadConfig(fs, args, "log_format", "log_level")
 	if err != nil {
 		return usageErr(err)
@@ -44,7 +46,7 @@ func runTSESim(ctx context.Context, args []string, stderr io.Writer, ready chan<
 	log := newLogger(cfg, stderr)
 	dir := filepath.Join(cfg.DataDir, tseSimHTTPDir)
 	// Empty: TSSs come from a setup (PUT /tss/{id}), as at fiskaly.
-	sim, err := tse.OpenSimulator(tse.SimConfig{Dir: dir, Empty: true})
+	sim, err := tse.OpenSimulator(tse.SimConfig{Dir: dir, Empty: true, CertValidity: *certValidity, MaxActiveTx: *maxActive})
 	if err != nil {
 		return err
 	}
