@@ -1,0 +1,182 @@
+package tse
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ProcessTypeReceipt is the TR-03151 processType of a standard_v1 receipt.
+const ProcessTypeReceipt = "Kassenbeleg-V1"
+
+// bonTyp maps fiskaly's receipt_type to the DSFinV-K BON_TYP that starts
+// the Kassenbeleg-V1 processData.
+var bonTyp = map[string]string{
+	"RECEIPT":         "Beleg",
+	"TRAINING":        "AVTraining",
+	"TRANSFER":        "AVTransfer",
+	"ORDER":           "AVBestellung",
+	"CANCELLATION":    "AVBelegabbruch",
+	"ABORT":           "AVBelegabbruch",
+	"BENEFIT_IN_KIND": "AVSachbezug",
+	"INVOICE":         "AVRechnung",
+	"OTHER":           "AVSonstige",
+	"ANNULATION":      "AVBelegstorno",
+}
+
+// vatOrder is the order of the five gross amounts in processData:
+// 19 %, 7 %, 10.7 %, 5.5 %, 0 %.
+var vatOrder = []string{"NORMAL", "REDUCED_1", "SPECIAL_RATE_1", "SPECIAL_RATE_2", "NULL"}
+
+var (
+	amountRe   = regexp.MustCompile(`^-?\d+(\.\d{2,5})$`)
+	currencyRe = regexp.MustCompile(`^[A-Z]{3}$`)
+)
+
+// validateReceipt checks a receipt as fiskaly's schema validation does;
+// the message names the first offending field.
+func validateReceipt(r *Receipt) error {
+	if _, ok := bonTyp[r.ReceiptType]; !ok {
+		return fmt.Errorf("schema.standard_v1.receipt.receipt_type: %q is not one of RECEIPT, TRAINING, TRANSFER, ORDER, CANCELLATION, ABORT, BENEFIT_IN_KIND, INVOICE, OTHER, ANNULATION", r.ReceiptType)
+	}
+	for i, a := range r.AmountsPerVATRate {
+		if !contains(vatOrder, a.VATRate) {
+			return fmt.Errorf("schema.standard_v1.receipt.amounts_per_vat_rate[%d].vat_rate: %q is not one of NORMAL, REDUCED_1, SPECIAL_RATE_1, SPECIAL_RATE_2, NULL", i, a.VATRate)
+		}
+		if !amountRe.MatchString(a.Amount) {
+			return fmt.Errorf("schema.standard_v1.receipt.amounts_per_vat_rate[%d].amount: %q must match %s", i, a.Amount, amountRe)
+		}
+	}
+	for i, p := range r.AmountsPerPaymentType {
+		if p.PaymentType != "CASH" && p.PaymentType != "NON_CASH" {
+			return fmt.Errorf("schema.standard_v1.receipt.amounts_per_payment_type[%d].payment_type: %q is not CASH or NON_CASH", i, p.PaymentType)
+		}
+		if !amountRe.MatchString(p.Amount) {
+			return fmt.Errorf("schema.standard_v1.receipt.amounts_per_payment_type[%d].amount: %q must match %s", i, p.Amount, amountRe)
+		}
+		if p.CurrencyCode != "" && !currencyRe.MatchString(p.CurrencyCode) {
+			return fmt.Errorf("schema.standard_v1.receipt.amounts_per_payment_type[%d].currency_code: %q is not an ISO 4217 code", i, p.CurrencyCode)
+		}
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// ProcessData builds the Kassenbeleg-V1 processData of a valid receipt:
+// "Beleg^<19 %>_<7 %>_<10.7 %>_<5.5 %>_<0 %>^<amount>:<Bar|Unbar>[:<currency>]_...",
+// gross sums per rate, cash before non-cash, EUR before other currencies.
+func ProcessData(r *Receipt) string {
+	sums := map[string]int64{}
+	for _, a := range r.AmountsPerVATRate {
+		sums[a.VATRate] += parseAmount(a.Amount)
+	}
+	vat := make([]string, len(vatOrder))
+	for i, rate := range vatOrder {
+		vat[i] = formatAmount(sums[rate])
+	}
+	type group struct {
+		cash     bool
+		currency string
+		sum      int64
+	}
+	var groups []*group
+	find := map[[2]string]*group{}
+	for _, p := range r.AmountsPerPaymentType {
+		cur := p.CurrencyCode
+		if cur == "" {
+			cur = "EUR"
+		}
+		k := [2]string{p.PaymentType, cur}
+		g := find[k]
+		if g == nil {
+			g = &group{cash: p.PaymentType == "CASH", currency: cur}
+			find[k] = g
+			groups = append(groups, g)
+		}
+		g.sum += parseAmount(p.Amount)
+	}
+	sort.SliceStable(groups, func(i, j int) bool {
+		if groups[i].cash != groups[j].cash {
+			return groups[i].cash
+		}
+		return groups[i].currency == "EUR" && groups[j].currency != "EUR"
+	})
+	pay := make([]string, len(groups))
+	for i, g := range groups {
+		kind := "Unbar"
+		if g.cash {
+			kind = "Bar"
+		}
+		pay[i] = formatAmount(g.sum) + ":" + kind
+		if g.currency != "EUR" {
+			pay[i] += ":" + g.currency
+		}
+	}
+	return bonTyp[r.ReceiptType] + "^" + strings.Join(vat, "_") + "^" + strings.Join(pay, "_")
+}
+
+// parseAmount reads a validated decimal string in units of 10^-5.
+func parseAmount(s string) int64 {
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	whole, frac, _ := strings.Cut(s, ".")
+	frac += strings.Repeat("0", 5-len(frac))
+	w, _ := strconv.ParseInt(whole, 10, 64)
+	f, _ := strconv.ParseInt(frac, 10, 64)
+	v := w*100000 + f
+	if neg {
+		v = -v
+	}
+	return v
+}
+
+// formatAmount writes units of 10^-5 with two decimals, more only when
+// needed.
+func formatAmount(v int64) string {
+	sign := ""
+	if v < 0 {
+		sign, v = "-", -v
+	}
+	frac := fmt.Sprintf("%05d", v%100000)
+	frac = strings.TrimRight(frac, "0")
+	for len(frac) < 2 {
+		frac += "0"
+	}
+	return sign + strconv.FormatInt(v/100000, 10) + "." + frac
+}
+
+// qrTime is the ISO 8601 form of the QR code's times.
+const qrTime = "2006-01-02T15:04:05.000Z"
+
+// qrCodeData is the DSFinV-K Annex I string of a finished transaction, in
+// the format fiskaly returns.
+func qrCodeData(t Tx) string {
+	return strings.Join([]string{
+		"V0",
+		t.ClientSerialNumber,
+		t.ProcessType,
+		t.ProcessData,
+		strconv.FormatUint(t.Number, 10),
+		strconv.FormatUint(t.Signature.Counter, 10),
+		t.TimeStart.UTC().Format(qrTime),
+		t.LogTime.UTC().Format(qrTime),
+		SignatureAlgorithm,
+		"unixTime",
+		t.Signature.Value,
+		t.Signature.PublicKey,
+	}, ";")
+}
+
+// unixTime truncates to the provider's precision (whole seconds).
+func unixTime(t time.Time) time.Time { return time.Unix(t.Unix(), 0).UTC() }

@@ -1,0 +1,188 @@
+package tse
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"math/big"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// publicKeyBytes is the 65-byte uncompressed point 04||X||Y, the form
+// fiskaly reports (base64) and hashes into the serial number.
+func publicKeyBytes(pub *ecdsa.PublicKey) []byte {
+	k, err := pub.ECDH()
+	if err != nil {
+		panic(err) // a P-256 key always converts
+	}
+	return k.Bytes()
+}
+
+// SerialNumber is the TSS serial: hex SHA-256 of the public key bytes.
+func SerialNumber(pub *ecdsa.PublicKey) string {
+	sum := sha256.Sum256(publicKeyBytes(pub))
+	return hex.EncodeToString(sum[:])
+}
+
+// ParsePublicKey reads fiskaly's base64 uncompressed P-256 point.
+func ParsePublicKey(b64 string) (*ecdsa.PublicKey, error) {
+	raw, err := base64.StdEncoding.DecodeString(b64)
+	if err != nil {
+		return nil, fmt.Errorf("public key: %w", err)
+	}
+	pub, err := ecdsa.ParseUncompressedPublicKey(elliptic.P256(), raw)
+	if err != nil {
+		return nil, fmt.Errorf("public key: %w", err)
+	}
+	return pub, nil
+}
+
+// loadOrCreateKey reads the TSS key (PKCS#8 PEM) or, with create, writes a
+// new P-256 key there (0600, synced, atomically renamed into place).
+func loadOrCreateKey(path string, create bool) (*ecdsa.PrivateKey, error) {
+	if !create {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("simulator key: %w", err)
+		}
+		blk, _ := pem.Decode(b)
+		if blk == nil || blk.Type != "PRIVATE KEY" {
+			return nil, fmt.Errorf("simulator key %s: not a PKCS#8 PEM block", path)
+		}
+		k, err := x509.ParsePKCS8PrivateKey(blk.Bytes)
+		if err != nil {
+			return nil, fmt.Errorf("simulator key %s: %w", path, err)
+		}
+		ec, ok := k.(*ecdsa.PrivateKey)
+		if !ok || ec.Curve != elliptic.P256() {
+			return nil, fmt.Errorf("simulator key %s: not an ECDSA P-256 key", path)
+		}
+		return ec, nil
+	}
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, err
+	}
+	der, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		return nil, err
+	}
+	data := pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})
+	if err := writeFileSync(path, data, 0o600); err != nil {
+		return nil, err
+	}
+	return key, nil
+}
+
+// writeFileSync replaces path with data durably: temp file, fsync, rename.
+func writeFileSync(path string, data []byte, mode os.FileMode) error {
+	tmp := path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// issueCertificate makes the TSS's self-issued certificate: P-256,
+// ecdsa-with-SHA384 like fiskaly's TEST CA, certificate serial = TSS serial.
+func issueCertificate(key *ecdsa.PrivateKey, notBefore, notAfter time.Time) ([]byte, error) {
+	serial := SerialNumber(&key.PublicKey)
+	n, _ := new(big.Int).SetString(serial, 16)
+	tmpl := &x509.Certificate{
+		SerialNumber:       n,
+		Subject:            pkix.Name{CommonName: "posbox Simulator TSE " + serial[:16], Organization: []string{"posbox"}},
+		Issuer:             pkix.Name{CommonName: "posbox Simulator CA"},
+		NotBefore:          notBefore,
+		NotAfter:           notAfter,
+		KeyUsage:           x509.KeyUsageDigitalSignature,
+		SignatureAlgorithm: x509.ECDSAWithSHA384,
+	}
+	return x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+}
+
+// signedData is the byte string a revision's signature covers. It holds
+// the values of a TR-03151 transaction log message (operation, client,
+// process data and type, transaction number, TSS serial, algorithm,
+// counter, log time) in a simple "|"-joined form: deterministic and
+// verifiable, but NOT byte-compatible with a certified TSE's ASN.1 log.
+func signedData(t Tx) []byte {
+	return []byte(strings.Join([]string{
+		"posbox-sim-v1",
+		t.LogOperation,
+		t.TSSSerialNumber,
+		t.ClientSerialNumber,
+		t.ID,
+		strconv.Itoa(t.Revision),
+		t.State,
+		t.ProcessType,
+		t.ProcessData,
+		strconv.FormatUint(t.Number, 10),
+		SignatureAlgorithm,
+		strconv.FormatUint(t.Signature.Counter, 10),
+		strconv.FormatInt(t.LogTime.Unix(), 10),
+	}, "|"))
+}
+
+// signPlain is ecdsa-plain-SHA256: r||s, 32 bytes each, base64.
+func signPlain(key *ecdsa.PrivateKey, data []byte) (string, error) {
+	h := sha256.Sum256(data)
+	r, s, err := ecdsa.Sign(rand.Reader, key, h[:])
+	if err != nil {
+		return "", err
+	}
+	sig := make([]byte, 64)
+	r.FillBytes(sig[:32])
+	s.FillBytes(sig[32:])
+	return base64.StdEncoding.EncodeToString(sig), nil
+}
+
+// VerifyTx checks a simulator revision's signature over its signed data
+// with the TSS public key. It also checks that the transaction names that
+// key's serial number.
+func VerifyTx(pub *ecdsa.PublicKey, tx Tx) error {
+	if tx.Signature.Algorithm != SignatureAlgorithm {
+		return fmt.Errorf("tse: signature algorithm %q, want %s", tx.Signature.Algorithm, SignatureAlgorithm)
+	}
+	if tx.TSSSerialNumber != SerialNumber(pub) {
+		return errors.New("tse: transaction names another TSS serial number")
+	}
+	if !verifyPlain(pub, signedData(tx), tx.Signature.Value) {
+		return errors.New("tse: signature does not verify (or is not 64 bytes of base64 r||s)")
+	}
+	return nil
+}
+
+// verifyPlain checks an ecdsa-plain-SHA256 signature (base64 r||s).
+func verifyPlain(pub *ecdsa.PublicKey, data []byte, b64 string) bool {
+	sig, err := base64.StdEncoding.DecodeString(b64)
+	if err != nil || len(sig) != 64 {
+		return false
+	}
+	r := new(big.Int).SetBytes(sig[:32])
+	s := new(big.Int).SetBytes(sig[32:])
+	h := sha256.Sum256(data)
+	return ecdsa.Verify(pub, h[:], r, s)
+}

@@ -1,0 +1,702 @@
+package tse
+
+import (
+	"crypto/ecdsa"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The engine: TSSs, clients and transactions, changed only through
+// journal records (commit = append durably, then apply). Every function
+// here runs with Simulator.mu held.
+
+const (
+	simMaxClients = 199
+	simPageMax    = 100
+	simListPerMin = 20
+	simPINTries   = 5
+)
+
+type simTSS struct {
+	id          string
+	isDefault   bool
+	state       string
+	description string
+	key         *ecdsa.PrivateKey
+	pubB64      string
+	serial      string
+	cert        []byte
+	notAfter    time.Time
+	counter     uint64 // signature counter: every signed log message, never reused
+	txCounter   uint64 // last transaction number
+	puk         string
+	pinHash     string // empty: no PIN set yet, admin login blocked
+	pinFailures int
+	admin       bool // an admin session is open
+	times       map[string]int64
+	metadata    map[string]string
+	clients     []*simClient
+	txs         map[string]*simTx
+	byNumber    []*simTx // index number-1
+	active      int
+	listCalls   []time.Time // not persisted: a restart forgets the rate window
+}
+
+type simClient struct {
+	id, serial, state string
+	tss               string
+	created, updated  int64
+	metadata          map[string]string
+}
+
+// simTx is what memory holds of a transaction: enough to order, filter
+// and check revisions. The revisions themselves stay in the journal and
+// are read back on demand, so a long-running simulator stays small.
+type simTx struct {
+	id       string
+	number   uint64
+	state    string // of the latest revision
+	start    int64  // unix s
+	end      int64  // unix s, 0 while ACTIVE
+	revs     []simRev
+	metadata map[string]string // nil until a revision carries some
+}
+
+type simRev struct {
+	hash [32]byte // SHA-256 of the body as sent
+	off  int64    // the revision's journal line
+	n    int32
+}
+
+// revision reads revision rev (1-based) back from the journal.
+func (s *Simulator) revision(st *simTx, rev int) (Tx, error) {
+	r := st.revs[rev-1]
+	rec, err := s.j.read(r.off, int(r.n))
+	if err == nil && rec.Tx == nil {
+		err = fmt.Errorf("journal line at %d holds no transaction", r.off)
+	}
+	if err != nil {
+		return Tx{}, &Error{Class: Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: "simulator journal: " + err.Error()}
+	}
+	tx := *rec.Tx
+	tx.LatestRevision = len(st.revs)
+	return tx, nil
+}
+
+// keyPath is where a TSS's private key lives in the state dir.
+func (s *Simulator) keyPath(id string) string {
+	return filepath.Join(s.cfg.Dir, "tss-"+id+".key.pem")
+}
+
+// commit makes a change durable and then applies it.
+func (s *Simulator) commit(rec record) error {
+	off, n, err := s.j.append(rec)
+	if err != nil {
+		return &Error{Class: Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: "simulator journal: " + err.Error()}
+	}
+	return s.apply(rec, off, n)
+}
+
+// apply changes the in-memory state; replay and commit share it. off and
+// n locate the record in the journal.
+func (s *Simulator) apply(rec record, off int64, n int) error {
+	if rec.Op == opTSSCreate {
+		return s.applyCreate(rec)
+	}
+	t := s.tsses[rec.TSS]
+	if t == nil {
+		return fmt.Errorf("%s for unknown TSS %s", rec.Op, rec.TSS)
+	}
+	if rec.Counter != 0 {
+		if rec.Counter <= t.counter {
+			return fmt.Errorf("signature counter %d after %d", rec.Counter, t.counter)
+		}
+		t.counter = rec.Counter
+	}
+	switch rec.Op {
+	case opTSSState:
+		t.state = rec.State
+		if k := stateTimeKey[rec.State]; k != "" {
+			t.times[k] = rec.Time
+		}
+	case opTSSDesc:
+		t.description = rec.Desc
+	case opCert:
+		if err := t.setCert(rec.Cert); err != nil {
+			return err
+		}
+	case opAdminPIN:
+		t.pinHash, t.pinFailures = rec.PINHash, 0
+	case opAdminFail:
+		t.pinFailures++
+	case opAdminAuth:
+		t.admin, t.pinFailures = true, 0
+	case opAdminLogout:
+		t.admin = false
+	case opClient:
+		c := s.findClient(rec.Client)
+		if c == nil {
+			c = &simClient{id: rec.Client, tss: t.id, created: rec.Time, metadata: map[string]string{}}
+			t.clients = append(t.clients, c)
+		}
+		c.serial, c.state, c.updated = rec.Serial, rec.State, rec.Time
+		for k, v := range rec.Metadata {
+			c.metadata[k] = v
+		}
+	case opTx:
+		tx := rec.Tx
+		if tx == nil {
+			return fmt.Errorf("tx record without transaction")
+		}
+		st := t.txs[tx.ID]
+		if tx.Revision == 1 {
+			if st != nil || tx.Number != t.txCounter+1 {
+				return fmt.Errorf("transaction %s: number %d after %d", tx.ID, tx.Number, t.txCounter)
+			}
+			st = &simTx{id: tx.ID, number: tx.Number, start: tx.TimeStart.Unix()}
+			t.txs[tx.ID] = st
+			t.byNumber = append(t.byNumber, st)
+			t.txCounter = tx.Number
+			t.active++
+		} else if st == nil || len(st.revs) != tx.Revision-1 {
+			return fmt.Errorf("transaction %s: revision %d out of order", tx.ID, tx.Revision)
+		}
+		var h [32]byte
+		if b, err := hex.DecodeString(rec.BodyHash); err != nil || len(b) != len(h) {
+			return fmt.Errorf("transaction %s: bad body hash", tx.ID)
+		} else {
+			copy(h[:], b)
+		}
+		st.revs = append(st.revs, simRev{hash: h, off: off, n: int32(n)})
+		st.state = tx.State
+		if tx.TimeEnd != nil {
+			st.end = tx.TimeEnd.Unix()
+		}
+		for k, v := range rec.Metadata {
+			if st.metadata == nil {
+				st.metadata = map[string]string{}
+			}
+			st.metadata[k] = v
+		}
+		if tx.State != TxActive {
+			t.active--
+		}
+	default:
+		return fmt.Errorf("unknown journal operation %q", rec.Op)
+	}
+	return nil
+}
+
+var stateTimeKey = map[string]string{
+	TSSUninitialized: "time_uninit",
+	TSSInitialized:   "time_init",
+	TSSDisabled:      "time_disable",
+	TSSDefective:     "time_defective",
+}
+
+func (s *Simulator) applyCreate(rec record) error {
+	if s.tsses[rec.TSS] != nil {
+		return fmt.Errorf("TSS %s created twice", rec.TSS)
+	}
+	key := s.keys[rec.TSS]
+	if key == nil {
+		var err error
+		if key, err = loadOrCreateKey(s.keyPath(rec.TSS), false); err != nil {
+			return err
+		}
+		s.keys[rec.TSS] = key
+	}
+	t := &simTSS{
+		id: rec.TSS, isDefault: rec.Default, state: TSSCreated, description: rec.Desc,
+		key: key, pubB64: base64.StdEncoding.EncodeToString(publicKeyBytes(&key.PublicKey)),
+		serial: SerialNumber(&key.PublicKey), puk: rec.PUK,
+		times:    map[string]int64{"time_creation": rec.Time},
+		metadata: map[string]string{}, txs: map[string]*simTx{},
+	}
+	for k, v := range rec.Metadata {
+		t.metadata[k] = v
+	}
+	if err := t.setCert(rec.Cert); err != nil {
+		return err
+	}
+	s.tsses[t.id] = t
+	s.order = append(s.order, t)
+	if rec.Default {
+		s.def = t
+	}
+	return nil
+}
+
+func (t *simTSS) setCert(der []byte) error {
+	c, err := x509.ParseCertificate(der)
+	if err != nil {
+		return fmt.Errorf("TSS %s certificate: %w", t.id, err)
+	}
+	t.cert, t.notAfter = der, c.NotAfter
+	return nil
+}
+
+func (s *Simulator) findClient(id string) *simClient {
+	for _, t := range s.order {
+		for _, c := range t.clients {
+			if c.id == id {
+				return c
+			}
+		}
+	}
+	return nil
+}
+
+func (s *Simulator) now() time.Time { return unixTime(s.cfg.Now()) }
+
+// tss finds a TSS or answers fiskaly's 404.
+func (s *Simulator) tss(id string) (*simTSS, error) {
+	t := s.tsses[strings.ToLower(id)]
+	if t == nil {
+		return nil, apiError(404, "E_TSS_NOT_FOUND", fmt.Sprintf("TSS %s not found", id))
+	}
+	return t, nil
+}
+
+// createTSS is fiskaly's createTss: a new TSS in state CREATED with a PUK;
+// repeating it while CREATED answers the same TSS.
+func (s *Simulator) createTSS(id string, metadata map[string]string, isDefault bool) (*simTSS, error) {
+	if !validUUID(id) {
+		return nil, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "tss_id must be a UUID")
+	}
+	id = strings.ToLower(id)
+	if t := s.tsses[id]; t != nil {
+		if t.state == TSSCreated {
+			return t, nil
+		}
+		return nil, apiError(409, "E_TSS_CONFLICT", fmt.Sprintf("TSS %s already exists in state %s", id, t.state))
+	}
+	key, err := loadOrCreateKey(s.keyPath(id), true)
+	if err != nil {
+		return nil, &Error{Class: Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: err.Error()}
+	}
+	now := s.now()
+	cert, err := issueCertificate(key, now, now.Add(s.cfg.CertValidity))
+	if err != nil {
+		return nil, &Error{Class: Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: err.Error()}
+	}
+	s.keys[id] = key
+	rec := record{Op: opTSSCreate, TSS: id, Time: now.Unix(), Default: isDefault,
+		Desc: s.cfg.Description, PUK: randomCode(10), Cert: cert, Metadata: metadata}
+	if rec.Desc == "" {
+		rec.Desc = "posbox simulator TSS (" + id + ")"
+	}
+	if err := s.commit(rec); err != nil {
+		delete(s.keys, id)
+		return nil, err
+	}
+	return s.tsses[id], nil
+}
+
+// allowedTransition is fiskaly's updateTss state machine.
+func allowedTransition(from, to string) bool {
+	switch from + ">" + to {
+	case TSSCreated + ">" + TSSUninitialized,
+		TSSUninitialized + ">" + TSSInitialized,
+		TSSUninitialized + ">" + TSSDisabled,
+		TSSInitialized + ">" + TSSDisabled:
+		return true
+	}
+	return false
+}
+
+// setState changes the TSS state. With force (fault injection, as
+// fiskaly's operations can mark a TSS DEFECTIVE) any known state is set
+// without admin login; otherwise fiskaly's transitions and admin rules
+// apply. Each change writes a system log and so bumps the counter.
+func (s *Simulator) setState(t *simTSS, state string, force bool) error {
+	if state == t.state {
+		return nil
+	}
+	if force {
+		if _, known := stateTimeKey[state]; !known && state != TSSCreated && state != TSSDeleted && state != TSSEvicted {
+			return fmt.Errorf("tse: unknown TSS state %q", state)
+		}
+	} else {
+		if !allowedTransition(t.state, state) {
+			return apiError(400, "E_ILLEGAL_TSS_STATE_CHANGE", fmt.Sprintf("cannot change TSS state from %s to %s", t.state, state))
+		}
+		if (state == TSSInitialized || state == TSSDisabled) && !t.admin {
+			return apiError(401, "E_ADMIN_NOT_AUTHENTICATED", "admin authentication required")
+		}
+	}
+	return s.commit(record{Op: opTSSState, TSS: t.id, Time: s.now().Unix(), Counter: t.counter + 1, State: state})
+}
+
+func (s *Simulator) setDescription(t *simTSS, desc string) error {
+	if len(desc) > 100 || !descRe.MatchString(desc) {
+		return apiError(400, "E_FAILED_SCHEMA_VALIDATION", "description: at most 100 of A-Z a-z 0-9 space ' ( ) + , - . / : = ?")
+	}
+	return s.commit(record{Op: opTSSDesc, TSS: t.id, Time: s.now().Unix(), Desc: desc})
+}
+
+var descRe = regexp.MustCompile(`^[A-Za-z0-9 '()+,\-./:=?]{0,100}$`)
+
+// changeAdminPIN sets the admin PIN with the PUK (fiskaly: the PIN is
+// blocked after creation until set this way).
+func (s *Simulator) changeAdminPIN(t *simTSS, puk, pin string) error {
+	if t.state == TSSCreated {
+		return apiError(400, "E_TSS_NOT_INITIALIZED", "the TSS must be UNINITIALIZED before its admin PIN is set")
+	}
+	if subtle.ConstantTimeCompare([]byte(puk), []byte(t.puk)) != 1 {
+		return apiError(400, "E_CHANGE_ADMIN_PIN_FAILED", "wrong admin_puk")
+	}
+	if len(pin) < 6 {
+		return apiError(400, "E_CHANGE_ADMIN_PIN_FAILED", "new_admin_pin must have at least 6 characters")
+	}
+	return s.commit(record{Op: opAdminPIN, TSS: t.id, Time: s.now().Unix(), Counter: t.counter + 1, PINHash: pinHash(t.id, pin)})
+}
+
+func pinHash(tss, pin string) string {
+	h := sha256.Sum256([]byte(tss + "\x00" + pin))
+	return hex.EncodeToString(h[:])
+}
+
+func (s *Simulator) adminAuth(t *simTSS, pin string) error {
+	if t.pinHash == "" || t.pinFailures >= simPINTries {
+		return apiError(423, "E_ADMIN_PIN_BLOCKED", "the admin PIN is blocked: set it with the PUK")
+	}
+	if subtle.ConstantTimeCompare([]byte(pinHash(t.id, pin)), []byte(t.pinHash)) != 1 {
+		if err := s.commit(record{Op: opAdminFail, TSS: t.id, Time: s.now().Unix()}); err != nil {
+			return err
+		}
+		return apiError(401, "E_ADMIN_LOGIN_FAILED", "wrong admin PIN")
+	}
+	return s.commit(record{Op: opAdminAuth, TSS: t.id, Time: s.now().Unix(), Counter: t.counter + 1})
+}
+
+func (s *Simulator) adminLogout(t *simTSS) error {
+	if !t.admin {
+		return nil
+	}
+	return s.commit(record{Op: opAdminLogout, TSS: t.id, Time: s.now().Unix(), Counter: t.counter + 1})
+}
+
+var clientSerialRe = regexp.MustCompile(`^[A-Za-z0-9 '()+,\-.:=?]{1,70}$`)
+
+// upsertClient is fiskaly's createClient: idempotent for the same id and
+// serial; needs an admin session unless asAdmin (the in-process provider
+// logs in implicitly).
+func (s *Simulator) upsertClient(t *simTSS, id, serial string, metadata map[string]string, asAdmin bool) (*simClient, error) {
+	if !validUUID(id) {
+		return nil, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "client_id must be a UUID")
+	}
+	id = strings.ToLower(id)
+	if c := s.findClient(id); c != nil {
+		if c.tss == t.id && c.serial == serial {
+			return c, nil
+		}
+		return nil, apiError(409, "E_CLIENT_CONFLICT", fmt.Sprintf("client %s already exists with another TSS or serial number", id))
+	}
+	if err := usable(t); err != nil {
+		return nil, err
+	}
+	if !asAdmin && !t.admin {
+		return nil, apiError(401, "E_ADMIN_NOT_AUTHENTICATED", "admin authentication required")
+	}
+	if !clientSerialRe.MatchString(serial) || strings.TrimSpace(serial) != serial {
+		return nil, apiError(400, "E_ILLEGAL_CLIENT_SERIAL", "serial_number: 1-70 of A-Z a-z 0-9 space ' ( ) + , - . : = ?, no / or _, no surrounding spaces")
+	}
+	for _, c := range t.clients {
+		if c.serial == serial {
+			return nil, apiError(409, "E_CLIENT_CONFLICT", fmt.Sprintf("serial number %q is taken by client %s", serial, c.id))
+		}
+	}
+	if len(t.clients) >= simMaxClients {
+		return nil, apiError(403, "E_CLIENT_LIMIT_REACHED", fmt.Sprintf("a TSS holds at most %d clients", simMaxClients))
+	}
+	rec := record{Op: opClient, TSS: t.id, Time: s.now().Unix(), Counter: t.counter + 1,
+		Client: id, Serial: serial, State: ClientRegistered, Metadata: metadata}
+	if err := s.commit(rec); err != nil {
+		return nil, err
+	}
+	return s.findClient(id), nil
+}
+
+// usable says why the TSS cannot sign now, as fiskaly answers an upsert.
+func usable(t *simTSS) error {
+	switch t.state {
+	case TSSInitialized:
+	case TSSCreated, TSSUninitialized:
+		return apiError(400, "E_TSS_NOT_INITIALIZED", "the TSS is "+t.state)
+	case TSSDisabled:
+		return apiError(400, "E_TSS_DISABLED", "the TSS is DISABLED")
+	case TSSDefective:
+		return apiError(423, "E_TSS_DEFECTIVE", "the TSS is DEFECTIVE")
+	case TSSDeleted:
+		return apiError(423, "E_TSS_DELETED", "the TSS is DELETED")
+	default:
+		return apiError(423, "E_TSS_EVICTED", "the TSS is "+t.state)
+	}
+	return nil
+}
+
+// upsertTx is fiskaly's upsertTransaction for one revision. Rules the
+// OpenAPI leaves open are the simulator's documented assumptions: the same
+// revision with the same body answers the stored revision; with another
+// body 409 E_TX_UPSERT; a skipped revision 400 E_TX_UPSERT.
+func (s *Simulator) upsertTx(t *simTSS, txID string, revision int, body []byte) (Tx, error) {
+	if !validUUID(txID) {
+		return Tx{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "tx_id must be a UUID")
+	}
+	if revision < 1 {
+		return Tx{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "tx_revision must be a positive integer")
+	}
+	txID = strings.ToLower(txID)
+	if err := usable(t); err != nil {
+		return Tx{}, err
+	}
+	now := s.now()
+	if !now.Before(t.notAfter) {
+		return Tx{}, apiError(423, "E_CERTIFICATE_EXPIRED", "the TSS certificate expired on "+t.notAfter.UTC().Format(time.RFC3339)+": a new TSS is needed")
+	}
+	sum := sha256.Sum256(body)
+	st := t.txs[txID]
+	if st != nil && revision <= len(st.revs) {
+		if st.revs[revision-1].hash != sum {
+			return Tx{}, apiError(409, "E_TX_UPSERT", fmt.Sprintf("revision %d of transaction %s was sent with another body", revision, txID))
+		}
+		return s.revision(st, revision)
+	}
+	if st == nil && revision > 1 {
+		return Tx{}, apiError(404, "E_TX_NOT_FOUND", fmt.Sprintf("transaction %s not found", txID))
+	}
+	if st != nil && revision > len(st.revs)+1 {
+		return Tx{}, apiError(400, "E_TX_UPSERT", fmt.Sprintf("transaction %s is at revision %d: revision %d skips one", txID, len(st.revs), revision))
+	}
+	if st != nil && st.state != TxActive {
+		return Tx{}, apiError(400, "E_TX_UPSERT", fmt.Sprintf("transaction %s is already %s", txID, st.state))
+	}
+	state, clientID, receipt, metadata, err := ParseUpsertBody(body)
+	if err != nil {
+		return Tx{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "body: "+err.Error())
+	}
+	if state != TxActive && state != TxFinished && state != TxCancelled {
+		return Tx{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", fmt.Sprintf("state: %q is not ACTIVE, FINISHED or CANCELLED", state))
+	}
+	if !validUUID(clientID) {
+		return Tx{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "client_id must be a UUID")
+	}
+	c := s.findClient(strings.ToLower(clientID))
+	if c == nil || c.tss != t.id {
+		return Tx{}, apiError(400, "E_CLIENT_NOT_FOUND", fmt.Sprintf("client %s is not registered with this TSS", clientID))
+	}
+	if c.state != ClientRegistered {
+		return Tx{}, apiError(400, "E_CLIENT_DEREGISTERED", fmt.Sprintf("client %s is deregistered", clientID))
+	}
+	tx := Tx{
+		ID: txID, TSSID: t.id, TSSSerialNumber: t.serial, ClientID: c.id, ClientSerialNumber: c.serial,
+		State: state, Revision: revision, LatestRevision: revision, LogTime: now,
+	}
+	if revision == 1 {
+		if state != TxActive || receipt != nil {
+			return Tx{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "revision 1 starts the transaction: state ACTIVE and no schema")
+		}
+		if t.active >= s.cfg.MaxActiveTx {
+			return Tx{}, apiError(400, "E_TX_LIMIT_REACHED", fmt.Sprintf("%d transactions are ACTIVE: finish or cancel some first", t.active))
+		}
+		tx.Number, tx.TimeStart, tx.LogOperation = t.txCounter+1, now, "Start"
+	} else {
+		prev, err := s.revision(st, len(st.revs))
+		if err != nil {
+			return Tx{}, err
+		}
+		tx.Number, tx.TimeStart = prev.Number, prev.TimeStart
+		tx.ProcessType, tx.ProcessData = prev.ProcessType, prev.ProcessData
+		if receipt != nil {
+			if err := validateReceipt(receipt); err != nil {
+				return Tx{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", err.Error())
+			}
+			tx.ProcessType, tx.ProcessData = ProcessTypeReceipt, ProcessData(receipt)
+		}
+		tx.LogOperation = "Update"
+		if state != TxActive {
+			if tx.ProcessType == "" {
+				return Tx{}, apiError(409, "E_TX_NO_TYPE_DEFINED", "a transaction is finished or cancelled with a schema")
+			}
+			end := now
+			tx.TimeEnd, tx.LogOperation = &end, "Finish"
+		}
+	}
+	tx.Signature = Signature{Algorithm: SignatureAlgorithm, Counter: t.counter + 1, PublicKey: t.pubB64}
+	if tx.Signature.Value, err = signPlain(t.key, signedData(tx)); err != nil {
+		return Tx{}, &Error{Class: Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: err.Error()}
+	}
+	if tx.TimeEnd != nil {
+		tx.QRCodeData = qrCodeData(tx)
+	}
+	rec := record{Op: opTx, TSS: t.id, Time: now.Unix(), Counter: tx.Signature.Counter,
+		BodyHash: hex.EncodeToString(sum[:]), Metadata: metadata, Tx: &tx}
+	if err := s.commit(rec); err != nil {
+		return Tx{}, err
+	}
+	return tx, nil
+}
+
+// getTx reads a transaction by id or number; revision 0 is the latest.
+func (s *Simulator) getTx(t *simTSS, idOrNumber string, revision int) (Tx, *simTx, error) {
+	st := t.txs[strings.ToLower(idOrNumber)]
+	if st == nil {
+		if n, err := strconv.ParseUint(idOrNumber, 10, 64); err == nil && n >= 1 && n <= uint64(len(t.byNumber)) {
+			st = t.byNumber[n-1]
+		}
+	}
+	if st == nil {
+		return Tx{}, nil, apiError(404, "E_TX_NOT_FOUND", fmt.Sprintf("transaction %s not found", idOrNumber))
+	}
+	if revision < 0 || revision > len(st.revs) {
+		return Tx{}, nil, apiError(400, "E_TX_REVISION_NOT_FOUND", fmt.Sprintf("transaction %s has no revision %d", idOrNumber, revision))
+	}
+	if revision == 0 {
+		revision = len(st.revs)
+	}
+	tx, err := s.revision(st, revision)
+	return tx, st, err
+}
+
+// listTx is fiskaly's listTransactions, with its 20 calls a minute per TSS.
+func (s *Simulator) listTx(t *simTSS, q ListQuery) (TxPage, error) {
+	now := s.cfg.Now()
+	window := t.listCalls[:0]
+	for _, c := range t.listCalls {
+		if now.Sub(c) < time.Minute {
+			window = append(window, c)
+		}
+	}
+	t.listCalls = window
+	if len(window) >= simListPerMin {
+		wait := time.Minute - now.Sub(window[0])
+		wait = (wait + time.Second - 1).Truncate(time.Second)
+		return TxPage{}, retryAfterError(429, "E_TOO_MANY_REQUESTS", fmt.Sprintf("at most %d list calls a minute", simListPerMin), wait)
+	}
+	t.listCalls = append(t.listCalls, now)
+
+	if q.Limit == 0 {
+		q.Limit = simPageMax
+	}
+	if q.Limit < 1 || q.Limit > simPageMax || q.Offset < 0 {
+		return TxPage{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "limit must be 1-100 and offset at least 0")
+	}
+	if q.OrderBy == "" {
+		q.OrderBy = "number"
+	}
+	key, ok := txSortKeys[q.OrderBy]
+	if !ok {
+		return TxPage{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "order_by must be number, state, time_start or time_end")
+	}
+	if q.Order != "" && q.Order != "asc" && q.Order != "desc" {
+		return TxPage{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "order must be asc or desc")
+	}
+	for _, st := range q.States {
+		if st != TxActive && st != TxFinished && st != TxCancelled {
+			return TxPage{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", fmt.Sprintf("states: %q is not ACTIVE, FINISHED or CANCELLED", st))
+		}
+	}
+	var all []*simTx
+	for _, st := range t.byNumber {
+		if len(q.States) == 0 || contains(q.States, st.state) {
+			all = append(all, st)
+		}
+	}
+	sort.SliceStable(all, func(i, j int) bool {
+		c := key(all[i], all[j])
+		if c == 0 {
+			c = cmpInt(int64(all[i].number), int64(all[j].number))
+		}
+		if q.Order == "desc" {
+			return c > 0
+		}
+		return c < 0
+	})
+	page := TxPage{Data: []Tx{}}
+	if q.Offset < len(all) {
+		all = all[q.Offset:]
+		if len(all) > q.Limit {
+			all = all[:q.Limit]
+		}
+		for _, st := range all {
+			tx, err := s.revision(st, len(st.revs))
+			if err != nil {
+				return TxPage{}, err
+			}
+			page.Data = append(page.Data, tx)
+		}
+	}
+	page.Count = len(page.Data)
+	return page, nil
+}
+
+var txSortKeys = map[string]func(a, b *simTx) int{
+	"number":     func(a, b *simTx) int { return cmpInt(int64(a.number), int64(b.number)) },
+	"state":      func(a, b *simTx) int { return strings.Compare(a.state, b.state) },
+	"time_start": func(a, b *simTx) int { return cmpInt(a.start, b.start) },
+	"time_end":   func(a, b *simTx) int { return cmpInt(a.end, b.end) },
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// info is the TSS as the Provider reports it.
+func (s *Simulator) info(t *simTSS) TSSInfo {
+	return TSSInfo{
+		ID: t.id, State: t.state, Description: t.description, SerialNumber: t.serial,
+		PublicKey: t.pubB64, CertificateDER: append([]byte(nil), t.cert...), CertNotAfter: t.notAfter,
+		SignatureAlgorithm: SignatureAlgorithm, SignatureCounter: t.counter, TransactionCounter: t.txCounter,
+		ActiveTransactions: t.active, MaxActiveTx: s.cfg.MaxActiveTx,
+		RegisteredClients: len(t.clients), MaxClients: simMaxClients,
+		ProviderRequestTime: s.now(),
+	}
+}
+
+func clientInfo(c *simClient) ClientInfo {
+	return ClientInfo{ID: c.id, SerialNumber: c.serial, State: c.state, TSSID: c.tss}
+}
+
+var uuidRe = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+
+func validUUID(s string) bool { return uuidRe.MatchString(s) }
+
+// NewUUID4 is a random (version 4) UUID, the id form fiskaly wants for
+// TSSs, clients and transactions.
+func NewUUID4() string {
+	var b [16]byte
+	rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b[:])
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
+
+// randomCode is a random string of letters and digits (PUKs, PINs).
+func randomCode(n int) string {
+	const alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789"
+	b := make([]byte, n)
+	rand.Read(b)
+	for i := range b {
+		b[i] = alphabet[int(b[i])%len(alphabet)]
+	}
+	return string(b)
+}

@@ -1,0 +1,562 @@
+package tse
+
+import (
+	"bytes"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// The simulator's HTTP face: fiskaly SIGN DE v2's paths, bodies and errors
+// under /api/v2, so the real fiskaly client can be tested against it and
+// training tills can run against `posbox tse-sim`.
+
+const (
+	simAPIVersion = "2.2.2"
+	simEnv        = "TEST"
+	accessTTL     = 24 * time.Hour // fiskaly: access token 24 h, refresh token 48 h
+	refreshTTL    = 48 * time.Hour
+	maxBody       = 1 << 20 // fiskaly refuses bodies over 1 MB
+	// hangLimit bounds how long an apply-then-timeout request hangs when
+	// the client never gives up.
+	hangLimit = 2 * time.Minute
+)
+
+// SimServer serves a Simulator over HTTP.
+type SimServer struct {
+	sim               *Simulator
+	apiKey, apiSecret string
+	mux               *http.ServeMux
+
+	mu      sync.Mutex
+	access  map[string]time.Time // token → expiry
+	refresh map[string]time.Time
+}
+
+// NewSimServer serves sim with fiskaly's wire format under /api/v2; the
+// api key and secret are the credentials POST /auth accepts.
+func NewSimServer(sim *Simulator, apiKey, apiSecret string) *SimServer {
+	h := &SimServer{sim: sim, apiKey: apiKey, apiSecret: apiSecret, mux: http.NewServeMux(),
+		access: map[string]time.Time{}, refresh: map[string]time.Time{}}
+	h.mux.HandleFunc("POST /api/v2/auth", h.auth)
+	h.handle("GET /api/v2/tss", h.listTSS)
+	h.handle("PUT /api/v2/tss/{tss}", h.createTSS)
+	h.handle("GET /api/v2/tss/{tss}", h.getTSS)
+	h.handle("PATCH /api/v2/tss/{tss}", h.patchTSS)
+	h.handle("PATCH /api/v2/tss/{tss}/admin", h.changeAdminPIN)
+	h.handle("POST /api/v2/tss/{tss}/admin/auth", h.adminAuth)
+	h.handle("POST /api/v2/tss/{tss}/admin/logout", h.adminLogout)
+	h.handle("PUT /api/v2/tss/{tss}/client/{client}", h.putClient)
+	h.handle("GET /api/v2/tss/{tss}/client/{client}", h.getClient)
+	h.handle("PUT /api/v2/tss/{tss}/tx/{tx}", h.upsertTx)
+	h.handle("GET /api/v2/tss/{tss}/tx/{tx}", h.getTx)
+	h.handle("GET /api/v2/tss/{tss}/tx", h.listTx)
+	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		h.fail(w, apiError(404, "E_NOT_FOUND", r.Method+" "+r.URL.Path+" is not a SIGN DE v2 operation"))
+	})
+	return h
+}
+
+// ServeHTTP applies the injected fault, then answers like fiskaly.
+func (h *SimServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("request-id", randomHex(16))
+	w.Header().Set("Date", h.sim.cfg.Now().UTC().Format(http.TimeFormat))
+	if err := h.sim.enter(r.Context()); err != nil {
+		var e *Error
+		errors.As(err, &e)
+		switch e.Code {
+		case CodeNetwork:
+			dropConnection(w)
+		case CodeTimeout:
+			// The client gave up while we "worked": nobody to answer.
+		default:
+			h.fail(w, e)
+		}
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+	h.mux.ServeHTTP(w, r)
+}
+
+// dropConnection closes the TCP connection without an answer, as a
+// network outage looks to the client.
+func dropConnection(w http.ResponseWriter) {
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		panic(http.ErrAbortHandler)
+	}
+	conn, _, err := hj.Hijack()
+	if err != nil {
+		panic(http.ErrAbortHandler)
+	}
+	conn.Close()
+}
+
+// handle registers a route that needs a bearer token.
+func (h *SimServer) handle(pattern string, fn func(http.ResponseWriter, *http.Request) error) {
+	h.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		if !h.authorized(r) {
+			h.fail(w, apiError(401, "E_UNAUTHORIZED", "missing, invalid or expired access token"))
+			return
+		}
+		if err := fn(w, r); err != nil {
+			h.fail(w, err)
+		}
+	})
+}
+
+// fail writes fiskaly's error body; 429 and 503 carry Retry-After.
+func (h *SimServer) fail(w http.ResponseWriter, err error) {
+	var e *Error
+	if !errors.As(err, &e) {
+		e = &Error{HTTPStatus: 500, Code: "E_INTERNAL", Message: err.Error()}
+	}
+	if e.HTTPStatus == 0 {
+		e = &Error{HTTPStatus: 500, Code: e.Code, Message: e.Message}
+	}
+	if e.RetryAfter > 0 || e.HTTPStatus == 429 || e.HTTPStatus == 503 {
+		secs := int((e.RetryAfter + time.Second - 1) / time.Second)
+		if secs < 1 {
+			secs = 1
+		}
+		w.Header().Set("Retry-After", strconv.Itoa(secs))
+	}
+	writeJSON(w, e.HTTPStatus, map[string]any{
+		"status_code": e.HTTPStatus,
+		"error":       http.StatusText(e.HTTPStatus),
+		"code":        e.Code,
+		"message":     e.Message,
+	})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+// decodeBody reads a JSON body strictly: unknown keys are a schema error,
+// as fiskaly's validation reports them. An empty body is an empty object.
+func decodeBody(r *http.Request, v any) error {
+	b, err := io.ReadAll(r.Body)
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return apiError(413, "E_PAYLOAD_TOO_LARGE", "the body exceeds 1 MB")
+		}
+		return apiError(400, "E_FAILED_SCHEMA_VALIDATION", "body: "+err.Error())
+	}
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return apiError(400, "E_FAILED_SCHEMA_VALIDATION", "body: "+err.Error())
+	}
+	return nil
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// --- authentication ---
+
+func (h *SimServer) auth(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		APIKey       string `json:"api_key"`
+		APISecret    string `json:"api_secret"`
+		RefreshToken string `json:"refresh_token"`
+	}
+	if err := decodeBody(r, &req); err != nil {
+		h.fail(w, err)
+		return
+	}
+	now := h.sim.cfg.Now()
+	h.mu.Lock()
+	ok := false
+	if req.RefreshToken != "" {
+		exp, known := h.refresh[req.RefreshToken]
+		ok = known && now.Before(exp)
+		delete(h.refresh, req.RefreshToken) // single use
+	} else {
+		ok = subtle.ConstantTimeCompare([]byte(req.APIKey), []byte(h.apiKey)) == 1 &&
+			subtle.ConstantTimeCompare([]byte(req.APISecret), []byte(h.apiSecret)) == 1
+	}
+	if !ok {
+		h.mu.Unlock()
+		h.fail(w, apiError(401, "E_UNAUTHORIZED", "invalid credentials or refresh token"))
+		return
+	}
+	access, refresh := randomHex(32), randomHex(32)
+	h.access[access] = now.Add(accessTTL)
+	h.refresh[refresh] = now.Add(refreshTTL)
+	h.mu.Unlock()
+	writeJSON(w, 200, map[string]any{
+		"access_token":             access,
+		"access_token_claims":      map[string]string{"env": simEnv, "organization_id": "00000000-0000-4000-8000-000000000000"},
+		"access_token_expires_in":  int64(accessTTL / time.Second),
+		"access_token_expires_at":  now.Add(accessTTL).Unix(),
+		"refresh_token":            refresh,
+		"refresh_token_expires_in": int64(refreshTTL / time.Second),
+		"refresh_token_expires_at": now.Add(refreshTTL).Unix(),
+	})
+}
+
+func (h *SimServer) authorized(r *http.Request) bool {
+	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if !ok {
+		return false
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	exp, known := h.access[tok]
+	return known && h.sim.cfg.Now().Before(exp)
+}
+
+// RevokeTokens forgets every issued token, as if they had expired: the
+// next call with an old token answers 401.
+func (h *SimServer) RevokeTokens() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	clear(h.access)
+	clear(h.refresh)
+}
+
+// --- TSS ---
+
+// withTSS runs fn on a TSS under the simulator's lock.
+func (h *SimServer) withTSS(r *http.Request, fn func(*simTSS) error) error {
+	s := h.sim
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return transportError(CodeNetwork, "simulator closed")
+	}
+	t, err := s.tss(r.PathValue("tss"))
+	if err != nil {
+		return err
+	}
+	return fn(t)
+}
+
+func (h *SimServer) tssJSON(t *simTSS, withPUK bool) map[string]any {
+	m := map[string]any{
+		"_id": t.id, "_type": "TSS", "_env": simEnv, "_version": simAPIVersion,
+		"state": t.state, "description": t.description,
+		"serial_number": t.serial, "public_key": t.pubB64,
+		"certificate":                    base64.StdEncoding.EncodeToString(t.cert),
+		"signature_algorithm":            SignatureAlgorithm,
+		"signature_timestamp_format":     "unixTime",
+		"transaction_data_encoding":      "UTF-8",
+		"signature_counter":              strconv.FormatUint(t.counter, 10),
+		"transaction_counter":            strconv.FormatUint(t.txCounter, 10),
+		"number_registered_clients":      len(t.clients),
+		"max_number_registered_clients":  simMaxClients,
+		"number_active_transactions":     t.active,
+		"max_number_active_transactions": h.sim.cfg.MaxActiveTx,
+		"supported_update_variants":      "SIGNED",
+		"metadata":                       t.metadata,
+	}
+	for k, v := range t.times {
+		m[k] = v
+	}
+	if withPUK && t.state == TSSCreated {
+		m["admin_puk"] = t.puk
+	}
+	return m
+}
+
+func (h *SimServer) listTSS(w http.ResponseWriter, r *http.Request) error {
+	h.sim.mu.Lock()
+	data := make([]map[string]any, 0, len(h.sim.order))
+	for _, t := range h.sim.order {
+		data = append(data, h.tssJSON(t, false))
+	}
+	h.sim.mu.Unlock()
+	writeJSON(w, 200, map[string]any{"data": data, "count": len(data), "_type": "TSS_LIST", "_env": simEnv, "_version": simAPIVersion})
+	return nil
+}
+
+func (h *SimServer) createTSS(w http.ResponseWriter, r *http.Request) error {
+	var req struct {
+		Metadata map[string]string `json:"metadata"`
+	}
+	if err := decodeBody(r, &req); err != nil {
+		return err
+	}
+	s := h.sim
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return transportError(CodeNetwork, "simulator closed")
+	}
+	t, err := s.createTSS(r.PathValue("tss"), req.Metadata, false)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, 200, h.tssJSON(t, true))
+	return nil
+}
+
+func (h *SimServer) getTSS(w http.ResponseWriter, r *http.Request) error {
+	return h.withTSS(r, func(t *simTSS) error {
+		writeJSON(w, 200, h.tssJSON(t, false))
+		return nil
+	})
+}
+
+func (h *SimServer) patchTSS(w http.ResponseWriter, r *http.Request) error {
+	var req struct {
+		State       string            `json:"state"`
+		Description *string           `json:"description"`
+		Metadata    map[string]string `json:"metadata"`
+	}
+	if err := decodeBody(r, &req); err != nil {
+		return err
+	}
+	return h.withTSS(r, func(t *simTSS) error {
+		if req.Description != nil {
+			if t.state != TSSUninitialized || req.State != TSSInitialized {
+				return apiError(400, "E_FAILED_SCHEMA_VALIDATION", "description can only be set when initializing the TSS")
+			}
+		}
+		if req.State != "" {
+			if err := h.sim.setState(t, req.State, false); err != nil {
+				return err
+			}
+		}
+		if req.Description != nil {
+			if err := h.sim.setDescription(t, *req.Description); err != nil {
+				return err
+			}
+		}
+		writeJSON(w, 200, h.tssJSON(t, false))
+		return nil
+	})
+}
+
+func (h *SimServer) changeAdminPIN(w http.ResponseWriter, r *http.Request) error {
+	var req struct {
+		AdminPUK    string `json:"admin_puk"`
+		NewAdminPIN string `json:"new_admin_pin"`
+	}
+	if err := decodeBody(r, &req); err != nil {
+		return err
+	}
+	return h.withTSS(r, func(t *simTSS) error {
+		if err := h.sim.changeAdminPIN(t, req.AdminPUK, req.NewAdminPIN); err != nil {
+			return err
+		}
+		w.WriteHeader(200) // fiskaly answers 200 with an empty body
+		return nil
+	})
+}
+
+func (h *SimServer) adminAuth(w http.ResponseWriter, r *http.Request) error {
+	var req struct {
+		AdminPIN string `json:"admin_pin"`
+	}
+	if err := decodeBody(r, &req); err != nil {
+		return err
+	}
+	return h.withTSS(r, func(t *simTSS) error {
+		if err := h.sim.adminAuth(t, req.AdminPIN); err != nil {
+			return err
+		}
+		w.WriteHeader(200)
+		return nil
+	})
+}
+
+func (h *SimServer) adminLogout(w http.ResponseWriter, r *http.Request) error {
+	var req struct{}
+	if err := decodeBody(r, &req); err != nil {
+		return err
+	}
+	return h.withTSS(r, func(t *simTSS) error {
+		if err := h.sim.adminLogout(t); err != nil {
+			return err
+		}
+		w.WriteHeader(200)
+		return nil
+	})
+}
+
+// --- clients ---
+
+func clientJSON(c *simClient) map[string]any {
+	return map[string]any{
+		"_id": c.id, "_type": "CLIENT", "_env": simEnv, "_version": simAPIVersion,
+		"serial_number": c.serial, "state": c.state, "tss_id": c.tss,
+		"time_creation": c.created, "time_update": c.updated, "metadata": c.metadata,
+	}
+}
+
+func (h *SimServer) putClient(w http.ResponseWriter, r *http.Request) error {
+	var req struct {
+		SerialNumber string            `json:"serial_number"`
+		Metadata     map[string]string `json:"metadata"`
+	}
+	if err := decodeBody(r, &req); err != nil {
+		return err
+	}
+	return h.withTSS(r, func(t *simTSS) error {
+		c, err := h.sim.upsertClient(t, r.PathValue("client"), req.SerialNumber, req.Metadata, false)
+		if err != nil {
+			return err
+		}
+		writeJSON(w, 200, clientJSON(c))
+		return nil
+	})
+}
+
+func (h *SimServer) getClient(w http.ResponseWriter, r *http.Request) error {
+	return h.withTSS(r, func(t *simTSS) error {
+		c := h.sim.findClient(strings.ToLower(r.PathValue("client")))
+		if c == nil || c.tss != t.id {
+			return apiError(404, "E_CLIENT_NOT_FOUND", fmt.Sprintf("client %s not found", r.PathValue("client")))
+		}
+		writeJSON(w, 200, clientJSON(c))
+		return nil
+	})
+}
+
+// --- transactions ---
+
+func txJSON(tx Tx, metadata map[string]string) map[string]any {
+	m := map[string]any{
+		"_id": tx.ID, "_type": "TRANSACTION", "_env": simEnv, "_version": simAPIVersion,
+		"tss_id": tx.TSSID, "tss_serial_number": tx.TSSSerialNumber,
+		"client_id": tx.ClientID, "client_serial_number": tx.ClientSerialNumber,
+		"number": tx.Number, "state": tx.State,
+		"revision": tx.Revision, "latest_revision": tx.LatestRevision,
+		"time_start": tx.TimeStart.Unix(),
+		"log":        map[string]any{"operation": tx.LogOperation, "timestamp": tx.LogTime.Unix(), "timestamp_format": "unixTime"},
+		"signature": map[string]any{
+			"value": tx.Signature.Value, "algorithm": tx.Signature.Algorithm,
+			// fiskaly documents a string but sends a number (known issue).
+			"counter":    tx.Signature.Counter,
+			"public_key": tx.Signature.PublicKey,
+		},
+		"metadata": orEmpty(metadata),
+	}
+	if tx.ProcessType != "" {
+		m["schema"] = map[string]any{"raw": map[string]string{
+			"process_type": tx.ProcessType,
+			"process_data": base64.StdEncoding.EncodeToString([]byte(tx.ProcessData)),
+		}}
+	}
+	if tx.TimeEnd != nil {
+		m["time_end"] = tx.TimeEnd.Unix()
+	}
+	if tx.QRCodeData != "" {
+		m["qr_code_data"] = tx.QRCodeData
+	}
+	return m
+}
+
+func revisionParam(r *http.Request, required bool) (int, error) {
+	v := r.URL.Query().Get("tx_revision")
+	if v == "" && !required {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		return 0, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "tx_revision must be a positive integer")
+	}
+	return n, nil
+}
+
+func (h *SimServer) upsertTx(w http.ResponseWriter, r *http.Request) error {
+	rev, err := revisionParam(r, true)
+	if err != nil {
+		return err
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return apiError(413, "E_PAYLOAD_TOO_LARGE", "the body exceeds 1 MB")
+	}
+	var out map[string]any
+	err = h.withTSS(r, func(t *simTSS) error {
+		tx, err := h.sim.upsertTx(t, r.PathValue("tx"), rev, body)
+		if err != nil {
+			return err
+		}
+		out = txJSON(tx, t.txs[tx.ID].metadata)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if h.sim.takeApplyThenTimeout() {
+		// Applied; the answer never comes. Hang until the client gives up.
+		select {
+		case <-r.Context().Done():
+		case <-time.After(hangLimit):
+		}
+		dropConnection(w)
+		return nil
+	}
+	writeJSON(w, 200, out)
+	return nil
+}
+
+func (h *SimServer) getTx(w http.ResponseWriter, r *http.Request) error {
+	rev, err := revisionParam(r, false)
+	if err != nil {
+		return err
+	}
+	return h.withTSS(r, func(t *simTSS) error {
+		tx, st, err := h.sim.getTx(t, r.PathValue("tx"), rev)
+		if err != nil {
+			return err
+		}
+		writeJSON(w, 200, txJSON(tx, st.metadata))
+		return nil
+	})
+}
+
+func (h *SimServer) listTx(w http.ResponseWriter, r *http.Request) error {
+	qv := r.URL.Query()
+	q := ListQuery{OrderBy: qv.Get("order_by"), Order: qv.Get("order")}
+	for k, vs := range qv {
+		if k == "states" || k == "states[]" || strings.HasPrefix(k, "states[") {
+			q.States = append(q.States, vs...)
+		}
+	}
+	for name, dst := range map[string]*int{"limit": &q.Limit, "offset": &q.Offset} {
+		if v := qv.Get(name); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return apiError(400, "E_FAILED_SCHEMA_VALIDATION", name+" must be an integer")
+			}
+			*dst = n
+		}
+	}
+	return h.withTSS(r, func(t *simTSS) error {
+		page, err := h.sim.listTx(t, q)
+		if err != nil {
+			return err
+		}
+		data := make([]map[string]any, len(page.Data))
+		for i, tx := range page.Data {
+			data[i] = txJSON(tx, t.txs[tx.ID].metadata)
+		}
+		writeJSON(w, 200, map[string]any{"data": data, "count": page.Count, "_type": "TRANSACTION_LIST", "_env": simEnv, "_version": simAPIVersion})
+		return nil
+	})
+}
