@@ -36,9 +36,11 @@ CREATE TABLE tse_jobs (
     last_error_code    TEXT,
     last_error_message TEXT,
     created_at         TEXT NOT NULL,
-    done_at            TEXT,
-    UNIQUE (tx_id, revision)
+    done_at            TEXT
 );
+-- One live job per revision; a superseded (parked, then replaced by an
+-- admin's or the sweep's CANCELLED revision) keeps its row for the record.
+CREATE UNIQUE INDEX tse_jobs_revision ON tse_jobs(tx_id, revision) WHERE status != 'superseded';
 -- The worker's head-of-queue lookup.
 CREATE INDEX tse_jobs_queue ON tse_jobs(tss_id, status, seq);
 

@@ -26,10 +26,6 @@ var abortReceipt = tse.Receipt{
 // cancelAtTSE queues a CANCELLED revision for a transaction left ACTIVE at
 // the provider (admin action, or the stale-transaction sweep).
 func (q *tseQueue) cancelAtTSE(ctx context.Context, restaurantID, txID string) error {
-	jobs, err := q.st.TSETxJobs(ctx, txID)
-	if err != nil {
-		return err
-	}
 	t, err := q.st.TSETransaction(ctx, restaurantID, txID)
 	if err != nil {
 		return err
@@ -37,10 +33,9 @@ func (q *tseQueue) cancelAtTSE(ctx context.Context, restaurantID, txID string) e
 	if t.LatestRevision < 1 {
 		return store.Errorf(store.ETSEQueueState, "the transaction was never started at the TSE; retry it instead")
 	}
-	next := 1
-	for _, j := range jobs {
-		next = max(next, j.Revision+1)
-	}
+	// The next revision is the one after what the provider signed; parked
+	// revisions it never accepted are superseded.
+	next := t.LatestRevision + 1
 	body, err := tse.UpsertBody(tse.TxCancelled, t.ClientID, &abortReceipt, nil)
 	if err != nil {
 		return err

@@ -287,7 +287,7 @@ type StaleTSETx struct {
 // done) with no unfinished job left, created before the cut-off.
 func (s *Store) StaleActiveTSETx(ctx context.Context, tssID string, before time.Time) ([]StaleTSETx, error) {
 	rows, err := s.rdb.QueryContext(ctx, `SELECT t.restaurant_id, t.tx_id, t.client_id,
-		(SELECT MAX(revision) FROM tse_jobs WHERE tx_id = t.tx_id) + 1
+		t.latest_revision + 1
 		FROM tse_transactions t
 		WHERE t.tss_id = ? AND t.state = 'ACTIVE' AND t.latest_revision >= 1 AND t.source = 'posbox' AND t.created_at < ?
 		AND NOT EXISTS (SELECT 1 FROM tse_jobs j WHERE j.tx_id = t.tx_id AND j.status IN ('pending', 'in_flight'))`,
