@@ -46,10 +46,12 @@ func (q *tseQueue) cachedInfo(ctx context.Context) (tseInfo, bool, error) {
 	return c, json.Unmarshal([]byte(v), &c) == nil, nil
 }
 
-// freshInfo asks the provider (briefly, and not while the circuit is
-// open), falling back to the cache. fresh says whether the provider answered.
+// freshInfo asks the provider (briefly; not while it is known to be down
+// and something is cached), falling back to the cache. fresh says whether the provider answered.
 func (q *tseQueue) freshInfo(ctx context.Context) (info tseInfo, fresh, ok bool, err error) {
-	if !q.state().Open {
+	cs := q.state()
+	_, cached, _ := q.cachedInfo(ctx)
+	if !cs.Open || cs.Paused || !cached {
 		cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		ti, perr := q.p.TSS(cctx)
 		cancel()

@@ -147,6 +147,13 @@ func (q *tseQueue) Run(ctx context.Context) {
 	if err := q.st.FailRunningTSESelfTests(ctx); err != nil {
 		q.log.Error("end interrupted self-tests", "err", err)
 	}
+	// Learn the TSS at start so /api/tse/info can answer from the cache
+	// if the provider goes away later.
+	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	if info, err := q.p.TSS(cctx); err == nil {
+		q.cacheInfo(ctx, info)
+	}
+	cancel()
 	for ctx.Err() == nil {
 		q.step(ctx)
 	}
@@ -227,6 +234,13 @@ func (q *tseQueue) probe(ctx context.Context) bool {
 
 // send forwards one revision and files the outcome.
 func (q *tseQueue) send(ctx context.Context, job *store.TSEJob) {
+	if err := q.st.StartTSEJob(ctx, job.Seq); err != nil {
+		if ctx.Err() == nil {
+			q.log.Error("start job", "err", err)
+		}
+		return
+	}
+	// A terminal's first revision registers it (idempotent at the provider).
 	if !job.ClientRegistered {
 		if _, err := q.p.EnsureClient(ctx, job.ClientID, job.ClientSerial); err != nil {
 			q.failed(ctx, job, err)
@@ -236,12 +250,6 @@ func (q *tseQueue) send(ctx context.Context, job *store.TSEJob) {
 			q.log.Error("mark client registered", "err", err)
 			return
 		}
-	}
-	if err := q.st.StartTSEJob(ctx, job.Seq); err != nil {
-		if ctx.Err() == nil {
-			q.log.Error("start job", "err", err)
-		}
-		return
 	}
 	tx, err := q.p.Upsert(ctx, tse.UpsertRequest{TxID: job.TxID, Revision: job.Revision, Body: job.Body})
 	if err != nil {

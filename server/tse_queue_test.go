@@ -1,0 +1,234 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"testing"
+	"time"
+
+	"posbox/store"
+	"posbox/tse"
+)
+
+// The provider applies a revision, then the answer is lost: the resend
+// carries the same bytes and the provider holds one transaction, not two.
+func TestTSEApplyThenTimeoutMakesOneTransaction(t *testing.T) {
+	e := newTSEEnv(t, tseEnvOpts{})
+	e.sim.SetFault(tse.Fault{ApplyThenTimeout: 2}) // the start and its first resend
+	status, tx := e.sell(t, sale("KASSE-01", 990), e.adminToken)
+	if status != http.StatusAccepted || tx["tse_unavailable"] != true {
+		t.Fatalf("status %d %v, want 202 unavailable", status, tx)
+	}
+	waitFor(t, "first attempt filed", func() bool { return e.headAttempts(t) == 1 })
+	e.advance(2 * time.Second) // backoff base 2 s with jitter 1
+	waitFor(t, "second attempt filed", func() bool { return e.headAttempts(t) == 2 })
+	e.advance(4 * time.Second)
+	waitFor(t, "queue drained", func() bool { return e.queueEmpty(t) })
+
+	page, err := e.sim.ListTx(context.Background(), tse.ListQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page.Count != 1 || page.Data[0].Number != 1 || page.Data[0].State != tse.TxFinished {
+		t.Fatalf("provider has %+v, want one FINISHED transaction number 1", page)
+	}
+	got := e.tx(t, tx["id"].(string))
+	if got["signed"] != true || got["signed_late"] != true || num(got["number"]) != 1 {
+		t.Fatalf("transaction %v", got)
+	}
+	// The next sale continues the numbers without a gap.
+	if _, next := e.sell(t, sale("KASSE-01", 100), e.adminToken); num(next["number"]) != 2 {
+		t.Fatalf("next number %v, want 2", next["number"])
+	}
+}
+
+// An outage: the first failures open the circuit; every sale during it
+// answers 202 at once; after recovery all are signed in the order they
+// were sold, numbers gap-free, and the outage is closed with its count.
+func TestTSEOutageThenRecoveryInOrder(t *testing.T) {
+	e := newTSEEnv(t, tseEnvOpts{})
+	// One signed sale before the outage registers the terminal.
+	if s, _ := e.sell(t, sale("KASSE-01", 100), e.adminToken); s != http.StatusCreated {
+		t.Fatalf("status %d", s)
+	}
+	e.sim.SetFault(tse.Fault{Offline: true})
+	var ids []string
+	s, tx := e.sell(t, sale("KASSE-01", 200), e.adminToken)
+	if s != http.StatusAccepted {
+		t.Fatalf("status %d", s)
+	}
+	ids = append(ids, tx["id"].(string))
+	waitFor(t, "first failure", func() bool { return e.headAttempts(t) == 1 })
+	e.advance(2 * time.Second)
+	waitFor(t, "second failure", func() bool { return e.headAttempts(t) == 2 })
+	e.advance(4 * time.Second)
+	waitFor(t, "circuit open", func() bool { return e.status(t)["circuit"] == "open" })
+	st := e.status(t)
+	if st["healthy"] != false || st["online"] != false || st["open_outage"] == nil {
+		t.Fatalf("status during outage %v", st)
+	}
+	// While the circuit is open, sales answer 202 without waiting (the
+	// budget is 30 s; a wait would time the test out).
+	for i := range 25 {
+		s, tx := e.sell(t, sale("KASSE-0"+itoa(1+i%3), 300+i), e.adminToken)
+		if s != http.StatusAccepted || tx["signed"] != false || tx["tse_unavailable"] != true || tx["number"] != nil {
+			t.Fatalf("sale %d during outage: %d %v", i, s, tx)
+		}
+		ids = append(ids, tx["id"].(string))
+	}
+	q := e.queue(t)
+	if num(q["pending"]) != 2*len(ids) || q["oldest_queued_at"] == nil {
+		t.Fatalf("queue %v, want %d pending", q["pending"], 2*len(ids))
+	}
+	// The provider comes back; the half-open probe (every 30 s) finds it.
+	e.sim.SetFault(tse.Fault{})
+	e.advance(30 * time.Second)
+	waitFor(t, "queue drained", func() bool { return e.queueEmpty(t) })
+
+	for i, id := range ids {
+		got := e.tx(t, id)
+		if num(got["number"]) != i+2 || got["signed"] != true || got["signed_late"] != true || got["receipt_without_tse"] != true {
+			t.Fatalf("sale %d: %v, want number %d signed late", i, got, i+2)
+		}
+		if err := tse.VerifyTx(e.sim.PublicKey(), e.providerTx(t, id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec := e.do(t, "GET", "/api/tse/outages", nil, e.adminToken)
+	wantStatus(t, rec, http.StatusOK)
+	outages := decodeJSON(t, rec)["outages"].([]any)
+	if len(outages) != 1 {
+		t.Fatalf("outages %v", outages)
+	}
+	o := outages[0].(map[string]any)
+	if o["ended_at"] == nil || num(o["affected_transactions"]) != len(ids) || o["reason_code"] != tse.CodeNetwork {
+		t.Fatalf("outage %v, want closed with %d affected", o, len(ids))
+	}
+	if n := len(e.events(t, store.EventTSEError)); n != 1 {
+		t.Fatalf("%d tse_error events, want 1", n)
+	}
+	if n := len(e.events(t, store.EventTSERecovered)); n != 1 {
+		t.Fatalf("%d tse_recovered events, want 1", n)
+	}
+	if st := e.status(t); st["healthy"] != true || st["open_outage"] != nil {
+		t.Fatalf("status after recovery %v", st)
+	}
+}
+
+// 429 with Retry-After: the next attempt is scheduled no earlier than the
+// provider asked, and the sale is signed after it.
+func TestTSERateLimitHonoursRetryAfter(t *testing.T) {
+	e := newTSEEnv(t, tseEnvOpts{})
+	e.sim.SetFault(tse.Fault{RateLimited: 7 * time.Second})
+	t0 := e.clock.Now()
+	s, tx := e.sell(t, sale("KASSE-01", 100), e.adminToken)
+	if s != http.StatusAccepted {
+		t.Fatalf("status %d", s)
+	}
+	waitFor(t, "rate-limited attempt filed", func() bool { return e.headAttempts(t) == 1 })
+	item := e.queue(t)["items"].([]any)[0].(map[string]any)
+	if item["next_attempt_at"] != ts(t0.Add(7*time.Second)) || item["last_http_status"] != 429.0 {
+		t.Fatalf("item %v, want next attempt at %s", item, ts(t0.Add(7*time.Second)))
+	}
+	// A rate limit is not an outage of the provider: the circuit stays closed.
+	if st := e.status(t); st["circuit"] != "closed" {
+		t.Fatalf("status %v", st)
+	}
+	e.sim.SetFault(tse.Fault{})
+	e.advance(7 * time.Second)
+	waitFor(t, "queue drained", func() bool { return e.queueEmpty(t) })
+	if got := e.tx(t, tx["id"].(string)); got["signed"] != true {
+		t.Fatalf("transaction %v", got)
+	}
+}
+
+// An expired certificate or a disabled TSS pauses the queue (nothing is
+// dropped), turns status unhealthy and info DECOMMISSIONED.
+func TestTSEExpiredCertificateOrDisabledPausesQueue(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		break_ func(*tse.Simulator) error
+		code  string
+	}{
+		{"expired certificate", (*tse.Simulator).ExpireCertificate, "E_CERTIFICATE_EXPIRED"},
+		{"disabled", func(s *tse.Simulator) error { return s.SetState(tse.TSSDisabled) }, "E_TSS_DISABLED"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := newTSEEnv(t, tseEnvOpts{})
+			if s, _ := e.sell(t, sale("KASSE-01", 100), e.adminToken); s != http.StatusCreated {
+				t.Fatalf("status %d", s)
+			}
+			if err := c.break_(e.sim); err != nil {
+				t.Fatal(err)
+			}
+			for range 3 {
+				if s, _ := e.sell(t, sale("KASSE-01", 100), e.adminToken); s != http.StatusAccepted {
+					t.Fatalf("status %d, want 202", s)
+				}
+			}
+			st := e.status(t)
+			if st["healthy"] != false || st["queue_paused"] != true || st["circuit"] != "open" || num(st["queue_depth"]) != 6 {
+				t.Fatalf("status %v", st)
+			}
+			if le := st["last_error"].(map[string]any); le["code"] != c.code {
+				t.Fatalf("last error %v, want %s", le, c.code)
+			}
+			rec := e.do(t, "GET", "/api/tse/info", nil, e.adminToken)
+			wantStatus(t, rec, http.StatusOK)
+			if info := decodeJSON(t, rec)["info"].(map[string]any); info["state"] != "DECOMMISSIONED" {
+				t.Fatalf("info %v", info)
+			}
+			// Probing does not resume a TSS that still cannot sign.
+			e.advance(31 * time.Second)
+			if st := e.status(t); st["queue_paused"] != true || num(st["queue_depth"]) != 6 {
+				t.Fatalf("status after probe %v", st)
+			}
+		})
+	}
+}
+
+// The appliance dies between a transaction's start and finish (the start
+// reached the provider, its answer did not, and the resend was in flight
+// when the process stopped). After the restart nothing is lost and the
+// provider holds each transaction once.
+func TestTSECrashBetweenStartAndFinish(t *testing.T) {
+	e := newTSEEnv(t, tseEnvOpts{})
+	if s, _ := e.sell(t, sale("KASSE-01", 100), e.adminToken); s != http.StatusCreated {
+		t.Fatalf("status %d", s)
+	}
+	e.sim.SetFault(tse.Fault{ApplyThenTimeout: 1})
+	_, tx := e.sell(t, sale("KASSE-01", 250), e.adminToken)
+	waitFor(t, "start applied, answer lost", func() bool { return e.headAttempts(t) == 1 })
+	if ptx := e.providerTx(t, tx["id"].(string)); ptx.State != tse.TxActive {
+		t.Fatalf("provider state %s, want ACTIVE", ptx.State)
+	}
+	// Stop the worker, then mark the head in flight as a crash mid-resend
+	// would leave it, and close everything.
+	e.stop()
+	<-e.stopped
+	e.stop = nil
+	head, err := e.st.TSEHeadJob(context.Background(), e.sim.TSSID())
+	if err != nil || head == nil {
+		t.Fatal(head, err)
+	}
+	if err := e.st.StartTSEJob(context.Background(), head.Seq); err != nil {
+		t.Fatal(err)
+	}
+	e.close()
+
+	e2 := newTSEEnv(t, tseEnvOpts{dbDir: e.dbDir, simDir: e.simDir, clock: e.clock,
+		restaurant: e.restaurant, admin: e.admin, adminToken: e.adminToken})
+	e2.advance(2 * time.Second) // past the backoff of the lost answer
+	waitFor(t, "queue drained after restart", func() bool { return e2.queueEmpty(t) })
+	got := e2.tx(t, tx["id"].(string))
+	if got["signed"] != true || num(got["number"]) != 2 || got["state"] != "FINISHED" {
+		t.Fatalf("transaction after restart %v", got)
+	}
+	page, err := e2.sim.ListTx(context.Background(), tse.ListQuery{})
+	if err != nil || page.Count != 2 {
+		t.Fatalf("provider holds %d transactions (%v), want 2", page.Count, err)
+	}
+	if err := tse.VerifyTx(e2.sim.PublicKey(), e2.providerTx(t, tx["id"].(string))); err != nil {
+		t.Fatal(err)
+	}
+}
