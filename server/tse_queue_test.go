@@ -146,9 +146,9 @@ func TestTSERateLimitHonoursRetryAfter(t *testing.T) {
 // dropped), turns status unhealthy and info DECOMMISSIONED.
 func TestTSEExpiredCertificateOrDisabledPausesQueue(t *testing.T) {
 	for _, c := range []struct {
-		name  string
+		name   string
 		break_ func(*tse.Simulator) error
-		code  string
+		code   string
 	}{
 		{"expired certificate", (*tse.Simulator).ExpireCertificate, "E_CERTIFICATE_EXPIRED"},
 		{"disabled", func(s *tse.Simulator) error { return s.SetState(tse.TSSDisabled) }, "E_TSS_DISABLED"},
