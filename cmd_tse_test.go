@@ -1,0 +1,205 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"posbox/tse"
+)
+
+// startTSESim runs `posbox tse-sim` on addr with its state in dir and
+// returns its address and a stop function that waits for a clean exit.
+func startTSESim(t *testing.T, dir, addr string) (string, func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	var logs bytes.Buffer
+	go func() {
+		done <- runTSESim(ctx, []string{"--addr", addr, "--api-key", "key_test", "--api-secret", "secret_test", "--data-dir", dir}, &logs, ready)
+	}()
+	select {
+	case a := <-ready:
+		stopped := false
+		stop := func() {
+			if stopped {
+				return
+			}
+			stopped = true
+			cancel()
+			if err := <-done; err != nil {
+				t.Errorf("tse-sim stopped with %v", err)
+			}
+		}
+		t.Cleanup(stop)
+		return a, stop
+	case err := <-done:
+		cancel()
+		t.Fatalf("tse-sim did not start: %v\n%s", err, logs.String())
+	}
+	return "", nil
+}
+
+func saleBodies(t *testing.T, clientID string) ([]byte, []byte) {
+	t.Helper()
+	start, err := tse.UpsertBody(tse.TxActive, clientID, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	finish, err := tse.UpsertBody(tse.TxFinished, clientID, &tse.Receipt{
+		ReceiptType:           "RECEIPT",
+		AmountsPerVATRate:     []tse.AmountPerVATRate{{VATRate: "NORMAL", Amount: "9.50"}},
+		AmountsPerPaymentType: []tse.AmountPerPayment{{PaymentType: "CASH", Amount: "9.50"}},
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return start, finish
+}
+
+// signSale registers the terminal and signs one sale through p.
+func signSale(t *testing.T, p tse.Provider, clientID string) tse.Tx {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := p.EnsureClient(ctx, clientID, "KASSE-01"); err != nil {
+		t.Fatalf("register client: %v", err)
+	}
+	start, finish := saleBodies(t, clientID)
+	txID := tse.NewUUID4()
+	if _, err := p.Upsert(ctx, tse.UpsertRequest{TxID: txID, Revision: 1, Body: start}); err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	fin, err := p.Upsert(ctx, tse.UpsertRequest{TxID: txID, Revision: 2, Body: finish})
+	if err != nil {
+		t.Fatalf("finish: %v", err)
+	}
+	info, err := p.TSS(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, err := tse.ParsePublicKey(info.PublicKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tse.SerialNumber(pub) != info.SerialNumber {
+		t.Fatal("TSS serial is not the SHA-256 of its public key")
+	}
+	if err := tse.VerifyTx(pub, fin); err != nil {
+		t.Fatal(err)
+	}
+	return fin
+}
+
+func TestTSESetupSwitchesTheApplianceToFiskaly(t *testing.T) {
+	dataDir, simDir := t.TempDir(), t.TempDir()
+	cfg := DefaultConfig()
+	cfg.DataDir = dataDir
+	log := slog.New(slog.DiscardHandler)
+	client := tse.NewUUID4()
+
+	// Without a setup the appliance signs with its embedded simulator.
+	p, closer, err := openTSEProvider(cfg, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Kind() != tse.KindSimulator {
+		t.Fatalf("provider %s before setup", p.Kind())
+	}
+	signSale(t, p, client)
+	closer.Close()
+	if _, err := os.Stat(filepath.Join(dataDir, tseSimDir, "journal.jsonl")); err != nil {
+		t.Fatalf("embedded simulator state: %v", err)
+	}
+
+	addr, stop := startTSESim(t, simDir, "127.0.0.1:0")
+	setup := func() (int, string, string) {
+		var out, errOut bytes.Buffer
+		code := run(context.Background(), []string{"tse", "setup", "--url", "http://" + addr,
+			"--api-key", "key_test", "--api-secret", "secret_test", "--data-dir", dataDir}, nil, &out, &errOut)
+		return code, out.String(), errOut.String()
+	}
+	if code, out, errOut := setup(); code != 0 || !strings.Contains(out, "INITIALIZED") {
+		t.Fatalf("tse setup: exit %d\n%s\n%s", code, out, errOut)
+	}
+	path := filepath.Join(dataDir, tseConfigFile)
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("tse.json: %v %v, want mode 0600", fi, err)
+	}
+	c, err := readTSEConfig(path)
+	if err != nil || c.AdminPIN == "" || c.AdminPUK == "" || c.URL != "http://"+addr {
+		t.Fatalf("tse.json holds %+v (%v)", c, err)
+	}
+	if _, err := os.Stat(filepath.Join(dataDir, tseSetupFile)); err == nil {
+		t.Fatal("the setup's progress file was left behind")
+	}
+	if code, _, errOut := setup(); code != 1 || !strings.Contains(errOut, "already signs with TSS "+c.TSSID) {
+		t.Fatalf("second setup: exit %d %s", code, errOut)
+	}
+
+	p, closer, err = openTSEProvider(cfg, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closer.Close()
+	if p.Kind() != tse.KindFiskaly || p.TSSID() != c.TSSID {
+		t.Fatalf("provider %s %s after setup", p.Kind(), p.TSSID())
+	}
+	first := signSale(t, p, client)
+	if first.Number != 1 || first.TSSID != c.TSSID {
+		t.Fatalf("first sale at fiskaly: %+v", first)
+	}
+
+	// tse-sim stopped: the provider is unreachable, a transient failure.
+	stop()
+	start, _ := saleBodies(t, client)
+	_, err = p.Upsert(context.Background(), tse.UpsertRequest{TxID: tse.NewUUID4(), Revision: 1, Body: start})
+	if tse.ClassOf(err) != tse.Transient {
+		t.Fatalf("upsert while tse-sim is down: %v", err)
+	}
+	// Started again on its state: the same TSS continues where it stopped.
+	startTSESim(t, simDir, addr)
+	second := signSale(t, p, client)
+	if second.Number != 2 || second.Signature.Counter <= first.Signature.Counter {
+		t.Fatalf("after the restart: number %d counter %d (before %d)", second.Number, second.Signature.Counter, first.Signature.Counter)
+	}
+}
+
+func TestTSESetupResumesAfterAnInterruption(t *testing.T) {
+	dataDir := t.TempDir()
+	addr, _ := startTSESim(t, t.TempDir(), "127.0.0.1:0")
+	url := "http://" + addr
+	cfg := DefaultConfig()
+	cfg.DataDir = dataDir
+	// An earlier run created the TSS and kept its PUK, then died.
+	f, err := tse.NewFiskaly(tse.FiskalyConfig{BaseURL: url, APIKey: "key_test", APISecret: "secret_test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := tse.NewUUID4()
+	_, puk, err := f.CreateTSS(context.Background(), id, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(tseConfig{Provider: "fiskaly", URL: url, APIKey: "key_test", TSSID: id, AdminPUK: puk, AdminPIN: "pin-123456"})
+	if err := writeSecret(filepath.Join(dataDir, tseSetupFile), b); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	if err := tseSetup(context.Background(), cfg, url, "other_key", "secret_test", &out, &errOut); err == nil {
+		t.Fatal("resumed another account's setup")
+	}
+	if err := tseSetup(context.Background(), cfg, url, "key_test", "secret_test", &out, &errOut); err != nil {
+		t.Fatalf("resume: %v\n%s", err, out.String())
+	}
+	c, err := readTSEConfig(filepath.Join(dataDir, tseConfigFile))
+	if err != nil || c.TSSID != id || c.AdminPIN != "pin-123456" || c.APISecret != "secret_test" {
+		t.Fatalf("tse.json after resume: %+v %v", c, err)
+	}
+}

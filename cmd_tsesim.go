@@ -1,0 +1,83 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"path/filepath"
+	"time"
+
+	"posbox/tse"
+)
+
+// tseSimHTTPDir holds the state of `posbox tse-sim`, apart from the
+// appliance's embedded simulator (tse-sim/), so both may share a data dir.
+const tseSimHTTPDir = "tse-sim-http"
+
+// cmdTSESim serves the simulator over HTTP with fiskaly SIGN DE v2's wire
+// format until SIGINT/SIGTERM.
+func cmdTSESim(ctx context.Context, args []string, stderr io.Writer) error {
+	return runTSESim(ctx, args, stderr, nil)
+}
+
+// runTSESim is cmdTSESim; ready, when not nil, receives the listening
+// address.
+func runTSESim(ctx context.Context, args []string, stderr io.Writer, ready chan<- string) error {
+	fs := flag.NewFlagSet("tse-sim", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:8091", "listen address HOST:PORT")
+	apiKey := fs.String("api-key", "", "API key clients sign in with (required)")
+	apiSecret := fs.String("api-secret", "", "API secret clients sign in with (required)")
+	cfg, err := loadConfig(fs, args, "log_format", "log_level")
+	if err != nil {
+		return usageErr(err)
+	}
+	if *apiKey == "" || *apiSecret == "" {
+		return errors.New("tse-sim: --api-key and --api-secret are required")
+	}
+	log := newLogger(cfg, stderr)
+	dir := filepath.Join(cfg.DataDir, tseSimHTTPDir)
+	// Empty: TSSs come from a setup (PUT /tss/{id}), as at fiskaly.
+	sim, err := tse.OpenSimulator(tse.SimConfig{Dir: dir, Empty: true})
+	if err != nil {
+		return err
+	}
+	defer sim.Close()
+
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	hs := &http.Server{
+		Handler:           tse.NewSimServer(sim, *apiKey, *apiSecret),
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	log.Info("TSE simulator serving fiskaly SIGN DE v2", "url", "http://"+ln.Addr().String()+"/api/v2", "state_dir", dir)
+	if ready != nil {
+		ready <- ln.Addr().String()
+	}
+	select {
+	case <-ctx.Done():
+	case err := <-served:
+		return err
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(shutdownCtx); err != nil {
+		log.Warn("tse-sim shutdown", "err", err)
+	}
+	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	log.Info("TSE simulator stopped")
+	return nil
+}

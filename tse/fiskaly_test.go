@@ -1,0 +1,383 @@
+package tse
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+)
+
+// simHTTP is the simulator served over real HTTP, with a record of the
+// grants POST /auth saw.
+type simHTTP struct {
+	sim    *Simulator
+	srv    *SimServer
+	ts     *httptest.Server
+	clk    *testClock
+	mu     sync.Mutex
+	grants []string // "key" or "refresh", with "!" appended when refused
+}
+
+func newSimHTTP(t *testing.T, mod ...func(*SimConfig)) *simHTTP {
+	t.Helper()
+	clk := newTestClock()
+	sim := openSim(t, t.TempDir(), clk, mod...)
+	h := &simHTTP{sim: sim, clk: clk, srv: NewSimServer(sim, "test_key", "test_secret")}
+	h.ts = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/api/v2/auth" {
+			b, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(b))
+			grant := "key"
+			if bytes.Contains(b, []byte("refresh_token")) {
+				grant = "refresh"
+			}
+			rec := httptest.NewRecorder()
+			h.srv.ServeHTTP(rec, r)
+			if rec.Code != 200 {
+				grant += "!"
+			}
+			h.mu.Lock()
+			h.grants = append(h.grants, grant)
+			h.mu.Unlock()
+			for k, v := range rec.Header() {
+				w.Header()[k] = v
+			}
+			w.WriteHeader(rec.Code)
+			w.Write(rec.Body.Bytes())
+			return
+		}
+		h.srv.ServeHTTP(w, r)
+	}))
+	t.Cleanup(h.ts.Close)
+	return h
+}
+
+func (h *simHTTP) authGrants() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]string(nil), h.grants...)
+}
+
+func (h *simHTTP) client(t *testing.T, mod ...func(*FiskalyConfig)) *Fiskaly {
+	t.Helper()
+	cfg := FiskalyConfig{BaseURL: h.ts.URL, APIKey: "test_key", APISecret: "test_secret",
+		TSSID: h.sim.TSSID(), AdminPIN: DefaultSimAdminPIN, Now: h.clk.Now}
+	for _, m := range mod {
+		m(&cfg)
+	}
+	f, err := NewFiskaly(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+func TestFiskalyHappyPath(t *testing.T) {
+	h := newSimHTTP(t)
+	f := h.client(t)
+	ctx := context.Background()
+	c, err := f.EnsureClient(ctx, testClient, "KASSE-01")
+	if err != nil || c.State != ClientRegistered || c.SerialNumber != "KASSE-01" || c.TSSID != h.sim.TSSID() {
+		t.Fatalf("EnsureClient: %+v %v", c, err)
+	}
+	if again, err := f.EnsureClient(ctx, testClient, "KASSE-01"); err != nil || again != c {
+		t.Fatalf("second EnsureClient: %+v %v", again, err)
+	}
+
+	h.clk.Add(3 * time.Second)
+	start, fin := sell(t, f, NewUUID4())
+	pub := h.sim.PublicKey()
+	for _, tx := range []Tx{start, fin} {
+		if err := VerifyTx(pub, tx); err != nil {
+			t.Fatalf("revision %d over HTTP: %v", tx.Revision, err)
+		}
+	}
+	// What crossed the wire is exactly what the simulator holds.
+	direct, err := h.sim.Tx(ctx, fin.ID, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(direct, fin) {
+		t.Fatalf("over HTTP\n%+v\nin process\n%+v", fin, direct)
+	}
+	read, err := f.Tx(ctx, fin.ID, 1)
+	if err != nil || !reflect.DeepEqual(read.Signature, start.Signature) || read.LatestRevision != 2 {
+		t.Fatalf("read revision 1: %+v %v", read, err)
+	}
+
+	info, err := f.TSS(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := h.sim.TSS(ctx)
+	if info.SignatureCounter != fin.Signature.Counter || info.TransactionCounter != 1 ||
+		!info.CertNotAfter.Equal(want.CertNotAfter) || info.SerialNumber != want.SerialNumber ||
+		info.State != TSSInitialized || info.MaxActiveTx != 2000 || info.RegisteredClients != 1 {
+		t.Fatalf("TSS over HTTP %+v\nwant %+v", info, want)
+	}
+	if !info.ProviderRequestTime.Equal(h.clk.Now()) {
+		t.Fatalf("provider time %s, want the Date header %s", info.ProviderRequestTime, h.clk.Now())
+	}
+
+	f.Upsert(ctx, UpsertRequest{TxID: NewUUID4(), Revision: 1, Body: body(t, TxActive, nil)})
+	page, err := f.ListTx(ctx, ListQuery{States: []string{TxFinished, TxCancelled}, OrderBy: "number", Order: "desc"})
+	if err != nil || page.Count != 1 || page.Data[0].ID != fin.ID || page.Data[0].QRCodeData != fin.QRCodeData {
+		t.Fatalf("list: %+v %v", page, err)
+	}
+	if g := h.authGrants(); !reflect.DeepEqual(g, []string{"key"}) {
+		t.Fatalf("auth grants %v, want one sign-in for the whole session", g)
+	}
+}
+
+func TestFiskalyRenewsTokens(t *testing.T) {
+	h := newSimHTTP(t)
+	f := h.client(t)
+	ctx := context.Background()
+
+	// Many callers at once share one sign-in.
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			if _, err := f.TSS(ctx); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	// At 80 % of the 24 h lifetime the refresh token renews the access.
+	h.clk.Add(20 * time.Hour)
+	if _, err := f.TSS(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// The provider forgets every token: the 401 makes the client refresh
+	// (refused), sign in again with the key and retry once.
+	h.srv.RevokeTokens()
+	if _, err := f.TSS(ctx); err != nil {
+		t.Fatalf("after a 401: %v", err)
+	}
+	want := []string{"key", "refresh", "refresh!", "key"}
+	if g := h.authGrants(); !reflect.DeepEqual(g, want) {
+		t.Fatalf("auth grants %v, want %v", g, want)
+	}
+}
+
+func TestFiskalyClassifiesErrors(t *testing.T) {
+	h := newSimHTTP(t, func(c *SimConfig) { c.MaxActiveTx = 1 })
+	f := h.client(t)
+	ctx := context.Background()
+	if _, err := f.EnsureClient(ctx, testClient, "KASSE-01"); err != nil {
+		t.Fatal(err)
+	}
+	id := NewUUID4()
+	if _, err := f.Upsert(ctx, UpsertRequest{TxID: id, Revision: 1, Body: body(t, TxActive, nil)}); err != nil {
+		t.Fatal(err)
+	}
+	bad := sampleReceipt()
+	bad.AmountsPerVATRate[0].VATRate = "19"
+
+	_, err := f.Upsert(ctx, UpsertRequest{TxID: id, Revision: 2, Body: body(t, TxFinished, bad)})
+	if e := wantErr(t, err, TxPermanent, 400, "E_FAILED_SCHEMA_VALIDATION"); e.RequestID == "" || e.Message == "" {
+		t.Fatalf("error without request id or message: %+v", e)
+	}
+	_, err = f.Upsert(ctx, UpsertRequest{TxID: id, Revision: 1, Body: []byte(`{"state":"ACTIVE","client_id":"` + testClient + `"} `)})
+	wantErr(t, err, Reconcile, 409, "E_TX_UPSERT")
+	_, err = f.Upsert(ctx, UpsertRequest{TxID: id, Revision: 3, Body: body(t, TxFinished, sampleReceipt())})
+	wantErr(t, err, Reconcile, 400, "E_TX_UPSERT")
+	_, err = f.Tx(ctx, NewUUID4(), 0)
+	wantErr(t, err, Reconcile, 404, "E_TX_NOT_FOUND")
+	_, err = f.Upsert(ctx, UpsertRequest{TxID: NewUUID4(), Revision: 1, Body: body(t, TxActive, nil)})
+	wantErr(t, err, TSSPermanent, 400, "E_TX_LIMIT_REACHED")
+
+	h.sim.ExpireCertificate()
+	_, err = f.Upsert(ctx, UpsertRequest{TxID: id, Revision: 2, Body: body(t, TxFinished, sampleReceipt())})
+	wantErr(t, err, TSSPermanent, 423, "E_CERTIFICATE_EXPIRED")
+	h.sim.SetState(TSSDisabled)
+	_, err = f.Upsert(ctx, UpsertRequest{TxID: id, Revision: 2, Body: body(t, TxFinished, sampleReceipt())})
+	wantErr(t, err, TSSPermanent, 400, "E_TSS_DISABLED")
+	other, _ := NewFiskaly(FiskalyConfig{BaseURL: h.ts.URL, APIKey: "test_key", APISecret: "wrong", TSSID: h.sim.TSSID()})
+	_, err = other.TSS(ctx)
+	wantErr(t, err, Auth, 401, "E_UNAUTHORIZED")
+	_, err = f.getTSS(ctx, NewUUID4())
+	wantErr(t, err, TSSPermanent, 404, "E_TSS_NOT_FOUND")
+}
+
+func TestFiskalyTransportFaults(t *testing.T) {
+	h := newSimHTTP(t)
+	f := h.client(t)
+	// fast gives up after 50 ms: only for calls that are meant to time out.
+	fast := h.client(t, func(c *FiskalyConfig) { c.TxTimeout, c.ReadTimeout = 50*time.Millisecond, 50*time.Millisecond })
+	ctx := context.Background()
+	if _, err := f.EnsureClient(ctx, testClient, "KASSE-01"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fast.token(ctx, ""); err != nil {
+		t.Fatal(err)
+	}
+
+	h.sim.SetFault(Fault{Offline: true})
+	_, err := f.TSS(ctx)
+	wantErr(t, err, Transient, 0, CodeNetwork)
+
+	h.sim.SetFault(Fault{Latency: time.Hour})
+	_, err = fast.TSS(ctx)
+	wantErr(t, err, Transient, 0, CodeTimeout)
+
+	h.sim.SetFault(Fault{FlakyEvery: 1})
+	_, err = f.TSS(ctx)
+	if e := wantErr(t, err, Transient, 503, "E_TSS_LOCKED"); e.RetryAfter != time.Second {
+		t.Fatalf("503 Retry-After %s", e.RetryAfter)
+	}
+
+	h.sim.SetFault(Fault{RateLimited: 7 * time.Second})
+	_, err = f.ListTx(ctx, ListQuery{})
+	if e := wantErr(t, err, RateLimited, 429, "E_TOO_MANY_REQUESTS"); e.RetryAfter != 7*time.Second {
+		t.Fatalf("429 Retry-After %s", e.RetryAfter)
+	}
+
+	// The provider's own limit: 20 list calls a minute.
+	h.sim.SetFault(Fault{})
+	for i := range 20 {
+		if _, err := f.ListTx(ctx, ListQuery{Limit: 1}); err != nil {
+			t.Fatalf("list call %d: %v", i+1, err)
+		}
+	}
+	_, err = f.ListTx(ctx, ListQuery{})
+	if e := wantErr(t, err, RateLimited, 429, "E_TOO_MANY_REQUESTS"); e.RetryAfter != time.Minute {
+		t.Fatalf("list limit Retry-After %s", e.RetryAfter)
+	}
+
+	// Applied, answer lost: Transient; the same bytes again return the
+	// same transaction and no second one exists.
+	h.sim.SetFault(Fault{ApplyThenTimeout: 1})
+	r1 := UpsertRequest{TxID: NewUUID4(), Revision: 1, Body: body(t, TxActive, nil)}
+	_, err = fast.Upsert(ctx, r1)
+	wantErr(t, err, Transient, 0, CodeTimeout)
+	tx, err := f.Upsert(ctx, r1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, _ := h.sim.Tx(ctx, r1.TxID, 1)
+	info, _ := h.sim.TSS(ctx)
+	if tx.Signature != stored.Signature || info.TransactionCounter != 1 {
+		t.Fatalf("resend gave %+v; simulator holds %d transactions", tx, info.TransactionCounter)
+	}
+}
+
+func TestSimServerSpeaksFiskalyWire(t *testing.T) {
+	h := newSimHTTP(t)
+	do := func(method, path, token string, body any) (*http.Response, map[string]any) {
+		var rd io.Reader
+		if body != nil {
+			b, _ := json.Marshal(body)
+			rd = bytes.NewReader(b)
+		}
+		req, _ := http.NewRequest(method, h.ts.URL+path, rd)
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var m map[string]any
+		json.NewDecoder(resp.Body).Decode(&m)
+		return resp, m
+	}
+	resp, m := do("GET", "/api/v2/tss/"+h.sim.TSSID(), "", nil)
+	if resp.StatusCode != 401 || m["code"] != "E_UNAUTHORIZED" || m["status_code"] != float64(401) ||
+		m["error"] != "Unauthorized" || resp.Header.Get("request-id") == "" {
+		t.Fatalf("no token: %d %v", resp.StatusCode, m)
+	}
+	_, m = do("POST", "/api/v2/auth", "", map[string]string{"api_key": "test_key", "api_secret": "test_secret"})
+	tok, _ := m["access_token"].(string)
+	if tok == "" || m["access_token_expires_in"] != float64(86400) || m["refresh_token"] == "" {
+		t.Fatalf("auth: %v", m)
+	}
+	_, m = do("GET", "/api/v2/tss/"+h.sim.TSSID(), tok, nil)
+	if _, ok := m["signature_counter"].(string); !ok || m["_type"] != "TSS" || m["signature_algorithm"] != SignatureAlgorithm {
+		t.Fatalf("TSS counters must be strings: %v", m)
+	}
+	if _, leaked := m["admin_puk"]; leaked {
+		t.Fatal("admin_puk shown after creation")
+	}
+	f := h.client(t)
+	f.EnsureClient(context.Background(), testClient, "KASSE-01")
+	_, fin := sell(t, f, NewUUID4())
+	_, m = do("GET", "/api/v2/tss/"+h.sim.TSSID()+"/tx/"+fin.ID, tok, nil)
+	sig, _ := m["signature"].(map[string]any)
+	if _, ok := sig["counter"].(float64); !ok || m["qr_code_data"] != fin.QRCodeData {
+		t.Fatalf("signature.counter must be a number: %v", m)
+	}
+	resp, m = do("GET", "/api/v2/tss/"+h.sim.TSSID()+"/tx?limit=101", tok, nil)
+	if resp.StatusCode != 400 || m["code"] != "E_FAILED_SCHEMA_VALIDATION" {
+		t.Fatalf("limit 101: %d %v", resp.StatusCode, m)
+	}
+	resp, m = do("PATCH", "/api/v2/tss/"+h.sim.TSSID(), tok, map[string]string{"state": "CREATED"})
+	if resp.StatusCode != 400 || m["code"] != "E_ILLEGAL_TSS_STATE_CHANGE" {
+		t.Fatalf("illegal transition: %d %v", resp.StatusCode, m)
+	}
+}
+
+// TestSetupSequenceOverHTTP runs fiskaly's setup sequence against an
+// empty simulator, as `posbox tse setup` does.
+func TestSetupSequenceOverHTTP(t *testing.T) {
+	h := newSimHTTP(t, func(c *SimConfig) { c.Empty = true })
+	f := h.client(t)
+	ctx := context.Background()
+	id := NewUUID4()
+	created, puk, err := f.CreateTSS(ctx, id, map[string]string{"by": "test"})
+	if err != nil || created.State != TSSCreated || len(puk) < 10 {
+		t.Fatalf("create: %+v %q %v", created, puk, err)
+	}
+	if _, puk2, err := f.CreateTSS(ctx, id, nil); err != nil || puk2 != puk {
+		t.Fatalf("create again while CREATED: %q %v", puk2, err)
+	}
+	if _, err := f.SetTSSState(ctx, id, TSSInitialized); err == nil {
+		t.Fatal("CREATED -> INITIALIZED allowed")
+	}
+	mustState := func(state string) {
+		t.Helper()
+		if in, err := f.SetTSSState(ctx, id, state); err != nil || in.State != state {
+			t.Fatalf("-> %s: %+v %v", state, in, err)
+		}
+	}
+	mustState(TSSUninitialized)
+	wantErr(t, f.AdminAuth(ctx, id, "12345678"), TSSPermanent, 423, "E_ADMIN_PIN_BLOCKED")
+	wantErr(t, f.ChangeAdminPIN(ctx, id, "wrong-puk", "12345678"), TxPermanent, 400, "E_CHANGE_ADMIN_PIN_FAILED")
+	if err := f.ChangeAdminPIN(ctx, id, puk, "12345678"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.SetTSSState(ctx, id, TSSInitialized); err == nil {
+		t.Fatal("initialized without admin login")
+	}
+	wantErr(t, f.AdminAuth(ctx, id, "87654321"), Auth, 401, "E_ADMIN_LOGIN_FAILED")
+	if err := f.AdminAuth(ctx, id, "12345678"); err != nil {
+		t.Fatal(err)
+	}
+	mustState(TSSInitialized)
+	c, err := f.CreateClient(ctx, id, testClient, "KASSE-01")
+	if err != nil || c.State != ClientRegistered {
+		t.Fatalf("client: %+v %v", c, err)
+	}
+	if err := f.AdminLogout(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.CreateClient(ctx, id, NewUUID4(), "KASSE-02"); err == nil {
+		t.Fatal("client created after logout")
+	}
+	// The new TSS signs.
+	g := h.client(t, func(c *FiskalyConfig) { c.TSSID = id })
+	_, fin := sell(t, g, NewUUID4())
+	pub, _ := h.sim.TSSPublicKey(id)
+	if err := VerifyTx(pub, fin); err != nil || fin.Number != 1 {
+		t.Fatalf("first transaction of the new TSS: %+v %v", fin, err)
+	}
+}
