@@ -26,6 +26,7 @@ type tseEnv struct {
 	stop    context.CancelFunc
 	stopped chan struct{}
 	closed  bool
+	tssID   string
 }
 
 type tseEnvOpts struct {
@@ -34,6 +35,7 @@ type tseEnvOpts struct {
 	certValid   time.Duration
 	noWorker    bool
 	provider    func(*tse.Simulator) tse.Provider // wraps the simulator (e.g. gate it)
+	external    tse.Provider                      // a provider elsewhere (HTTP); no simulator is opened
 	dbDir       string                            // reopen an existing appliance
 	simDir      string
 	clock       *testClock
@@ -74,14 +76,18 @@ func newTSEEnv(tb testing.TB, o tseEnvOpts) *tseEnv {
 	} else {
 		e.restaurant, e.admin, e.adminToken = o.restaurant, o.admin, o.adminToken
 	}
-	e.sim, err = tse.OpenSimulator(tse.SimConfig{Dir: o.simDir, Now: o.clock.Now, MaxActiveTx: o.maxActive, CertValidity: o.certValid})
-	if err != nil {
-		tb.Fatal(err)
+	p := o.external
+	if p == nil {
+		e.sim, err = tse.OpenSimulator(tse.SimConfig{Dir: o.simDir, Now: o.clock.Now, MaxActiveTx: o.maxActive, CertValidity: o.certValid})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		p = e.sim
+		if o.provider != nil {
+			p = o.provider(e.sim)
+		}
 	}
-	var p tse.Provider = e.sim
-	if o.provider != nil {
-		p = o.provider(e.sim)
-	}
+	e.tssID = p.TSSID()
 	srv.EnableTSE(p, TSEOptions{RestaurantID: e.restaurant.ID, Jitter: func() float64 { return 1 }})
 	if !o.noWorker {
 		e.startWorker()
@@ -112,7 +118,9 @@ func (e *tseEnv) close() {
 		e.stop = nil
 	}
 	e.srv.Close()
-	e.sim.Close()
+	if e.sim != nil {
+		e.sim.Close()
+	}
 	e.st.Close()
 }
 
@@ -182,7 +190,7 @@ func (e *tseEnv) status(tb testing.TB) map[string]any {
 // headAttempts is the attempts of the queue's head job (-1 when empty).
 func (e *tseEnv) headAttempts(tb testing.TB) int {
 	tb.Helper()
-	j, err := e.st.TSEHeadJob(context.Background(), e.sim.TSSID())
+	j, err := e.st.TSEHeadJob(context.Background(), e.tssID)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -190,6 +198,17 @@ func (e *tseEnv) headAttempts(tb testing.TB) int {
 		return -1
 	}
 	return j.Attempts
+}
+
+// filed reports that the head job's n-th attempt failed and was filed
+// for a retry (not merely started: attempts count when a request leaves).
+func (e *tseEnv) filed(tb testing.TB, n int) bool {
+	tb.Helper()
+	j, err := e.st.TSEHeadJob(context.Background(), e.tssID)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return j != nil && j.Attempts == n && j.Status == store.TSEJobPending && j.LastErrorCode != ""
 }
 
 // queueEmpty reports that nothing is pending or in flight.

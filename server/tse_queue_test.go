@@ -19,9 +19,9 @@ func TestTSEApplyThenTimeoutMakesOneTransaction(t *testing.T) {
 	if status != http.StatusAccepted || tx["tse_unavailable"] != true {
 		t.Fatalf("status %d %v, want 202 unavailable", status, tx)
 	}
-	waitFor(t, "first attempt filed", func() bool { return e.headAttempts(t) == 1 })
+	waitFor(t, "first attempt filed", func() bool { return e.filed(t, 1) })
 	e.advance(2 * time.Second) // backoff base 2 s with jitter 1
-	waitFor(t, "second attempt filed", func() bool { return e.headAttempts(t) == 2 })
+	waitFor(t, "second attempt filed", func() bool { return e.filed(t, 2) })
 	e.advance(4 * time.Second)
 	waitFor(t, "queue drained", func() bool { return e.queueEmpty(t) })
 
@@ -58,9 +58,9 @@ func TestTSEOutageThenRecoveryInOrder(t *testing.T) {
 		t.Fatalf("status %d", s)
 	}
 	ids = append(ids, tx["id"].(string))
-	waitFor(t, "first failure", func() bool { return e.headAttempts(t) == 1 })
+	waitFor(t, "first failure", func() bool { return e.filed(t, 1) })
 	e.advance(2 * time.Second)
-	waitFor(t, "second failure", func() bool { return e.headAttempts(t) == 2 })
+	waitFor(t, "second failure", func() bool { return e.filed(t, 2) })
 	e.advance(4 * time.Second)
 	waitFor(t, "circuit open", func() bool { return e.status(t)["circuit"] == "open" })
 	st := e.status(t)
@@ -125,7 +125,7 @@ func TestTSERateLimitHonoursRetryAfter(t *testing.T) {
 	if s != http.StatusAccepted {
 		t.Fatalf("status %d", s)
 	}
-	waitFor(t, "rate-limited attempt filed", func() bool { return e.headAttempts(t) == 1 })
+	waitFor(t, "rate-limited attempt filed", func() bool { return e.filed(t, 1) })
 	item := e.queue(t)["items"].([]any)[0].(map[string]any)
 	if item["next_attempt_at"] != ts(t0.Add(7*time.Second)) || item["last_http_status"] != 429.0 {
 		t.Fatalf("item %v, want next attempt at %s", item, ts(t0.Add(7*time.Second)))
@@ -198,7 +198,7 @@ func TestTSECrashBetweenStartAndFinish(t *testing.T) {
 	}
 	e.sim.SetFault(tse.Fault{ApplyThenTimeout: 1})
 	_, tx := e.sell(t, sale("KASSE-01", 250), e.adminToken)
-	waitFor(t, "start applied, answer lost", func() bool { return e.headAttempts(t) == 1 })
+	waitFor(t, "start applied, answer lost", func() bool { return e.filed(t, 1) })
 	if ptx := e.providerTx(t, tx["id"].(string)); ptx.State != tse.TxActive {
 		t.Fatalf("provider state %s, want ACTIVE", ptx.State)
 	}
@@ -207,7 +207,7 @@ func TestTSECrashBetweenStartAndFinish(t *testing.T) {
 	e.stop()
 	<-e.stopped
 	e.stop = nil
-	head, err := e.st.TSEHeadJob(context.Background(), e.sim.TSSID())
+	head, err := e.st.TSEHeadJob(context.Background(), e.tssID)
 	if err != nil || head == nil {
 		t.Fatal(head, err)
 	}

@@ -197,7 +197,7 @@ func TestTSEConcurrentTerminalsKeepOrder(t *testing.T) {
 	if want-1 != terminals*each {
 		t.Fatalf("%d sales signed, want %d", want-1, terminals*each)
 	}
-	clients, err := e.st.TSEClients(context.Background(), e.sim.TSSID())
+	clients, err := e.st.TSEClients(context.Background(), e.tssID)
 	if err != nil || len(clients) != terminals {
 		t.Fatalf("clients %v %v", clients, err)
 	}
