@@ -13,13 +13,14 @@ import (
 	"posbox/store"
 )
 
-// TSE job schedules (UTC). The self-test time is the seed's (02:00 UTC);
-// the certificate check follows it; the reconciler runs every 5 minutes
-// with at most 10 list calls a run (fiskaly allows 20 a minute).
+// TSE job schedules. The self-test time is the seed's (02:00 UTC); the
+// certificate check follows it; the reconciler runs every 5 minutes with
+// at most 10 list calls a run (fiskaly allows 20 a minute). CRON_TZ pins
+// each schedule to UTC by itself, not only through the scheduler's clock.
 const (
-	tseSelfTestSpec    = "0 2 * * *"
-	tseCertificateSpec = "30 2 * * *"
-	tseReconcileSpec   = "*/5 * * * *"
+	tseSelfTestSpec    = "CRON_TZ=UTC 0 2 * * *"
+	tseCertificateSpec = "CRON_TZ=UTC 30 2 * * *"
+	tseReconcileSpec   = "CRON_TZ=UTC */5 * * * *"
 )
 
 // startTSE opens the configured TSE provider, attaches it to the server,

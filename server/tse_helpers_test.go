@@ -237,3 +237,10 @@ func (e *tseEnv) events(tb testing.TB, typ string) []*store.Event {
 }
 
 func num(v any) int { f, _ := v.(float64); return int(f) }
+
+func decodeInto(tb testing.TB, b []byte, v any) {
+	tb.Helper()
+	if err := json.Unmarshal(b, v); err != nil {
+		tb.Fatalf("body %q: %v", b, err)
+	}
+}
