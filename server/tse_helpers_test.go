@@ -42,7 +42,7 @@ type tseEnvOpts struct {
 	restaurant  *store.Restaurant
 	adminToken  string
 	admin       *store.User
-	skipRestart bool
+	synchronous string // SQLite synchronous; tests use NORMAL, the benchmark the appliance's FULL
 }
 
 // newTSEEnv opens an appliance and a simulator and starts the worker.
@@ -57,11 +57,14 @@ func newTSEEnv(tb testing.TB, o tseEnvOpts) *tseEnv {
 	if o.simDir == "" {
 		o.simDir = tb.TempDir()
 	}
+	if o.synchronous == "" {
+		o.synchronous = "NORMAL"
+	}
 	if o.budget == 0 {
 		o.budget = 30 * time.Second
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	st, err := store.Open(context.Background(), o.dbDir, store.Options{Now: o.clock.Now, Logger: log, BcryptCost: bcrypt.MinCost, Synchronous: "NORMAL"})
+	st, err := store.Open(context.Background(), o.dbDir, store.Options{Now: o.clock.Now, Logger: log, BcryptCost: bcrypt.MinCost, Synchronous: o.synchronous})
 	if err != nil {
 		tb.Fatal(err)
 	}

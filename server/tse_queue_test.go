@@ -232,3 +232,49 @@ func TestTSECrashBetweenStartAndFinish(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Stopping the appliance while a request hangs at the provider: the worker
+// returns promptly and hands the item back (pending, same bytes) for the
+// next start.
+func TestTSEWorkerStopHandsBackItem(t *testing.T) {
+	e := newTSEEnv(t, tseEnvOpts{budget: time.Millisecond})
+	e.sim.SetFault(tse.Fault{Latency: time.Hour})
+	if s, _ := e.sell(t, sale("KASSE-01", 100), e.adminToken); s != http.StatusAccepted {
+		t.Fatalf("status %d, want 202 after the budget", s)
+	}
+	waitFor(t, "request in flight", func() bool {
+		j, _ := e.st.TSEHeadJob(context.Background(), e.tssID)
+		return j != nil && j.Status == store.TSEJobInFlight
+	})
+	before, _ := e.st.TSEHeadJob(context.Background(), e.tssID)
+	e.stop()
+	<-e.stopped
+	e.stop = nil
+	after, err := e.st.TSEHeadJob(context.Background(), e.tssID)
+	if err != nil || after == nil || after.Status != store.TSEJobPending || after.Seq != before.Seq || string(after.Body) != string(before.Body) {
+		t.Fatalf("after stop: %+v %v", after, err)
+	}
+	// The receipt went out without TSE data: that is an outage record.
+	outages, err := e.st.TSEOutages(context.Background(), e.restaurant.ID)
+	if err != nil || len(outages) != 1 || outages[0].ReasonCode != "E_TIMEOUT" || outages[0].AffectedTransactions != 1 {
+		t.Fatalf("outages %+v %v", outages, err)
+	}
+}
+
+// Info with the provider unreachable and nothing known: 503 tse_unavailable.
+func TestTSEInfoUnavailableWithoutCache(t *testing.T) {
+	e := newTSEEnv(t, tseEnvOpts{noWorker: true})
+	e.sim.SetFault(tse.Fault{Offline: true})
+	wantProblem(t, e.do(t, "GET", "/api/tse/info", nil, e.adminToken), http.StatusServiceUnavailable, "tse_unavailable")
+	e.sim.SetFault(tse.Fault{})
+	rec := e.do(t, "GET", "/api/tse/info", nil, e.adminToken)
+	wantStatus(t, rec, http.StatusOK)
+	info := decodeJSON(t, rec)["info"].(map[string]any)
+	cert, err := time.Parse(time.RFC3339, info["certificate_expiry"].(string))
+	if err != nil || info["state"] != "INITIALIZED" || info["_id"] != e.sim.TSSID() || info["serial_number"] == "" {
+		t.Fatalf("info %v", info)
+	}
+	if want := e.clock.Now().Add(365 * 24 * time.Hour); cert.Sub(want).Abs() > 24*time.Hour {
+		t.Fatalf("certificate_expiry %s, want about %s", cert, want)
+	}
+}
