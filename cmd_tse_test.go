@@ -9,20 +9,22 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"posbox/tse"
 )
 
 // startTSESim runs `posbox tse-sim` on addr with its state in dir and
 // returns its address and a stop function that waits for a clean exit.
-func startTSESim(t *testing.T, dir, addr string) (string, func()) {
+func startTSESim(t *testing.T, dir, addr string, extra ...string) (string, func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
 	var logs bytes.Buffer
 	go func() {
-		done <- runTSESim(ctx, []string{"--addr", addr, "--api-key", "key_test", "--api-secret", "secret_test", "--data-dir", dir}, &logs, ready)
+		args := append([]string{"--addr", addr, "--api-key", "key_test", "--api-secret", "secret_test", "--data-dir", dir}, extra...)
+		done <- runTSESim(ctx, args, &logs, ready)
 	}()
 	select {
 	case a := <-ready:
@@ -173,7 +175,7 @@ func TestTSESetupSwitchesTheApplianceToFiskaly(t *testing.T) {
 
 func TestTSESetupResumesAfterAnInterruption(t *testing.T) {
 	dataDir := t.TempDir()
-	addr, _ := startTSESim(t, t.TempDir(), "127.0.0.1:0")
+	addr, _ := startTSESim(t, t.TempDir(), "127.0.0.1:0", "--max-active-tx", "3", "--cert-validity", "720h")
 	url := "http://" + addr
 	cfg := DefaultConfig()
 	cfg.DataDir = dataDir
@@ -201,5 +203,11 @@ func TestTSESetupResumesAfterAnInterruption(t *testing.T) {
 	c, err := readTSEConfig(filepath.Join(dataDir, tseConfigFile))
 	if err != nil || c.TSSID != id || c.AdminPIN != "pin-123456" || c.APISecret != "secret_test" {
 		t.Fatalf("tse.json after resume: %+v %v", c, err)
+	}
+	g, _ := tse.NewFiskaly(tse.FiskalyConfig{BaseURL: url, APIKey: "key_test", APISecret: "secret_test", TSSID: id})
+	info, err := g.TSS(context.Background())
+	if err != nil || info.State != tse.TSSInitialized || info.MaxActiveTx != 3 ||
+		info.CertNotAfter.Sub(info.ProviderRequestTime) > 720*time.Hour {
+		t.Fatalf("TSS after resume on a tse-sim with flags: %+v %v", info, err)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -33,6 +34,8 @@ func runTSESim(ctx context.Context, args []string, stderr io.Writer, ready chan<
 	addr := fs.String("addr", "127.0.0.1:8091", "listen address HOST:PORT")
 	apiKey := fs.String("api-key", "", "API key clients sign in with (required)")
 	apiSecret := fs.String("api-secret", "", "API secret clients sign in with (required)")
+	certValidity := fs.Duration("cert-validity", 365*24*time.Hour, "validity of the certificates of new TSSs (e.g. 720h to show the expiry warning)")
+	maxActive := fs.Int("max-active-tx", 2000, "open transactions a TSS allows (fiskaly: 2000)")
 	cfg, err := loadConfig(fs, args, "log_format", "log_level")
 	if err != nil {
 		return usageErr(err)
@@ -43,7 +46,7 @@ func runTSESim(ctx context.Context, args []string, stderr io.Writer, ready chan<
 	log := newLogger(cfg, stderr)
 	dir := filepath.Join(cfg.DataDir, tseSimHTTPDir)
 	// Empty: TSSs come from a setup (PUT /tss/{id}), as at fiskaly.
-	sim, err := tse.OpenSimulator(tse.SimConfig{Dir: dir, Empty: true})
+	sim, err := tse.OpenSimulator(tse.SimConfig{Dir: dir, Empty: true, CertValidity: *certValidity, MaxActiveTx: *maxActive})
 	if err != nil {
 		return err
 	}
@@ -54,7 +57,7 @@ func runTSESim(ctx context.Context, args []string, stderr io.Writer, ready chan<
 		return fmt.Errorf("listen: %w", err)
 	}
 	hs := &http.Server{
-		Handler:           tse.NewSimServer(sim, *apiKey, *apiSecret),
+		Handler:           accessLog(log, tse.NewSimServer(sim, *apiKey, *apiSecret)),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
@@ -80,4 +83,45 @@ func runTSESim(ctx context.Context, args []string, stderr io.Writer, ready chan<
 	}
 	log.Info("TSE simulator stopped")
 	return nil
+}
+
+// accessLog logs each request of the simulator, for trainers watching
+// what the tills do.
+func accessLog(log *slog.Logger, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := &statusRecorder{ResponseWriter: w}
+		start := time.Now()
+		next.ServeHTTP(rec, r)
+		log.Info("tse-sim", "method", r.Method, "path", r.URL.Path, "status", rec.status,
+			"request_id", w.Header().Get("request-id"), "ms", time.Since(start).Milliseconds())
+	})
+}
+
+// statusRecorder remembers the status; it passes Hijack on, which the
+// simulator uses to drop connections when told to be offline.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *statusRecorder) WriteHeader(code int) {
+	if r.status == 0 {
+		r.status = code
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *statusRecorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	return r.ResponseWriter.Write(b)
+}
+
+func (r *statusRecorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	hj, ok := r.ResponseWriter.(http.Hijacker)
+	if !ok {
+		return nil, nil, errors.New("hijacking not supported")
+	}
+	return hj.Hijack()
 }

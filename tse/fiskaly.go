@@ -292,7 +292,11 @@ func (f *Fiskaly) send(ctx context.Context, method, path string, body []byte, to
 	e := apiError(resp.StatusCode, ew.Code, ew.Message)
 	e.RequestID = reqID
 	e.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), f.cfg.Now())
-	f.log.Warn("fiskaly refused", "method", method, "path", path, "status", resp.StatusCode,
+	level := slog.LevelWarn
+	if resp.StatusCode == http.StatusNotFound && method == http.MethodGet {
+		level = slog.LevelInfo // a lookup that finds nothing (e.g. a new terminal) is routine
+	}
+	f.log.Log(ctx, level, "fiskaly refused", "method", method, "path", path, "status", resp.StatusCode,
 		"code", e.Code, "class", e.Class.String(), "message", e.Message, "request_id", reqID)
 	return resp.Header, e
 }

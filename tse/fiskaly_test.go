@@ -3,7 +3,9 @@ package tse
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
+	"encoding/pem"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -211,8 +213,8 @@ func TestFiskalyClassifiesErrors(t *testing.T) {
 func TestFiskalyTransportFaults(t *testing.T) {
 	h := newSimHTTP(t)
 	f := h.client(t)
-	// fast gives up after 50 ms: only for calls that are meant to time out.
-	fast := h.client(t, func(c *FiskalyConfig) { c.TxTimeout, c.ReadTimeout = 50*time.Millisecond, 50*time.Millisecond })
+	// fast gives up after 150 ms: only for calls that are meant to time out.
+	fast := h.client(t, func(c *FiskalyConfig) { c.TxTimeout, c.ReadTimeout = 150*time.Millisecond, 150*time.Millisecond })
 	ctx := context.Background()
 	if _, err := f.EnsureClient(ctx, testClient, "KASSE-01"); err != nil {
 		t.Fatal(err)
@@ -379,5 +381,31 @@ func TestSetupSequenceOverHTTP(t *testing.T) {
 	pub, _ := h.sim.TSSPublicKey(id)
 	if err := VerifyTx(pub, fin); err != nil || fin.Number != 1 {
 		t.Fatalf("first transaction of the new TSS: %+v %v", fin, err)
+	}
+}
+
+func TestFiskalyWireTolerance(t *testing.T) {
+	s := openSim(t, t.TempDir(), newTestClock())
+	info, _ := s.TSS(context.Background())
+	pemCert := string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: info.CertificateDER}))
+	for name, cert := range map[string]string{
+		"base64 DER": base64.StdEncoding.EncodeToString(info.CertificateDER),
+		"base64 PEM": base64.StdEncoding.EncodeToString([]byte(pemCert)),
+		"PEM":        pemCert,
+	} {
+		var w tssWire
+		b, _ := json.Marshal(map[string]any{"certificate": cert, "signature_counter": "27", "transaction_counter": 3})
+		if err := json.Unmarshal(b, &w); err != nil {
+			t.Fatal(err)
+		}
+		got := w.info()
+		if !got.CertNotAfter.Equal(info.CertNotAfter) || got.SignatureCounter != 27 || got.TransactionCounter != 3 {
+			t.Fatalf("%s: %+v", name, got)
+		}
+	}
+	var tx txWire
+	json.Unmarshal([]byte(`{"number":"4","signature":{"counter":"33"},"time_end":0}`), &tx)
+	if got := tx.tx(); got.Number != 4 || got.Signature.Counter != 33 || got.TimeEnd != nil {
+		t.Fatalf("tx %+v", got)
 	}
 }

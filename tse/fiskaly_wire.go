@@ -61,10 +61,14 @@ func (w tssWire) info() TSSInfo {
 		RegisteredClients: w.RegisteredClients, MaxClients: w.MaxClients,
 		BSICertificationID: w.BSICertificationID,
 	}
-	if der, err := base64.StdEncoding.DecodeString(w.Certificate); err == nil && len(der) > 0 {
-		if blk, _ := pem.Decode(der); blk != nil {
-			der = blk.Bytes
-		}
+	der, err := base64.StdEncoding.DecodeString(w.Certificate)
+	if err != nil {
+		der = []byte(w.Certificate) // perhaps PEM as it is
+	}
+	if blk, _ := pem.Decode(der); blk != nil {
+		der = blk.Bytes
+	}
+	if len(der) > 0 {
 		in.CertificateDER = der
 		if c, err := x509.ParseCertificate(der); err == nil {
 			in.CertNotAfter = c.NotAfter
@@ -126,7 +130,7 @@ func (w txWire) tx() Tx {
 			Counter: uint64(w.Signature.Counter), PublicKey: w.Signature.PublicKey},
 		QRCodeData: w.QRCodeData,
 	}
-	if w.TimeEnd != nil {
+	if w.TimeEnd != nil && *w.TimeEnd > 0 {
 		end := time.Unix(*w.TimeEnd, 0).UTC()
 		t.TimeEnd = &end
 	}

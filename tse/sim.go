@@ -3,6 +3,7 @@ package tse
 import (
 	"context"
 	"crypto/ecdsa"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"os"
@@ -179,6 +180,43 @@ func (s *Simulator) ExpireCertificate() error {
 		return err
 	}
 	return s.commit(record{Op: opCert, TSS: t.id, Time: now.Unix(), Cert: cert})
+}
+
+// SelfTest checks the default TSS's key material without signing a
+// transaction: the certificate holds the TSS key, the serial is the key's
+// SHA-256, and a test vector signed with the key verifies. It consumes no
+// signature counter.
+func (s *Simulator) SelfTest(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	t, err := s.defaultTSS()
+	if err != nil {
+		s.mu.Unlock()
+		return err
+	}
+	key, der, serial := t.key, t.cert, t.serial
+	s.mu.Unlock()
+	cert, err := x509.ParseCertificate(der)
+	if err != nil {
+		return fmt.Errorf("tse: certificate: %w", err)
+	}
+	if !key.PublicKey.Equal(cert.PublicKey) {
+		return errors.New("tse: the certificate does not hold the TSS key")
+	}
+	if SerialNumber(&key.PublicKey) != serial {
+		return errors.New("tse: the serial number is not the SHA-256 of the public key")
+	}
+	vector := []byte("posbox simulator self-test vector")
+	sig, err := signPlain(key, vector)
+	if err != nil {
+		return err
+	}
+	if !verifyPlain(&key.PublicKey, vector, sig) {
+		return errors.New("tse: a test vector signed with the TSS key does not verify")
+	}
+	return nil
 }
 
 // PublicKey is the default TSS's public key (nil without one).

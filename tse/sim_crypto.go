@@ -169,15 +169,20 @@ func VerifyTx(pub *ecdsa.PublicKey, tx Tx) error {
 	if tx.TSSSerialNumber != SerialNumber(pub) {
 		return errors.New("tse: transaction names another TSS serial number")
 	}
-	sig, err := base64.StdEncoding.DecodeString(tx.Signature.Value)
+	if !verifyPlain(pub, signedData(tx), tx.Signature.Value) {
+		return errors.New("tse: signature does not verify (or is not 64 bytes of base64 r||s)")
+	}
+	return nil
+}
+
+// verifyPlain checks an ecdsa-plain-SHA256 signature (base64 r||s).
+func verifyPlain(pub *ecdsa.PublicKey, data []byte, b64 string) bool {
+	sig, err := base64.StdEncoding.DecodeString(b64)
 	if err != nil || len(sig) != 64 {
-		return errors.New("tse: signature is not 64 bytes of base64 r||s")
+		return false
 	}
 	r := new(big.Int).SetBytes(sig[:32])
 	s := new(big.Int).SetBytes(sig[32:])
-	h := sha256.Sum256(signedData(tx))
-	if !ecdsa.Verify(pub, h[:], r, s) {
-		return errors.New("tse: signature does not verify")
-	}
-	return nil
+	h := sha256.Sum256(data)
+	return ecdsa.Verify(pub, h[:], r, s)
 }

@@ -60,19 +60,38 @@ type simClient struct {
 	metadata          map[string]string
 }
 
+// simTx is what memory holds of a transaction: enough to order, filter
+// and check revisions. The revisions themselves stay in the journal and
+// are read back on demand, so a long-running simulator stays small.
 type simTx struct {
-	revs     []simRev // index revision-1
-	metadata map[string]string
+	id       string
+	number   uint64
+	state    string // of the latest revision
+	start    int64  // unix s
+	end      int64  // unix s, 0 while ACTIVE
+	revs     []simRev
+	metadata map[string]string // nil until a revision carries some
 }
 
 type simRev struct {
-	bodyHash string
-	tx       Tx
+	hash [32]byte // SHA-256 of the body as sent
+	off  int64    // the revision's journal line
+	n    int32
 }
 
-func (tx *simTx) latest() Tx {
-	t := tx.revs[len(tx.revs)-1].tx
-	return t
+// revision reads revision rev (1-based) back from the journal.
+func (s *Simulator) revision(st *simTx, rev int) (Tx, error) {
+	r := st.revs[rev-1]
+	rec, err := s.j.read(r.off, int(r.n))
+	if err == nil && rec.Tx == nil {
+		err = fmt.Errorf("journal line at %d holds no transaction", r.off)
+	}
+	if err != nil {
+		return Tx{}, &Error{Class: Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: "simulator journal: " + err.Error()}
+	}
+	tx := *rec.Tx
+	tx.LatestRevision = len(st.revs)
+	return tx, nil
 }
 
 // keyPath is where a TSS's private key lives in the state dir.
@@ -82,14 +101,16 @@ func (s *Simulator) keyPath(id string) string {
 
 // commit makes a change durable and then applies it.
 func (s *Simulator) commit(rec record) error {
-	if err := s.j.append(rec); err != nil {
+	off, n, err := s.j.append(rec)
+	if err != nil {
 		return &Error{Class: Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: "simulator journal: " + err.Error()}
 	}
-	return s.apply(rec)
+	return s.apply(rec, off, n)
 }
 
-// apply changes the in-memory state; replay and commit share it.
-func (s *Simulator) apply(rec record) error {
+// apply changes the in-memory state; replay and commit share it. off and
+// n locate the record in the journal.
+func (s *Simulator) apply(rec record, off int64, n int) error {
 	if rec.Op == opTSSCreate {
 		return s.applyCreate(rec)
 	}
@@ -143,7 +164,7 @@ func (s *Simulator) apply(rec record) error {
 			if st != nil || tx.Number != t.txCounter+1 {
 				return fmt.Errorf("transaction %s: number %d after %d", tx.ID, tx.Number, t.txCounter)
 			}
-			st = &simTx{metadata: map[string]string{}}
+			st = &simTx{id: tx.ID, number: tx.Number, start: tx.TimeStart.Unix()}
 			t.txs[tx.ID] = st
 			t.byNumber = append(t.byNumber, st)
 			t.txCounter = tx.Number
@@ -151,8 +172,21 @@ func (s *Simulator) apply(rec record) error {
 		} else if st == nil || len(st.revs) != tx.Revision-1 {
 			return fmt.Errorf("transaction %s: revision %d out of order", tx.ID, tx.Revision)
 		}
-		st.revs = append(st.revs, simRev{bodyHash: rec.BodyHash, tx: *tx})
+		var h [32]byte
+		if b, err := hex.DecodeString(rec.BodyHash); err != nil || len(b) != len(h) {
+			return fmt.Errorf("transaction %s: bad body hash", tx.ID)
+		} else {
+			copy(h[:], b)
+		}
+		st.revs = append(st.revs, simRev{hash: h, off: off, n: int32(n)})
+		st.state = tx.State
+		if tx.TimeEnd != nil {
+			st.end = tx.TimeEnd.Unix()
+		}
 		for k, v := range rec.Metadata {
+			if st.metadata == nil {
+				st.metadata = map[string]string{}
+			}
 			st.metadata[k] = v
 		}
 		if tx.State != TxActive {
@@ -433,16 +467,12 @@ func (s *Simulator) upsertTx(t *simTSS, txID string, revision int, body []byte) 
 		return Tx{}, apiError(423, "E_CERTIFICATE_EXPIRED", "the TSS certificate expired on "+t.notAfter.UTC().Format(time.RFC3339)+": a new TSS is needed")
 	}
 	sum := sha256.Sum256(body)
-	hash := hex.EncodeToString(sum[:])
 	st := t.txs[txID]
 	if st != nil && revision <= len(st.revs) {
-		r := st.revs[revision-1]
-		if r.bodyHash != hash {
+		if st.revs[revision-1].hash != sum {
 			return Tx{}, apiError(409, "E_TX_UPSERT", fmt.Sprintf("revision %d of transaction %s was sent with another body", revision, txID))
 		}
-		tx := r.tx
-		tx.LatestRevision = len(st.revs)
-		return tx, nil
+		return s.revision(st, revision)
 	}
 	if st == nil && revision > 1 {
 		return Tx{}, apiError(404, "E_TX_NOT_FOUND", fmt.Sprintf("transaction %s not found", txID))
@@ -450,8 +480,8 @@ func (s *Simulator) upsertTx(t *simTSS, txID string, revision int, body []byte) 
 	if st != nil && revision > len(st.revs)+1 {
 		return Tx{}, apiError(400, "E_TX_UPSERT", fmt.Sprintf("transaction %s is at revision %d: revision %d skips one", txID, len(st.revs), revision))
 	}
-	if st != nil && st.latest().State != TxActive {
-		return Tx{}, apiError(400, "E_TX_UPSERT", fmt.Sprintf("transaction %s is already %s", txID, st.latest().State))
+	if st != nil && st.state != TxActive {
+		return Tx{}, apiError(400, "E_TX_UPSERT", fmt.Sprintf("transaction %s is already %s", txID, st.state))
 	}
 	state, clientID, receipt, metadata, err := ParseUpsertBody(body)
 	if err != nil {
@@ -483,7 +513,10 @@ func (s *Simulator) upsertTx(t *simTSS, txID string, revision int, body []byte) 
 		}
 		tx.Number, tx.TimeStart, tx.LogOperation = t.txCounter+1, now, "Start"
 	} else {
-		prev := st.latest()
+		prev, err := s.revision(st, len(st.revs))
+		if err != nil {
+			return Tx{}, err
+		}
 		tx.Number, tx.TimeStart = prev.Number, prev.TimeStart
 		tx.ProcessType, tx.ProcessData = prev.ProcessType, prev.ProcessData
 		if receipt != nil {
@@ -509,7 +542,7 @@ func (s *Simulator) upsertTx(t *simTSS, txID string, revision int, body []byte) 
 		tx.QRCodeData = qrCodeData(tx)
 	}
 	rec := record{Op: opTx, TSS: t.id, Time: now.Unix(), Counter: tx.Signature.Counter,
-		BodyHash: hash, Metadata: metadata, Tx: &tx}
+		BodyHash: hex.EncodeToString(sum[:]), Metadata: metadata, Tx: &tx}
 	if err := s.commit(rec); err != nil {
 		return Tx{}, err
 	}
@@ -533,9 +566,8 @@ func (s *Simulator) getTx(t *simTSS, idOrNumber string, revision int) (Tx, *simT
 	if revision == 0 {
 		revision = len(st.revs)
 	}
-	tx := st.revs[revision-1].tx
-	tx.LatestRevision = len(st.revs)
-	return tx, st, nil
+	tx, err := s.revision(st, revision)
+	return tx, st, err
 }
 
 // listTx is fiskaly's listTransactions, with its 20 calls a minute per TSS.
@@ -576,17 +608,16 @@ func (s *Simulator) listTx(t *simTSS, q ListQuery) (TxPage, error) {
 			return TxPage{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", fmt.Sprintf("states: %q is not ACTIVE, FINISHED or CANCELLED", st))
 		}
 	}
-	var all []Tx
+	var all []*simTx
 	for _, st := range t.byNumber {
-		tx := st.latest()
-		if len(q.States) == 0 || contains(q.States, tx.State) {
-			all = append(all, tx)
+		if len(q.States) == 0 || contains(q.States, st.state) {
+			all = append(all, st)
 		}
 	}
 	sort.SliceStable(all, func(i, j int) bool {
 		c := key(all[i], all[j])
 		if c == 0 {
-			c = cmpInt(int64(all[i].Number), int64(all[j].Number))
+			c = cmpInt(int64(all[i].number), int64(all[j].number))
 		}
 		if q.Order == "desc" {
 			return c > 0
@@ -599,24 +630,23 @@ func (s *Simulator) listTx(t *simTSS, q ListQuery) (TxPage, error) {
 		if len(all) > q.Limit {
 			all = all[:q.Limit]
 		}
-		page.Data = all
+		for _, st := range all {
+			tx, err := s.revision(st, len(st.revs))
+			if err != nil {
+				return TxPage{}, err
+			}
+			page.Data = append(page.Data, tx)
+		}
 	}
 	page.Count = len(page.Data)
 	return page, nil
 }
 
-var txSortKeys = map[string]func(a, b Tx) int{
-	"number":     func(a, b Tx) int { return cmpInt(int64(a.Number), int64(b.Number)) },
-	"state":      func(a, b Tx) int { return strings.Compare(a.State, b.State) },
-	"time_start": func(a, b Tx) int { return cmpInt(a.TimeStart.Unix(), b.TimeStart.Unix()) },
-	"time_end":   func(a, b Tx) int { return cmpInt(endUnix(a), endUnix(b)) },
-}
-
-func endUnix(t Tx) int64 {
-	if t.TimeEnd == nil {
-		return 0
-	}
-	return t.TimeEnd.Unix()
+var txSortKeys = map[string]func(a, b *simTx) int{
+	"number":     func(a, b *simTx) int { return cmpInt(int64(a.number), int64(b.number)) },
+	"state":      func(a, b *simTx) int { return strings.Compare(a.state, b.state) },
+	"time_start": func(a, b *simTx) int { return cmpInt(a.start, b.start) },
+	"time_end":   func(a, b *simTx) int { return cmpInt(a.end, b.end) },
 }
 
 func cmpInt(a, b int64) int {

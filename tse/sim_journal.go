@@ -56,12 +56,13 @@ type journal struct {
 	f      *os.File
 	size   int64
 	broken error // a failed write could not be cut back: refuse further writes
+	noSync bool  // benchmarks only: build big journals quickly
 }
 
 // openJournal replays path through apply and opens it for appending. A
 // torn last line (the process died while writing it, so it was never
 // answered) is cut off; damage anywhere else refuses to open.
-func openJournal(path string, apply func(record) error) (*journal, error) {
+func openJournal(path string, apply func(rec record, off int64, n int) error) (*journal, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, err
@@ -87,7 +88,7 @@ func openJournal(path string, apply func(record) error) (*journal, error) {
 			f.Close()
 			return nil, fmt.Errorf("simulator journal %s line %d: %w", path, line, err)
 		}
-		if err := apply(rec); err != nil {
+		if err := apply(rec, good, len(b)); err != nil {
 			f.Close()
 			return nil, fmt.Errorf("simulator journal %s line %d: %w", path, line, err)
 		}
@@ -104,25 +105,40 @@ func openJournal(path string, apply func(record) error) (*journal, error) {
 	return &journal{f: f, size: good}, nil
 }
 
-// append writes one record durably. On failure the file is cut back so a
-// half-written line cannot sit in front of later ones.
-func (j *journal) append(rec record) error {
+// append writes one record durably and says where it lies. On failure
+// the file is cut back so a half-written line cannot sit in front of later
+// ones.
+func (j *journal) append(rec record) (off int64, n int, err error) {
 	if j.broken != nil {
-		return j.broken
+		return 0, 0, j.broken
 	}
 	b, err := json.Marshal(rec)
 	if err != nil {
-		return err
+		return 0, 0, err
 	}
 	b = append(b, '\n')
 	if _, err := j.f.Write(b); err != nil {
-		return j.rollback(err)
+		return 0, 0, j.rollback(err)
 	}
-	if err := j.f.Sync(); err != nil {
-		return j.rollback(err)
+	if !j.noSync {
+		if err := j.f.Sync(); err != nil {
+			return 0, 0, j.rollback(err)
+		}
 	}
+	off = j.size
 	j.size += int64(len(b))
-	return nil
+	return off, len(b), nil
+}
+
+// read returns the record at off (n bytes), as append or replay found it.
+func (j *journal) read(off int64, n int) (record, error) {
+	var rec record
+	b := make([]byte, n)
+	if _, err := j.f.ReadAt(b, off); err != nil {
+		return rec, err
+	}
+	err := json.Unmarshal(b, &rec)
+	return rec, err
 }
 
 func (j *journal) rollback(cause error) error {

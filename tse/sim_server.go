@@ -452,7 +452,7 @@ func txJSON(tx Tx, metadata map[string]string) map[string]any {
 			"counter":    tx.Signature.Counter,
 			"public_key": tx.Signature.PublicKey,
 		},
-		"metadata": metadata,
+		"metadata": orEmpty(metadata),
 	}
 	if tx.ProcessType != "" {
 		m["schema"] = map[string]any{"raw": map[string]string{

@@ -130,6 +130,13 @@ func TestSimSignsAVerifiableTransaction(t *testing.T) {
 	if !pub.Equal(cert.PublicKey) {
 		t.Fatal("certificate key is not the TSS key")
 	}
+	before := info.SignatureCounter
+	if err := s.SelfTest(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := s.TSS(ctx); after.SignatureCounter != before {
+		t.Fatal("the self-test consumed a signature counter")
+	}
 
 	clk.Add(5 * time.Second)
 	start, fin := sell(t, s, NewUUID4())
@@ -416,11 +423,19 @@ func TestSimConcurrentSalesKeepNumbersGapFree(t *testing.T) {
 	const n = 40
 	var wg sync.WaitGroup
 	txs := make(chan Tx, 2*n)
+	start, _ := UpsertBody(TxActive, testClient, nil, nil)
+	finish, _ := UpsertBody(TxFinished, testClient, sampleReceipt(), nil)
 	for range n {
 		wg.Go(func() {
-			a, b := sell(t, s, NewUUID4())
-			txs <- a
-			txs <- b
+			id := NewUUID4()
+			for rev, b := range [][]byte{start, finish} {
+				tx, err := s.Upsert(context.Background(), UpsertRequest{TxID: id, Revision: rev + 1, Body: b})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				txs <- tx
+			}
 		})
 	}
 	wg.Wait()
