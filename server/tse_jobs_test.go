@@ -133,3 +133,36 @@ func TestTSEStaleActiveCancelledAndReconciler(t *testing.T) {
 		t.Fatalf("list %v", list)
 	}
 }
+
+// The TSS's open-transaction limit is reached (2 here): the queue pauses;
+// the sweep's cancellations go to the front, free the room, and the queue
+// resumes by itself with the waiting sale.
+func TestTSETxLimitReachedRecoversThroughSweep(t *testing.T) {
+	e := newTSEEnv(t, tseEnvOpts{noWorker: true, budget: time.Millisecond, maxActive: 2})
+	stale := []string{startedThenParked(t, e), startedThenParked(t, e)}
+	e.startWorker()
+	s, tx := e.sell(t, sale("KASSE-01", 500), e.adminToken)
+	if s != http.StatusAccepted {
+		t.Fatalf("status %d", s)
+	}
+	waitFor(t, "queue paused", func() bool { return e.status(t)["queue_paused"] == true })
+	if le := e.status(t)["last_error"].(map[string]any); le["code"] != "E_TX_LIMIT_REACHED" {
+		t.Fatalf("last error %v", le)
+	}
+	e.clock.Add(31 * time.Minute)
+	if err := e.srv.TSEReconcileJob(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "queue drained", func() bool { return e.queueEmpty(t) })
+	for _, id := range stale {
+		if got := e.tx(t, id); got["state"] != "CANCELLED" {
+			t.Fatalf("stale %v", got)
+		}
+	}
+	if got := e.tx(t, tx["id"].(string)); got["signed"] != true || num(got["number"]) != 3 {
+		t.Fatalf("waiting sale %v", got)
+	}
+	if st := e.status(t); st["queue_paused"] != false || st["open_outage"] != nil {
+		t.Fatalf("status %v", st)
+	}
+}

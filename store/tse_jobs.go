@@ -53,10 +53,14 @@ func scanTSEJob(sc scanner) (*TSEJob, error) {
 
 // TSEHeadJob is the oldest unfinished revision of a TSS: the only one the
 // worker may send (strict FIFO). nil when the queue is empty. Parked
-// (attention) items do not block it.
+// (attention) items do not block it. A CANCELLED revision that closes a
+// stale transaction goes first: it has no other revision queued (see
+// CancelTSETx), and it frees room when the TSS refuses new transactions
+// with E_TX_LIMIT_REACHED, which would otherwise keep it stuck behind them.
 func (s *Store) TSEHeadJob(ctx context.Context, tssID string) (*TSEJob, error) {
 	j, err := scanTSEJob(s.rdb.QueryRowContext(ctx, `SELECT `+tseJobColumns+tseJobFrom+`
-		WHERE j.tss_id = ? AND j.status IN ('pending', 'in_flight') ORDER BY j.seq LIMIT 1`, tssID))
+		WHERE j.tss_id = ? AND j.status IN ('pending', 'in_flight')
+		ORDER BY (j.target_state = 'CANCELLED') DESC, j.seq LIMIT 1`, tssID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
