@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -236,6 +237,10 @@ func TestTSECrashBetweenStartAndFinish(t *testing.T) {
 	if err := e.st.StartTSEJob(context.Background(), head.Seq); err != nil {
 		t.Fatal(err)
 	}
+	// A self-test was running too.
+	if _, started, err := e.st.StartTSESelfTest(context.Background(), e.restaurant.ID, e.tssID); err != nil || !started {
+		t.Fatal(started, err)
+	}
 	e.close()
 
 	e2 := newTSEEnv(t, tseEnvOpts{dbDir: e.dbDir, simDir: e.simDir, clock: e.clock,
@@ -253,6 +258,13 @@ func TestTSECrashBetweenStartAndFinish(t *testing.T) {
 	if err := tse.VerifyTx(e2.sim.PublicKey(), e2.providerTx(t, tx["id"].(string))); err != nil {
 		t.Fatal(err)
 	}
+	// The interrupted self-test is not left RUNNING forever (it would block
+	// every later one): it is FAILED, and a new one can start.
+	last := e2.status(t)["last_self_test"].(map[string]any)
+	if last["state"] != "FAILED" || !strings.Contains(last["error"].(string), "interrupted") {
+		t.Fatalf("self-test after restart %v", last)
+	}
+	wantStatus(t, e2.do(t, "POST", "/api/tse/self-test", nil, e2.adminToken), http.StatusAccepted)
 }
 
 // Stopping the appliance while a request hangs at the provider: the worker
