@@ -336,3 +336,27 @@ func numbersInSaleOrder(t *testing.T, e *tseEnv) []int {
 	}
 	return out
 }
+
+// 503 E_TSS_LOCKED (the provider's maintenance) is transient: the finish
+// is retried after the backoff and the sale signed once.
+func TestTSELockedIsRetried(t *testing.T) {
+	e := newTSEEnv(t, tseEnvOpts{})
+	if s, _ := e.sell(t, sale("KASSE-01", 100), e.adminToken); s != http.StatusCreated {
+		t.Fatalf("status %d", s)
+	}
+	e.sim.SetFault(tse.Fault{FlakyEvery: 2}) // the start passes, the finish gets 503
+	s, tx := e.sell(t, sale("KASSE-01", 200), e.adminToken)
+	if s != http.StatusAccepted {
+		t.Fatalf("status %d", s)
+	}
+	waitFor(t, "finish refused", func() bool { return e.filed(t, 1) })
+	item := e.queue(t)["items"].([]any)[0].(map[string]any)
+	if item["revision"] != 2.0 || item["last_http_status"] != 503.0 || item["last_error_code"] != "E_TSS_LOCKED" {
+		t.Fatalf("item %v", item)
+	}
+	e.advance(2 * time.Second)
+	waitFor(t, "queue drained", func() bool { return e.queueEmpty(t) })
+	if got := e.tx(t, tx["id"].(string)); got["signed"] != true || num(got["number"]) != 2 {
+		t.Fatalf("transaction %v", got)
+	}
+}
