@@ -148,12 +148,16 @@ func (q *tseQueue) Run(ctx context.Context) {
 		q.log.Error("end interrupted self-tests", "err", err)
 	}
 	// Learn the TSS at start so /api/tse/info can answer from the cache
-	// if the provider goes away later.
-	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	if info, err := q.p.TSS(cctx); err == nil {
-		q.cacheInfo(ctx, info)
-	}
-	cancel()
+	// if the provider goes away later; beside the queue, not before it.
+	q.bg.Add(1)
+	go func() {
+		defer q.bg.Done()
+		cctx, cancel := context.WithTimeout(q.bgCtx, 5*time.Second)
+		defer cancel()
+		if info, err := q.p.TSS(cctx); err == nil {
+			q.cacheInfo(cctx, info)
+		}
+	}()
 	for ctx.Err() == nil {
 		q.step(ctx)
 	}
