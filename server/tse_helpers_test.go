@@ -247,3 +247,11 @@ func decodeInto(tb testing.TB, b []byte, v any) {
 		tb.Fatalf("body %q: %v", b, err)
 	}
 }
+
+// field reads one wrapped object from a body without failing the test,
+// for goroutines (which must not call t.Fatal).
+func field(body []byte, key string) map[string]any {
+	var m map[string]map[string]any
+	_ = json.Unmarshal(body, &m)
+	return m[key]
+}

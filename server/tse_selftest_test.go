@@ -67,7 +67,7 @@ func TestTSESelfTestSingleFlight(t *testing.T) {
 				t.Errorf("status %d %s", rec.Code, rec.Body.String())
 				return
 			}
-			st := decodeJSON(t, rec)["self_test"].(map[string]any)
+			st := field(rec.Body.Bytes(), "self_test")
 			if st["state"] != "RUNNING" || st["finished_at"] != nil || st["started_at"] == nil {
 				t.Errorf("self-test %v", st)
 			}
