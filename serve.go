@@ -67,7 +67,9 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 		stopScheduler(stopCtx, sched)
 	}()
 	// Each area starts its workers and registers its jobs here, one line each:
-	// (tse)
+	if err := startTSE(workCtx, cfg, log, st, srv, sched, &workers); err != nil {
+		return err
+	}
 	// (notifications)
 	// (backups)
 	_ = workCtx

@@ -49,6 +49,10 @@ var statusOf = map[string]int{
 	store.ETSEUnavailable:     http.StatusServiceUnavailable,
 	eRateLimited:              http.StatusTooManyRequests,
 	eInternal:                 http.StatusInternalServerError,
+
+	// TSE queue (its own block so gofmt leaves the lines above alone)
+	store.EIdempotencyKeyReused: http.StatusUnprocessableEntity,
+	store.ETSEQueueState:        http.StatusConflict,
 }
 
 // httpError is an error that exists only at the HTTP layer.

@@ -33,7 +33,16 @@ func (s *Server) routes(r *httprouter.Router) {
 	s.route(r, "POST", "/api/discounts/:id/redeem", anyUser, s.redeemDiscount)
 
 	// TSE
-	// (issue: tse)
+	s.route(r, "POST", "/api/tse/transactions", anyUser, s.createTSETransaction)
+	s.route(r, "GET", "/api/tse/transactions/:id", anyUser, s.getTSETransaction)
+	s.route(r, "GET", "/api/tse/transactions", adminOnly, s.listTSETransactions)
+	s.route(r, "GET", "/api/tse/status", adminOnly, s.tseStatus)
+	s.route(r, "POST", "/api/tse/self-test", adminOnly, s.startTSESelfTest)
+	s.route(r, "GET", "/api/tse/info", adminOnly, s.tseInfo)
+	s.route(r, "GET", "/api/tse/queue", adminOnly, s.tseQueueView)
+	s.route(r, "POST", "/api/tse/queue/:id/retry", adminOnly, s.tseQueueAction("retry"))
+	s.route(r, "POST", "/api/tse/queue/:id/cancel", adminOnly, s.tseQueueAction("cancel"))
+	s.route(r, "GET", "/api/tse/outages", adminOnly, s.tseOutages)
 
 	// Notifications and events
 	// (issue: notifications)

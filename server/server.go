@@ -21,6 +21,9 @@ type Config struct {
 	// Login rate limits: per client address and per email.
 	LoginPerIP    Limit
 	LoginPerEmail Limit
+	// TSEBudget is how long a sale waits for its signature before it
+	// answers 202 "TSE unavailable" (config tse_budget, default 3s).
+	TSEBudget time.Duration
 }
 
 // Limit is a token bucket: Burst attempts at once, then one per Every.
@@ -40,6 +43,9 @@ func (c Config) withDefaults() Config {
 	if c.LoginPerEmail.Burst == 0 {
 		c.LoginPerEmail = Limit{Burst: 5, Every: 20 * time.Second}
 	}
+	if c.TSEBudget == 0 {
+		c.TSEBudget = 3 * time.Second
+	}
 	return c
 }
 
@@ -52,6 +58,7 @@ type Server struct {
 
 	loginLimiter *loginLimiter
 	handler      http.Handler
+	tse          *tseQueue // nil until EnableTSE
 }
 
 // New builds the server and its route table.

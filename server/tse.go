@@ -1,0 +1,245 @@
+package server
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/julienschmidt/httprouter"
+
+	"posbox/store"
+	"posbox/tse"
+)
+
+// EnableTSE attaches the TSE provider; call it before serving. Until then
+// every TSE endpoint answers 503 tse_unavailable.
+func (s *Server) EnableTSE(p tse.Provider, opts TSEOptions) {
+	budget := opts.Budget
+	if budget == 0 {
+		budget = s.cfg.TSEBudget
+	}
+	s.tse = newTSEQueue(p, s.store, s.log, opts.RestaurantID, budget, opts.Jitter)
+}
+
+// RunTSE runs the forwarding worker until ctx ends (serve's workCtx).
+func (s *Server) RunTSE(ctx context.Context) {
+	if s.tse != nil {
+		s.tse.Run(ctx)
+	}
+}
+
+// WakeTSE makes the worker look at the queue now.
+func (s *Server) WakeTSE() {
+	if s.tse != nil {
+		s.tse.Wake()
+	}
+}
+
+// queue is the attached TSE or the 503 every TSE endpoint answers without one.
+func (s *Server) queue() (*tseQueue, error) {
+	if s.tse == nil {
+		return nil, store.Errorf(store.ETSEUnavailable, "no TSE provider is configured")
+	}
+	return s.tse, nil
+}
+
+// createTSETransaction is POST /api/tse/transactions.
+func (s *Server) createTSETransaction(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
+	q, err := s.queue()
+	if err != nil {
+		return err
+	}
+	key := r.Header.Get("Idempotency-Key")
+	if len(key) > 255 {
+		return store.Invalid("Idempotency-Key", "must be at most 255 characters")
+	}
+	var req tseSaleRequest
+	if err := decode(r, &req, false); err != nil {
+		return err
+	}
+	v, err := req.validate()
+	if err != nil {
+		return err
+	}
+	ans, err := q.sell(r.Context(), caller(r.Context()).restaurant.ID, v, key, requestHash(v))
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(ans.status)
+	_, err = w.Write(ans.body)
+	return err
+}
+
+// getTSETransaction is GET /api/tse/transactions/:id.
+func (s *Server) getTSETransaction(w http.ResponseWriter, r *http.Request, p httprouter.Params) error {
+	id, err := pathID(p, "transaction")
+	if err != nil {
+		return err
+	}
+	t, err := s.store.TSETransaction(r.Context(), caller(r.Context()).restaurant.ID, id)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, envelope{"transaction": tseTxView(t)})
+}
+
+// tseListItem is one entry of GET /api/tse/transactions.
+type tseListItem struct {
+	ID               string  `json:"id"`
+	Number           int64   `json:"number"`
+	State            string  `json:"state"`
+	ClientID         string  `json:"client_id"`
+	ClientSerial     string  `json:"client_serial"`
+	TimeStart        *string `json:"time_start"`
+	TimeEnd          *string `json:"time_end"`
+	SignatureCounter *int64  `json:"signature_counter"`
+	Signature        *string `json:"signature"`
+	SignedLate       bool    `json:"signed_late"`
+	Source           string  `json:"source"`
+}
+
+// listTSETransactions is GET /api/tse/transactions?from=&to=: a bare
+// array from the local mirror, time_start in [from, to], by number.
+func (s *Server) listTSETransactions(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
+	var f store.Fields
+	qs := r.URL.Query()
+	for _, k := range []string{"from", "to"} {
+		if qs.Get(k) == "" {
+			f.Add(k, "is required (RFC 3339 timestamp with an offset)")
+		}
+	}
+	if err := f.Err(); err != nil {
+		return err
+	}
+	from := parseTimestamp(&f, "from", qs.Get("from"))
+	to := parseTimestamp(&f, "to", qs.Get("to"))
+	if err := f.Err(); err != nil {
+		return err
+	}
+	if from.After(to) {
+		return store.Invalid("from", "must not be after to")
+	}
+	txs, err := s.store.TSETransactions(r.Context(), caller(r.Context()).restaurant.ID, from, to)
+	if err != nil {
+		return err
+	}
+	out := make([]tseListItem, 0, len(txs))
+	for _, t := range txs {
+		out = append(out, tseListItem{ID: t.TxID, Number: *t.Number, State: t.State, ClientID: t.ClientID,
+			ClientSerial: t.ClientSerial, TimeStart: tsPtr(t.TimeStart), TimeEnd: tsPtr(t.TimeEnd),
+			SignatureCounter: t.SignatureCounter, Signature: strPtr(t.SignatureValue), SignedLate: t.SignedLate, Source: t.Source})
+	}
+	return writeJSON(w, http.StatusOK, out)
+}
+
+// tseQueueView is GET /api/tse/queue.
+func (s *Server) tseQueueView(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
+	q, err := s.store.TSEQueueState(r.Context(), caller(r.Context()).restaurant.ID)
+	if err != nil {
+		return err
+	}
+	items := make([]tseJobJSON, 0, len(q.Items))
+	for _, j := range q.Items {
+		items = append(items, tseJobView(j))
+	}
+	return writeJSON(w, http.StatusOK, envelope{"queue": map[string]any{
+		"pending": q.Pending, "attention": q.Attention, "oldest_queued_at": tsPtr(q.OldestQueuedAt), "items": items,
+	}})
+}
+
+// tseOutages is GET /api/tse/outages.
+func (s *Server) tseOutages(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
+	os, err := s.store.TSEOutages(r.Context(), caller(r.Context()).restaurant.ID)
+	if err != nil {
+		return err
+	}
+	out := make([]tseOutageJSON, 0, len(os))
+	for _, o := range os {
+		out = append(out, tseOutageView(o))
+	}
+	return writeJSON(w, http.StatusOK, envelope{"outages": out})
+}
+
+// tseInfo is GET /api/tse/info.
+func (s *Server) tseInfo(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
+	q, err := s.queue()
+	if err != nil {
+		return err
+	}
+	info, fresh, ok, err := q.freshInfo(r.Context())
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return store.Errorf(store.ETSEUnavailable, "the TSE provider is unreachable and nothing is known about the TSS yet")
+	}
+	out := map[string]any{
+		"_id": info.ID, "description": info.Description, "state": publicTSSState(info.State, info.CertNotAfter, q.now()),
+		"serial_number": info.SerialNumber, "public_key": info.PublicKey, "certificate_expiry": nil,
+		"provider": q.p.Kind(), "provider_state": info.State, "cached": !fresh, "fetched_at": ts(info.FetchedAt),
+	}
+	if !info.CertNotAfter.IsZero() {
+		out["certificate_expiry"] = ts(info.CertNotAfter)
+	}
+	return writeJSON(w, http.StatusOK, envelope{"info": out})
+}
+
+// tseStatus is GET /api/tse/status.
+func (s *Server) tseStatus(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
+	q, err := s.queue()
+	if err != nil {
+		return err
+	}
+	st, err := q.status(r.Context(), caller(r.Context()).restaurant.ID)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, envelope{"status": st})
+}
+
+// startTSESelfTest is POST /api/tse/self-test: 202 with the running test.
+func (s *Server) startTSESelfTest(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
+	q, err := s.queue()
+	if err != nil {
+		return err
+	}
+	t, err := q.startSelfTest(r.Context(), caller(r.Context()).restaurant.ID)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusAccepted, envelope{"self_test": tseSelfTestView(t)})
+}
+
+// tseQueueAction is POST /api/tse/queue/:tx_id/retry and .../cancel.
+func (s *Server) tseQueueAction(action string) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, p httprouter.Params) error {
+		q, err := s.queue()
+		if err != nil {
+			return err
+		}
+		id, err := pathID(p, "transaction")
+		if err != nil {
+			return err
+		}
+		rid := caller(r.Context()).restaurant.ID
+		if _, err := s.store.TSETransaction(r.Context(), rid, id); err != nil {
+			return err
+		}
+		switch action {
+		case "retry":
+			err = s.store.RetryTSEAttention(r.Context(), rid, id)
+		case "cancel":
+			err = q.cancelAtTSE(r.Context(), rid, id)
+		}
+		if err != nil {
+			return err
+		}
+		q.Wake()
+		t, err := s.store.TSETransaction(r.Context(), rid, id)
+		if err != nil {
+			return err
+		}
+		return writeJSON(w, http.StatusOK, envelope{"transaction": tseTxView(t)})
+	}
+}

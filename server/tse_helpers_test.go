@@ -1,0 +1,257 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"posbox/store"
+	"posbox/tse"
+)
+
+// tseEnv is a test appliance with the in-process simulator (its state in
+// its own dir, on the same clock) and, when started, the real worker.
+type tseEnv struct {
+	*testEnv
+	sim     *tse.Simulator
+	dbDir   string
+	simDir  string
+	stop    context.CancelFunc
+	stopped chan struct{}
+	closed  bool
+	tssID   string
+}
+
+type tseEnvOpts struct {
+	budget      time.Duration // default 30s: tests never wait for it to run out
+	maxActive   int
+	certValid   time.Duration
+	noWorker    bool
+	provider    func(*tse.Simulator) tse.Provider // wraps the simulator (e.g. gate it)
+	external    tse.Provider                      // a provider elsewhere (HTTP); no simulator is opened
+	dbDir       string                            // reopen an existing appliance
+	simDir      string
+	clock       *testClock
+	restaurant  *store.Restaurant
+	adminToken  string
+	admin       *store.User
+	synchronous string // SQLite synchronous; tests use NORMAL, the benchmark the appliance's FULL
+}
+
+// newTSEEnv opens an appliance and a simulator and starts the worker.
+func newTSEEnv(tb testing.TB, o tseEnvOpts) *tseEnv {
+	tb.Helper()
+	if o.clock == nil {
+		o.clock = &testClock{t: time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)}
+	}
+	if o.dbDir == "" {
+		o.dbDir = tb.TempDir()
+	}
+	if o.simDir == "" {
+		o.simDir = tb.TempDir()
+	}
+	if o.synchronous == "" {
+		o.synchronous = "NORMAL"
+	}
+	if o.budget == 0 {
+		o.budget = 30 * time.Second
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	st, err := store.Open(context.Background(), o.dbDir, store.Options{Now: o.clock.Now, Logger: log, BcryptCost: bcrypt.MinCost, Synchronous: o.synchronous})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	srv := New(st, Config{Version: "test", JWTKey: testKey, TSEBudget: o.budget}, log)
+	e := &tseEnv{testEnv: &testEnv{st: st, srv: srv, h: srv.Handler(), clock: o.clock}, dbDir: o.dbDir, simDir: o.simDir}
+	if o.restaurant == nil {
+		e.restaurant = &store.Restaurant{Name: "Test", Timezone: "Europe/Berlin"}
+		if err := st.CreateRestaurant(context.Background(), e.restaurant); err != nil {
+			tb.Fatal(err)
+		}
+		e.admin, e.adminToken = e.addUser(tb, e.restaurant.ID, "admin@test.local", "Ada Admin", store.RoleAdmin)
+	} else {
+		e.restaurant, e.admin, e.adminToken = o.restaurant, o.admin, o.adminToken
+	}
+	p := o.external
+	if p == nil {
+		e.sim, err = tse.OpenSimulator(tse.SimConfig{Dir: o.simDir, Now: o.clock.Now, MaxActiveTx: o.maxActive, CertValidity: o.certValid})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		p = e.sim
+		if o.provider != nil {
+			p = o.provider(e.sim)
+		}
+	}
+	e.tssID = p.TSSID()
+	srv.EnableTSE(p, TSEOptions{RestaurantID: e.restaurant.ID, Jitter: func() float64 { return 1 }})
+	if !o.noWorker {
+		e.startWorker()
+	}
+	tb.Cleanup(e.close)
+	return e
+}
+
+func (e *tseEnv) startWorker() {
+	ctx, cancel := context.WithCancel(context.Background())
+	e.stop, e.stopped = cancel, make(chan struct{})
+	go func() {
+		defer close(e.stopped)
+		e.srv.RunTSE(ctx)
+	}()
+}
+
+// close stops the worker, then closes the simulator and the store, like
+// serve does; closing twice is harmless.
+func (e *tseEnv) close() {
+	if e.closed {
+		return
+	}
+	e.closed = true
+	if e.stop != nil {
+		e.stop()
+		<-e.stopped
+		e.stop = nil
+	}
+	e.srv.Close()
+	if e.sim != nil {
+		e.sim.Close()
+	}
+	e.st.Close()
+}
+
+// advance moves the clock and wakes the worker.
+func (e *tseEnv) advance(d time.Duration) {
+	e.clock.Add(d)
+	e.srv.WakeTSE()
+}
+
+// waitFor polls cond (bounded) until it holds.
+func waitFor(tb testing.TB, what string, cond func() bool) {
+	tb.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			tb.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// sale is a valid POST /api/tse/transactions body of amount cents.
+func sale(serial string, cents int) map[string]any {
+	amt := json.Number(fmt.Sprintf("%d.%02d", cents/100, cents%100))
+	return map[string]any{
+		"client_serial":            serial,
+		"receipt_type":             "RECEIPT",
+		"amounts_per_vat_rate":     []any{map[string]any{"vat_rate": "NORMAL", "amount": amt}},
+		"amounts_per_payment_type": []any{map[string]any{"payment_type": "CASH", "amount": amt}},
+	}
+}
+
+// sell posts a sale and returns the status and the transaction object.
+func (e *tseEnv) sell(tb testing.TB, body any, token string, headers ...string) (int, map[string]any) {
+	tb.Helper()
+	rec := e.do(tb, "POST", "/api/tse/transactions", body, token, headers...)
+	if rec.Code != http.StatusCreated && rec.Code != http.StatusAccepted {
+		tb.Fatalf("sale: status %d: %s", rec.Code, rec.Body.String())
+	}
+	return rec.Code, decodeJSON(tb, rec)["transaction"].(map[string]any)
+}
+
+// tx reads a transaction through the API.
+func (e *tseEnv) tx(tb testing.TB, id string) map[string]any {
+	tb.Helper()
+	rec := e.do(tb, "GET", "/api/tse/transactions/"+id, nil, e.adminToken)
+	wantStatus(tb, rec, http.StatusOK)
+	return decodeJSON(tb, rec)["transaction"].(map[string]any)
+}
+
+// queue reads GET /api/tse/queue.
+func (e *tseEnv) queue(tb testing.TB) map[string]any {
+	tb.Helper()
+	rec := e.do(tb, "GET", "/api/tse/queue", nil, e.adminToken)
+	wantStatus(tb, rec, http.StatusOK)
+	return decodeJSON(tb, rec)["queue"].(map[string]any)
+}
+
+// status reads GET /api/tse/status.
+func (e *tseEnv) status(tb testing.TB) map[string]any {
+	tb.Helper()
+	rec := e.do(tb, "GET", "/api/tse/status", nil, e.adminToken)
+	wantStatus(tb, rec, http.StatusOK)
+	return decodeJSON(tb, rec)["status"].(map[string]any)
+}
+
+// headAttempts is the attempts of the queue's head job (-1 when empty).
+func (e *tseEnv) headAttempts(tb testing.TB) int {
+	tb.Helper()
+	j, err := e.st.TSEHeadJob(context.Background(), e.tssID)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if j == nil {
+		return -1
+	}
+	return j.Attempts
+}
+
+// filed reports that the head job's n-th attempt failed and was filed
+// for a retry (not merely started: attempts count when a request leaves).
+func (e *tseEnv) filed(tb testing.TB, n int) bool {
+	tb.Helper()
+	j, err := e.st.TSEHeadJob(context.Background(), e.tssID)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return j != nil && j.Attempts == n && j.Status == store.TSEJobPending && j.LastErrorCode != ""
+}
+
+// queueEmpty reports that nothing is pending or in flight.
+func (e *tseEnv) queueEmpty(tb testing.TB) bool {
+	return e.headAttempts(tb) == -1
+}
+
+// providerTx reads a transaction at the simulator.
+func (e *tseEnv) providerTx(tb testing.TB, id string) tse.Tx {
+	tb.Helper()
+	tx, err := e.sim.Tx(context.Background(), id, 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return tx
+}
+
+// events counts a restaurant's events of one type.
+func (e *tseEnv) events(tb testing.TB, typ string) []*store.Event {
+	tb.Helper()
+	ev, err := e.st.Events(context.Background(), e.restaurant.ID, typ, 1000)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return ev
+}
+
+func num(v any) int { f, _ := v.(float64); return int(f) }
+
+func decodeInto(tb testing.TB, b []byte, v any) {
+	tb.Helper()
+	if err := json.Unmarshal(b, v); err != nil {
+		tb.Fatalf("body %q: %v", b, err)
+	}
+}
+
+// field reads one wrapped object from a body without failing the test,
+// for goroutines (which must not call t.Fatal).
+func field(body []byte, key string) map[string]any {
+	var m map[string]map[string]any
+	_ = json.Unmarshal(body, &m)
+	return m[key]
+}

@@ -1,0 +1,168 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"testing"
+	"time"
+
+	"posbox/tse"
+)
+
+// startedThenParked records a sale, forwards only its start (the worker
+// is driven step by step) and parks the finish as a permanent error.
+func startedThenParked(t *testing.T, e *tseEnv) string {
+	t.Helper()
+	s, tx := e.sell(t, sale("KASSE-01", 300), e.adminToken)
+	if s != http.StatusAccepted {
+		t.Fatalf("status %d", s)
+	}
+	e.srv.tse.step(context.Background()) // revision 1
+	head, err := e.st.TSEHeadJob(context.Background(), e.tssID)
+	if err != nil || head == nil || head.Revision != 2 {
+		t.Fatalf("head %+v %v", head, err)
+	}
+	if err := e.st.ParkTSETx(context.Background(), head, 400, "E_FAILED_SCHEMA_VALIDATION", "test: refused"); err != nil {
+		t.Fatal(err)
+	}
+	return tx["id"].(string)
+}
+
+// An attention item: visible in the queue with its error, status is
+// unhealthy, unrelated sales go on; the admin cancels it at the TSE.
+func TestTSEAttentionItemCancelledByAdmin(t *testing.T) {
+	e := newTSEEnv(t, tseEnvOpts{noWorker: true, budget: time.Millisecond})
+	id := startedThenParked(t, e)
+	q := e.queue(t)
+	item := q["items"].([]any)[0].(map[string]any)
+	if num(q["attention"]) != 1 || item["status"] != "attention" || item["last_error_code"] != "E_FAILED_SCHEMA_VALIDATION" || item["tx_id"] != id {
+		t.Fatalf("queue %v", q)
+	}
+	if st := e.status(t); st["healthy"] != false || num(st["attention_count"]) != 1 {
+		t.Fatalf("status %v", st)
+	}
+	// An unrelated sale is not blocked by the parked one.
+	_, other := e.sell(t, sale("KASSE-02", 100), e.adminToken)
+	e.srv.tse.step(context.Background())
+	e.srv.tse.step(context.Background())
+	if got := e.tx(t, other["id"].(string)); got["signed"] != true {
+		t.Fatalf("unrelated sale %v", got)
+	}
+	// Staff may not act on the queue; a retry of an item without attention is a 409.
+	_, staffTok := e.staff(t, "Sam Staff")
+	wantProblem(t, e.do(t, "POST", "/api/tse/queue/"+id+"/cancel", nil, staffTok), 403, eForbidden)
+	wantProblem(t, e.do(t, "POST", "/api/tse/queue/"+other["id"].(string)+"/retry", nil, e.adminToken), 409, "tse_queue_state")
+
+	rec := e.do(t, "POST", "/api/tse/queue/"+id+"/cancel", nil, e.adminToken)
+	wantStatus(t, rec, http.StatusOK)
+	e.srv.tse.step(context.Background())
+	got := e.tx(t, id)
+	if got["state"] != "CANCELLED" || got["signed"] != true {
+		t.Fatalf("after cancel %v", got)
+	}
+	if ptx := e.providerTx(t, id); ptx.State != tse.TxCancelled || ptx.LatestRevision != 2 {
+		t.Fatalf("provider %+v", ptx)
+	}
+	if q := e.queue(t); num(q["attention"]) != 0 || num(q["pending"]) != 0 {
+		t.Fatalf("queue after cancel %v", q)
+	}
+}
+
+// "Retry" puts a parked transaction back in the queue.
+func TestTSEAttentionItemRetried(t *testing.T) {
+	e := newTSEEnv(t, tseEnvOpts{noWorker: true, budget: time.Millisecond})
+	id := startedThenParked(t, e)
+	wantStatus(t, e.do(t, "POST", "/api/tse/queue/"+id+"/retry", nil, e.adminToken), http.StatusOK)
+	e.srv.tse.step(context.Background())
+	if got := e.tx(t, id); got["state"] != "FINISHED" || got["signed"] != true {
+		t.Fatalf("after retry %v", got)
+	}
+}
+
+// A transaction left ACTIVE for more than 30 minutes with nothing to
+// finish it is cancelled by the sweep, so the open-transaction limit is
+// never reached; the reconciler adds transactions only the provider knows.
+func TestTSEStaleActiveCancelledAndReconciler(t *testing.T) {
+	e := newTSEEnv(t, tseEnvOpts{noWorker: true, budget: time.Millisecond})
+	id := startedThenParked(t, e)
+	if err := e.srv.TSEReconcileJob(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if q := e.queue(t); num(q["pending"]) != 0 {
+		t.Fatalf("cancelled a fresh transaction: %v", q)
+	}
+	e.clock.Add(31 * time.Minute)
+	if err := e.srv.TSEReconcileJob(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	e.srv.tse.step(context.Background())
+	if ptx := e.providerTx(t, id); ptx.State != tse.TxCancelled {
+		t.Fatalf("provider state %s", ptx.State)
+	}
+	info, err := e.sim.TSS(context.Background())
+	if err != nil || info.ActiveTransactions != 0 {
+		t.Fatalf("active transactions %d %v", info.ActiveTransactions, err)
+	}
+
+	// A transaction signed at the provider by someone else.
+	ctx := context.Background()
+	client := tse.NewUUID4()
+	if _, err := e.sim.EnsureClient(ctx, client, "OTHER-POS"); err != nil {
+		t.Fatal(err)
+	}
+	txID := tse.NewUUID4()
+	start, _ := tse.UpsertBody(tse.TxActive, client, nil, nil)
+	finish, _ := tse.UpsertBody(tse.TxFinished, client, &tse.Receipt{ReceiptType: "RECEIPT",
+		AmountsPerVATRate:     []tse.AmountPerVATRate{{VATRate: "NORMAL", Amount: "1.00"}},
+		AmountsPerPaymentType: []tse.AmountPerPayment{{PaymentType: "CASH", Amount: "1.00"}}}, nil)
+	for i, b := range [][]byte{start, finish} {
+		if _, err := e.sim.Upsert(ctx, tse.UpsertRequest{TxID: txID, Revision: i + 1, Body: b}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := e.srv.TSEReconcileJob(ctx); err != nil {
+		t.Fatal(err)
+	}
+	from, to := e.clock.Now().Add(-time.Hour).Format(time.RFC3339), e.clock.Now().Format(time.RFC3339)
+	rec := e.do(t, "GET", "/api/tse/transactions?from="+from+"&to="+to, nil, e.adminToken)
+	wantStatus(t, rec, http.StatusOK)
+	var list []map[string]any
+	decodeInto(t, rec.Body.Bytes(), &list)
+	if len(list) != 2 || list[1]["id"] != txID || list[1]["source"] != "reconciled" || list[1]["client_serial"] != "OTHER-POS" ||
+		list[0]["state"] != "CANCELLED" || num(list[0]["number"]) != 1 || num(list[1]["number"]) != 2 {
+		t.Fatalf("list %v", list)
+	}
+}
+
+// The TSS's open-transaction limit is reached (2 here): the queue pauses;
+// the sweep's cancellations go to the front, free the room, and the queue
+// resumes by itself with the waiting sale.
+func TestTSETxLimitReachedRecoversThroughSweep(t *testing.T) {
+	e := newTSEEnv(t, tseEnvOpts{noWorker: true, budget: time.Millisecond, maxActive: 2})
+	stale := []string{startedThenParked(t, e), startedThenParked(t, e)}
+	e.startWorker()
+	s, tx := e.sell(t, sale("KASSE-01", 500), e.adminToken)
+	if s != http.StatusAccepted {
+		t.Fatalf("status %d", s)
+	}
+	waitFor(t, "queue paused", func() bool { return e.status(t)["queue_paused"] == true })
+	if le := e.status(t)["last_error"].(map[string]any); le["code"] != "E_TX_LIMIT_REACHED" {
+		t.Fatalf("last error %v", le)
+	}
+	e.clock.Add(31 * time.Minute)
+	if err := e.srv.TSEReconcileJob(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "queue drained", func() bool { return e.queueEmpty(t) })
+	for _, id := range stale {
+		if got := e.tx(t, id); got["state"] != "CANCELLED" {
+			t.Fatalf("stale %v", got)
+		}
+	}
+	if got := e.tx(t, tx["id"].(string)); got["signed"] != true || num(got["number"]) != 3 {
+		t.Fatalf("waiting sale %v", got)
+	}
+	if st := e.status(t); st["queue_paused"] != false || st["open_outage"] != nil {
+		t.Fatalf("status %v", st)
+	}
+}

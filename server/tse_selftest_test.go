@@ -1,0 +1,165 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"posbox/store"
+	"posbox/tse"
+)
+
+// gatedProvider is the simulator whose TSS reads wait at a gate while it
+// is closed: it holds a self-test in RUNNING for as long as a test needs.
+type gatedProvider struct {
+	tse.Provider
+	mu   sync.Mutex
+	gate chan struct{} // nil: open
+}
+
+func (g *gatedProvider) close() { g.mu.Lock(); g.gate = make(chan struct{}); g.mu.Unlock() }
+func (g *gatedProvider) open() {
+	g.mu.Lock()
+	if g.gate != nil {
+		close(g.gate)
+		g.gate = nil
+	}
+	g.mu.Unlock()
+}
+
+func (g *gatedProvider) TSS(ctx context.Context) (tse.TSSInfo, error) {
+	g.mu.Lock()
+	gate := g.gate
+	g.mu.Unlock()
+	if gate != nil {
+		select {
+		case <-gate:
+		case <-ctx.Done():
+			return tse.TSSInfo{}, ctx.Err()
+		}
+	}
+	return g.Provider.TSS(ctx)
+}
+
+// Two (and many concurrent) POSTs while a self-test runs return the same
+// running test and start nothing; it then passes and shows in status.
+func TestTSESelfTestSingleFlight(t *testing.T) {
+	var gp *gatedProvider
+	e := newTSEEnv(t, tseEnvOpts{provider: func(s *tse.Simulator) tse.Provider {
+		gp = &gatedProvider{Provider: s}
+		return gp
+	}})
+	if s, _ := e.sell(t, sale("KASSE-01", 100), e.adminToken); s != http.StatusCreated {
+		t.Fatalf("status %d", s)
+	}
+	gp.close()
+	ids := make([]string, 8)
+	var wg sync.WaitGroup
+	for i := range ids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rec := e.do(t, "POST", "/api/tse/self-test", nil, e.adminToken)
+			if rec.Code != http.StatusAccepted {
+				t.Errorf("status %d %s", rec.Code, rec.Body.String())
+				return
+			}
+			st := field(rec.Body.Bytes(), "self_test")
+			if st["state"] != "RUNNING" || st["finished_at"] != nil || st["started_at"] == nil {
+				t.Errorf("self-test %v", st)
+			}
+			ids[i], _ = st["id"].(string)
+		}()
+	}
+	wg.Wait()
+	for _, id := range ids[1:] {
+		if id != ids[0] {
+			t.Fatalf("two self-tests started: %v", ids)
+		}
+	}
+	gp.open()
+	waitFor(t, "self-test finished", func() bool {
+		st, err := e.st.TSESelfTest(context.Background(), ids[0])
+		return err == nil && st.State != store.SelfTestRunning
+	})
+	st := e.status(t)
+	last := st["last_self_test"].(map[string]any)
+	if last["id"] != ids[0] || last["state"] != "PASSED" || last["finished_at"] == nil || st["last_self_test_error"] != nil || st["healthy"] != true {
+		t.Fatalf("status %v", st)
+	}
+	// The checks include the signature of the last sale verified with the TSS key.
+	checks := last["checks"].([]any)
+	found := false
+	for _, c := range checks {
+		c := c.(map[string]any)
+		if c["result"] == "failed" {
+			t.Fatalf("check failed: %v", c)
+		}
+		found = found || (c["name"] == "signature" && c["result"] == "ok")
+	}
+	if !found {
+		t.Fatalf("no verified signature check: %v", checks)
+	}
+	// A later POST starts a new test.
+	rec := e.do(t, "POST", "/api/tse/self-test", nil, e.adminToken)
+	if id := decodeJSON(t, rec)["self_test"].(map[string]any)["id"]; id == ids[0] {
+		t.Fatal("a finished self-test was returned as running")
+	}
+}
+
+// A failing self-test (disabled TSS) is FAILED with its error in status
+// and raises tse_error.
+func TestTSESelfTestFailure(t *testing.T) {
+	e := newTSEEnv(t, tseEnvOpts{noWorker: true})
+	if err := e.sim.SetState(tse.TSSDisabled); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.srv.TSESelfTestJob(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	st := e.status(t)
+	if st["healthy"] != false || st["last_self_test"].(map[string]any)["state"] != "FAILED" {
+		t.Fatalf("status %v", st)
+	}
+	if msg, _ := st["last_self_test_error"].(string); msg == "" {
+		t.Fatalf("no error: %v", st)
+	}
+	ev := e.events(t, store.EventTSEError)
+	if len(ev) != 1 || !strings.Contains(string(ev[0].Data), "self_test_failed") {
+		t.Fatalf("events %v", ev)
+	}
+}
+
+// The certificate check raises tse_certificate_expiring once per
+// certificate when 30 days or fewer are left, not every day.
+func TestTSECertificateExpiringOnce(t *testing.T) {
+	e := newTSEEnv(t, tseEnvOpts{noWorker: true, certValid: 40 * 24 * time.Hour})
+	if err := e.srv.TSECertificateJob(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(e.events(t, store.EventTSECertExpiring)); n != 0 {
+		t.Fatalf("%d events with 40 days left", n)
+	}
+	// Day 10 (30 days left), then the next two daily runs.
+	for _, d := range []int{10, 1, 1} {
+		e.clock.Add(time.Duration(d) * 24 * time.Hour)
+		if err := e.srv.TSECertificateJob(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ev := e.events(t, store.EventTSECertExpiring)
+	if len(ev) != 1 || !strings.Contains(string(ev[0].Data), `"days_left":30`) {
+		t.Fatalf("events %v", ev)
+	}
+	tok, err := IssueToken(testKey, e.admin, e.clock.Now(), time.Hour) // days passed: a fresh login
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := e.do(t, "GET", "/api/tse/status", nil, tok)
+	if st := decodeJSON(t, rec)["status"].(map[string]any); num(st["days_to_certificate_expiry"]) != 28 {
+		t.Fatalf("status %v", st)
+	}
+}

@@ -1,0 +1,130 @@
+package server
+
+import (
+	"encoding/json"
+	"time"
+
+	"posbox/store"
+)
+
+// tseTxJSON is a transaction as the API shows it (POST and GET
+// /api/tse/transactions/:id, and the items of the list).
+type tseTxJSON struct {
+	ID                string      `json:"id"`
+	Number            *int64      `json:"number"`
+	State             string      `json:"state"`
+	ClientID          string      `json:"client_id"`
+	ClientSerial      string      `json:"client_serial"`
+	ReceiptType       string      `json:"receipt_type,omitempty"`
+	Total             json.Number `json:"total"`
+	TimeStart         *string     `json:"time_start"`
+	TimeEnd           *string     `json:"time_end"`
+	SignatureCounter  *int64      `json:"signature_counter"`
+	Signature         *string     `json:"signature"`
+	QRCodeData        *string     `json:"qr_code_data"`
+	TSESerialNumber   *string     `json:"tse_serial_number"`
+	Signed            bool        `json:"signed"`
+	TSEUnavailable    bool        `json:"tse_unavailable"`
+	ReceiptWithoutTSE bool        `json:"receipt_without_tse"`
+	SignedLate        bool        `json:"signed_late"`
+	OutageID          *string     `json:"outage_id"`
+	Source            string      `json:"source"`
+	CreatedAt         string      `json:"created_at"`
+}
+
+func strPtr(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func tseTxView(t *store.TSETransaction) tseTxJSON {
+	v := tseTxJSON{
+		ID: t.TxID, State: t.State, ClientID: t.ClientID, ClientSerial: t.ClientSerial,
+		ReceiptType: t.ReceiptType, Total: money(t.TotalCents), Signed: t.Signed(),
+		ReceiptWithoutTSE: t.ReceiptWithoutTSE, SignedLate: t.SignedLate, OutageID: strPtr(t.OutageID),
+		Source: t.Source, CreatedAt: ts(t.CreatedAt),
+	}
+	// A transaction the till was told is unsigned stays "unavailable"
+	// until it is signed; a fresh one still in flight is neither.
+	v.TSEUnavailable = !v.Signed && t.ReceiptWithoutTSE
+	if t.Number != nil {
+		v.Number = t.Number
+		v.TimeStart = tsPtr(t.TimeStart)
+		v.TimeEnd = tsPtr(t.TimeEnd)
+		v.SignatureCounter = t.SignatureCounter
+		v.Signature = strPtr(t.SignatureValue)
+		v.QRCodeData = strPtr(t.QRCodeData)
+		v.TSESerialNumber = strPtr(t.TSSSerialNumber)
+	}
+	return v
+}
+
+// tseJobJSON is one queue item.
+type tseJobJSON struct {
+	ID             string  `json:"id"`
+	TxID           string  `json:"tx_id"`
+	Revision       int     `json:"revision"`
+	TargetState    string  `json:"target_state"`
+	ClientSerial   string  `json:"client_serial"`
+	Status         string  `json:"status"`
+	Attempts       int     `json:"attempts"`
+	LastHTTPStatus *int    `json:"last_http_status"`
+	LastErrorCode  *string `json:"last_error_code"`
+	LastError      *string `json:"last_error"`
+	NextAttemptAt  *string `json:"next_attempt_at"`
+	QueuedAt       string  `json:"queued_at"`
+}
+
+func tseJobView(j *store.TSEJob) tseJobJSON {
+	v := tseJobJSON{ID: j.ID, TxID: j.TxID, Revision: j.Revision, TargetState: j.TargetState, ClientSerial: j.ClientSerial,
+		Status: j.Status, Attempts: j.Attempts, LastErrorCode: strPtr(j.LastErrorCode), LastError: strPtr(j.LastErrorMessage),
+		QueuedAt: ts(j.CreatedAt)}
+	if j.LastHTTPStatus != 0 {
+		v.LastHTTPStatus = &j.LastHTTPStatus
+	}
+	if j.Status == store.TSEJobPending || j.Status == store.TSEJobInFlight {
+		s := ts(j.NextAttemptAt)
+		v.NextAttemptAt = &s
+	}
+	return v
+}
+
+type tseOutageJSON struct {
+	ID                   string  `json:"id"`
+	StartedAt            string  `json:"started_at"`
+	EndedAt              *string `json:"ended_at"`
+	Reason               string  `json:"reason"`
+	ReasonCode           string  `json:"reason_code"`
+	AffectedTransactions int     `json:"affected_transactions"`
+}
+
+func tseOutageView(o *store.TSEOutage) tseOutageJSON {
+	return tseOutageJSON{ID: o.ID, StartedAt: ts(o.StartedAt), EndedAt: tsPtr(o.EndedAt), Reason: o.Reason,
+		ReasonCode: o.ReasonCode, AffectedTransactions: o.AffectedTransactions}
+}
+
+type tseSelfTestJSON struct {
+	ID         string          `json:"id"`
+	State      string          `json:"state"`
+	StartedAt  string          `json:"started_at"`
+	FinishedAt *string         `json:"finished_at"`
+	Error      *string         `json:"error"`
+	Checks     json.RawMessage `json:"checks"`
+}
+
+func tseSelfTestView(t *store.TSESelfTest) tseSelfTestJSON {
+	return tseSelfTestJSON{ID: t.ID, State: t.State, StartedAt: ts(t.StartedAt), FinishedAt: tsPtr(t.FinishedAt),
+		Error: strPtr(t.Error), Checks: t.Checks}
+}
+
+// daysUntil is whole days from now to t, rounded down (negative once past).
+func daysUntil(t, now time.Time) int {
+	d := t.Sub(now)
+	days := int(d / (24 * time.Hour))
+	if d < 0 && d%(24*time.Hour) != 0 {
+		days--
+	}
+	return days
+}

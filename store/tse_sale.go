@@ -1,0 +1,260 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+)
+
+// TSE error codes.
+const (
+	// EIdempotencyKeyReused: the same Idempotency-Key came with a different body.
+	EIdempotencyKeyReused = "idempotency_key_reused"
+	// ETSEQueueState: an admin action does not fit the item's state.
+	ETSEQueueState = "tse_queue_state"
+)
+
+// TSE job statuses.
+const (
+	TSEJobPending    = "pending"
+	TSEJobInFlight   = "in_flight"
+	TSEJobDone       = "done"
+	TSEJobAttention  = "attention"
+	TSEJobSuperseded = "superseded"
+)
+
+// TSETransaction is one row of the local mirror of the TSE's transactions.
+type TSETransaction struct {
+	TxID              string
+	RestaurantID      string
+	TSSID             string
+	ClientID          string
+	ClientSerial      string
+	ReceiptType       string
+	TotalCents        int64
+	Number            *int64 // nil until revision 1 is signed
+	State             string // ACTIVE, FINISHED, CANCELLED
+	LatestRevision    int    // latest revision the provider signed
+	TimeStart         *time.Time
+	TimeEnd           *time.Time
+	SignatureCounter  *int64
+	SignatureValue    string
+	LogTime           *time.Time
+	QRCodeData        string
+	TSSSerialNumber   string
+	ReceiptWithoutTSE bool
+	SignedLate        bool
+	OutageID          string
+	Source            string // posbox or reconciled
+	BusinessTime      time.Time
+	CreatedAt         time.Time
+	UpdatedAt         time.Time
+}
+
+// Signed reports whether the transaction has reached its final signed
+// state (FINISHED or CANCELLED at the provider).
+func (t *TSETransaction) Signed() bool {
+	return t.TimeEnd != nil && (t.State == "FINISHED" || t.State == "CANCELLED")
+}
+
+// NewTSESale is a sale to record and forward.
+type NewTSESale struct {
+	RestaurantID string
+	TSSID        string
+	TxID         string // fiskaly wants a v4 UUID
+	ClientSerial string
+	ReceiptType  string
+	TotalCents   int64
+	// Bodies builds the start and finish revisions once the client id of
+	// the terminal is known (existing or new).
+	Bodies func(clientID string) (start, finish []byte, err error)
+	// NewClientID makes the id of a terminal seen for the first time.
+	NewClientID func() string
+	// IdempotencyKey (optional) and the hash of the request body.
+	IdempotencyKey string
+	RequestHash    string
+}
+
+// IdempotentReplay is the first answer to a POST with the same key.
+type IdempotentReplay struct {
+	TxID     string
+	Status   int    // 0 while the first request is still being answered
+	Response []byte // the first answer's body
+}
+
+// CreateTSESale records a sale in one transaction: the terminal's client
+// row (first use), the mirror row and both revisions in the outbox. With an
+// idempotency key that was seen before it writes nothing and returns the
+// replay instead.
+func (s *Store) CreateTSESale(ctx context.Context, n NewTSESale) (*TSETransaction, *IdempotentReplay, error) {
+	var out *TSETransaction
+	var replay *IdempotentReplay
+	err := s.write(ctx, func(tx *Tx) error {
+		now := FormatTime(tx.Now)
+		if n.IdempotencyKey != "" {
+			var hash, txID string
+			var status sql.NullInt64
+			var resp []byte
+			err := tx.QueryRowContext(ctx, `SELECT request_hash, tx_id, status, response FROM tse_idempotency_keys
+				WHERE restaurant_id = ? AND key = ?`, n.RestaurantID, n.IdempotencyKey).Scan(&hash, &txID, &status, &resp)
+			switch {
+			case err == nil:
+				if hash != n.RequestHash {
+					return Errorf(EIdempotencyKeyReused, "this Idempotency-Key was used with a different request body")
+				}
+				replay = &IdempotentReplay{TxID: txID, Status: int(status.Int64), Response: resp}
+				return nil
+			case !errors.Is(err, sql.ErrNoRows):
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO tse_idempotency_keys (restaurant_id, key, request_hash, tx_id, created_at)
+				VALUES (?, ?, ?, ?, ?)`, n.RestaurantID, n.IdempotencyKey, n.RequestHash, n.TxID, now); err != nil {
+				return err
+			}
+		}
+		clientID, err := ensureTSEClient(ctx, tx, n.RestaurantID, n.TSSID, n.ClientSerial, n.NewClientID)
+		if err != nil {
+			return err
+		}
+		start, finish, err := n.Bodies(clientID)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO tse_transactions (tx_id, restaurant_id, tss_id, client_id, client_serial,
+			receipt_type, total_cents, state, business_time, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, 'ACTIVE', ?, ?, ?)`,
+			n.TxID, n.RestaurantID, n.TSSID, clientID, n.ClientSerial, n.ReceiptType, n.TotalCents, now, now, now); err != nil {
+			return err
+		}
+		for i, body := range [][]byte{start, finish} {
+			state := "ACTIVE"
+			if i == 1 {
+				state = "FINISHED"
+			}
+			if err := insertTSEJob(ctx, tx, n.RestaurantID, n.TSSID, clientID, n.TxID, i+1, state, body); err != nil {
+				return err
+			}
+		}
+		out, err = tseTransaction(ctx, tx, n.RestaurantID, n.TxID)
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, replay, nil
+}
+
+// insertTSEJob appends one revision to the outbox, due now.
+func insertTSEJob(ctx context.Context, tx *Tx, restaurantID, tssID, clientID, txID string, revision int, state string, body []byte) error {
+	now := FormatTime(tx.Now)
+	_, err := tx.ExecContext(ctx, `INSERT INTO tse_jobs (id, restaurant_id, tss_id, client_id, tx_id, revision, target_state,
+		body, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		NewID(), restaurantID, tssID, clientID, txID, revision, state, body, now, now)
+	return err
+}
+
+// ensureTSEClient returns the client id of a terminal serial, creating the
+// row on first use; the worker registers it at the provider.
+func ensureTSEClient(ctx context.Context, tx *Tx, restaurantID, tssID, serial string, newID func() string) (string, error) {
+	var id string
+	err := tx.QueryRowContext(ctx, `SELECT client_id FROM tse_clients WHERE tss_id = ? AND client_serial = ?`, tssID, serial).Scan(&id)
+	if err == nil {
+		return id, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return "", err
+	}
+	id = newID()
+	_, err = tx.ExecContext(ctx, `INSERT INTO tse_clients (client_id, restaurant_id, tss_id, client_serial, created_at)
+		VALUES (?, ?, ?, ?, ?)`, id, restaurantID, tssID, serial, FormatTime(tx.Now))
+	return id, err
+}
+
+// SetTSEIdempotentResponse keeps the first answer for a key.
+func (s *Store) SetTSEIdempotentResponse(ctx context.Context, restaurantID, key string, status int, body []byte) error {
+	return s.write(ctx, func(tx *Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE tse_idempotency_keys SET status = ?, response = ?
+			WHERE restaurant_id = ? AND key = ? AND status IS NULL`, status, body, restaurantID, key)
+		return err
+	})
+}
+
+// TSEIdempotent reads a key's stored answer.
+func (s *Store) TSEIdempotent(ctx context.Context, restaurantID, key string) (*IdempotentReplay, error) {
+	var r IdempotentReplay
+	var status sql.NullInt64
+	err := s.rdb.QueryRowContext(ctx, `SELECT tx_id, status, response FROM tse_idempotency_keys WHERE restaurant_id = ? AND key = ?`,
+		restaurantID, key).Scan(&r.TxID, &status, &r.Response)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, NotFound("idempotency key")
+	}
+	r.Status = int(status.Int64)
+	return &r, err
+}
+
+const tseTxColumns = `tx_id, restaurant_id, tss_id, client_id, client_serial, receipt_type, total_cents, number, state,
+	latest_revision, time_start, time_end, signature_counter, signature_value, log_time, qr_code_data, tss_serial_number,
+	receipt_without_tse, signed_late, outage_id, source, business_time, created_at, updated_at`
+
+func scanTSETransaction(sc scanner) (*TSETransaction, error) {
+	var t TSETransaction
+	var number, counter sql.NullInt64
+	var start, end, logTime, sig, qr, serial, outage sql.NullString
+	var business, created, updated string
+	err := sc.Scan(&t.TxID, &t.RestaurantID, &t.TSSID, &t.ClientID, &t.ClientSerial, &t.ReceiptType, &t.TotalCents, &number,
+		&t.State, &t.LatestRevision, &start, &end, &counter, &sig, &logTime, &qr, &serial,
+		&t.ReceiptWithoutTSE, &t.SignedLate, &outage, &t.Source, &business, &created, &updated)
+	if err != nil {
+		return nil, err
+	}
+	if number.Valid {
+		t.Number = &number.Int64
+	}
+	if counter.Valid {
+		t.SignatureCounter = &counter.Int64
+	}
+	t.TimeStart, t.TimeEnd, t.LogTime = parseNullTime(start), parseNullTime(end), parseNullTime(logTime)
+	t.SignatureValue, t.QRCodeData, t.TSSSerialNumber, t.OutageID = sig.String, qr.String, serial.String, outage.String
+	t.BusinessTime, t.CreatedAt, t.UpdatedAt = ParseTime(business), ParseTime(created), ParseTime(updated)
+	return &t, nil
+}
+
+type queryer interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+func tseTransaction(ctx context.Context, q queryer, restaurantID, txID string) (*TSETransaction, error) {
+	t, err := scanTSETransaction(q.QueryRowContext(ctx, `SELECT `+tseTxColumns+` FROM tse_transactions
+		WHERE tx_id = ? AND restaurant_id = ?`, txID, restaurantID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, NotFound("transaction")
+	}
+	return t, err
+}
+
+// TSETransaction reads one mirrored transaction of a restaurant.
+func (s *Store) TSETransaction(ctx context.Context, restaurantID, txID string) (*TSETransaction, error) {
+	return tseTransaction(ctx, s.rdb, restaurantID, txID)
+}
+
+// TSETransactions lists the signed transactions (with a number) whose
+// time_start lies in [from, to], by number.
+func (s *Store) TSETransactions(ctx context.Context, restaurantID string, from, to time.Time) ([]*TSETransaction, error) {
+	rows, err := s.rdb.QueryContext(ctx, `SELECT `+tseTxColumns+` FROM tse_transactions
+		WHERE restaurant_id = ? AND number IS NOT NULL AND time_start >= ? AND time_start <= ?
+		ORDER BY number`, restaurantID, FormatTime(from), FormatTime(to))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []*TSETransaction{}
+	for rows.Next() {
+		t, err := scanTSETransaction(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
