@@ -68,7 +68,9 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 	}()
 	// Each area starts its workers and registers its jobs here, one line each:
 	// (tse)
-	// (notifications)
+	if err := startNotifications(workCtx, &workers, sched, st, srv, cfg, log); err != nil {
+		return err
+	}
 	// (backups)
 	_ = workCtx
 	sched.Start()

@@ -21,6 +21,8 @@ type Config struct {
 	// Login rate limits: per client address and per email.
 	LoginPerIP    Limit
 	LoginPerEmail Limit
+	// Notifier sends test notifications (package notify's Dispatcher).
+	Notifier Notifier
 }
 
 // Limit is a token bucket: Burst attempts at once, then one per Every.
