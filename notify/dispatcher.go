@@ -72,12 +72,23 @@ func New(st *store.Store, o Options) *Dispatcher {
 // crash left in flight back in the queue; it wakes on a commit that queued
 // deliveries and polls for due retries. On stop, sends already under way
 // finish and are recorded; claimed ones not yet started are handed back.
+//
+// Recovery assumes one dispatcher per database, as the appliance runs:
+// a second one starting later would take back rows the first is sending.
+// Claims themselves are atomic, so dispatchers that share a queue (work)
+// never send a row twice.
 func (d *Dispatcher) Run(ctx context.Context) error {
 	if n, err := d.st.RequeueInFlight(ctx); err != nil {
 		return err
 	} else if n > 0 {
 		d.log.Warn("notifications: deliveries left in flight by a crash are queued again", "count", n)
 	}
+	d.work(ctx)
+	return nil
+}
+
+// work is Run without the start-up recovery.
+func (d *Dispatcher) work(ctx context.Context) {
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	busy := make(chan struct{}, d.workers) // one token per running send
@@ -114,7 +125,6 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 		case <-freed:
 		}
 	}
-	return nil
 }
 
 // RunOnce sends everything due now, in batches of the pool's size, and

@@ -1,0 +1,222 @@
+package notify
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"posbox/store"
+)
+
+func TestDisablingARuleStopsItsPendingRetries(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	rcv := newReceiver(t, http.StatusServiceUnavailable)
+	rule := e.rule(t, store.ChannelWebhook, "new_order", rcv.URL)
+	e.event(t, "new_order", map[string]any{})
+	d := e.webhookDispatcher(t)
+	runOnce(t, d)
+	if _, err := e.st.UpdateNotificationSetting(context.Background(), e.rest.ID, rule.ID,
+		store.NotificationSettingUpdate{IsEnabled: store.Of(false)}); err != nil {
+		t.Fatal(err)
+	}
+	e.clock.Add(48 * time.Hour)
+	runOnce(t, d)
+	if n := len(rcv.got()); n != 1 {
+		t.Fatalf("%d requests, want 1: the disabled rule was retried", n)
+	}
+	if del := e.deliveries(t)[0]; del.Status != store.DeliveryCancelled || *del.LastError != "rule disabled" {
+		t.Fatalf("delivery %+v", del)
+	}
+	// A new event for the disabled rule queues nothing.
+	e.event(t, "new_order", map[string]any{})
+	if n := len(e.deliveries(t)); n != 1 {
+		t.Fatalf("%d deliveries, want 1", n)
+	}
+}
+
+// The dispatcher re-reads the rule at send time: a delivery claimed just
+// before its rule was disabled or deleted is dropped, not sent.
+func TestDeliveryDroppedWhenRuleChangedAfterClaim(t *testing.T) {
+	t.Parallel()
+	for _, action := range []string{"disable", "delete"} {
+		t.Run(action, func(t *testing.T) {
+			e := newEnv(t)
+			rcv := newReceiver(t)
+			rule := e.rule(t, store.ChannelWebhook, "new_order", rcv.URL)
+			e.event(t, "new_order", map[string]any{})
+			ctx := context.Background()
+			claimed, err := e.st.ClaimDeliveries(ctx, e.clock.Now(), 10)
+			if err != nil || len(claimed) != 1 {
+				t.Fatalf("claimed %d, %v", len(claimed), err)
+			}
+			if action == "disable" {
+				_, err = e.st.UpdateNotificationSetting(ctx, e.rest.ID, rule.ID, store.NotificationSettingUpdate{IsEnabled: store.Of(false)})
+			} else {
+				err = e.st.DeleteNotificationSetting(ctx, e.rest.ID, rule.ID)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.webhookDispatcher(t).deliver(ctx, claimed[0])
+			if len(rcv.got()) != 0 || len(e.logs(t)) != 0 {
+				t.Fatal("a delivery of a disabled or deleted rule was sent")
+			}
+			if del := e.deliveries(t)[0]; del.Status != store.DeliveryCancelled {
+				t.Fatalf("delivery %+v", del)
+			}
+		})
+	}
+}
+
+// countingReceiver counts requests per webhook-id.
+type countingReceiver struct {
+	*receiver
+}
+
+func (r countingReceiver) perID() map[string]int {
+	m := map[string]int{}
+	for _, h := range r.got() {
+		m[h.Header.Get("webhook-id")]++
+	}
+	return m
+}
+
+func wantExactlyOnce(t *testing.T, e *env, r countingReceiver, n int) {
+	t.Helper()
+	per := r.perID()
+	if len(per) != n {
+		t.Fatalf("%d distinct deliveries arrived, want %d", len(per), n)
+	}
+	for id, c := range per {
+		if c != 1 {
+			t.Fatalf("%s arrived %d times", id, c)
+		}
+	}
+	for _, d := range e.deliveries(t) {
+		if d.Status != store.DeliveryDelivered || d.Attempts != 1 {
+			t.Fatalf("delivery %+v", d)
+		}
+	}
+}
+
+// Stopping the dispatcher mid-queue and reopening the store (a restart):
+// every delivery still arrives, exactly once.
+func TestStopMidQueueAndRestartDeliversEverythingOnce(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	rcv := countingReceiver{newReceiver(t)}
+	e.rule(t, store.ChannelWebhook, "new_order", rcv.URL)
+	const n = 30
+	for i := 0; i < n; i++ {
+		e.event(t, "new_order", map[string]any{"order_number": i})
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	rcv.mu.Lock()
+	rcv.onHit = func(c int) {
+		if c == 7 {
+			stop() // stop while sends are under way
+		}
+	}
+	rcv.mu.Unlock()
+	done := make(chan error)
+	go func() { done <- e.webhookDispatcher(t).Run(ctx) }()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	first := len(rcv.got())
+	if first >= n {
+		t.Fatalf("the stop came too late to test anything (%d sent)", first)
+	}
+	for _, d := range e.deliveries(t) {
+		if d.Status == store.DeliveryInFlight {
+			t.Fatalf("a stop left %s in flight", d.ID)
+		}
+	}
+	// Restart: close and reopen the store, start a new dispatcher.
+	e.st.Close()
+	e.open(t)
+	ctx2, stop2 := context.WithCancel(context.Background())
+	defer stop2()
+	go func() { done <- e.webhookDispatcher(t).Run(ctx2) }()
+	waitFor(t, "all deliveries", func() bool { return len(rcv.got()) >= n })
+	stop2()
+	<-done
+	wantExactlyOnce(t, e, rcv, n)
+}
+
+// A crash leaves claimed deliveries in flight; the next start sends them.
+func TestCrashLeftInFlightIsSentAfterRestart(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	rcv := countingReceiver{newReceiver(t)}
+	e.rule(t, store.ChannelWebhook, "new_order", rcv.URL)
+	for i := 0; i < 5; i++ {
+		e.event(t, "new_order", map[string]any{"order_number": i})
+	}
+	// The "crashed" dispatcher claimed three and died before sending.
+	if c, err := e.st.ClaimDeliveries(context.Background(), e.clock.Now(), 3); err != nil || len(c) != 3 {
+		t.Fatalf("claimed %d, %v", len(c), err)
+	}
+	e.st.Close()
+	e.open(t)
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- e.webhookDispatcher(t).Run(ctx) }()
+	waitFor(t, "all deliveries", func() bool { return len(rcv.got()) >= 5 })
+	stop()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	wantExactlyOnce(t, e, rcv, 5)
+}
+
+// Several dispatchers, on one store and on a second store opened on the
+// same file, never send a delivery twice: a claim is atomic.
+func TestConcurrentDispatchersSendEachDeliveryOnce(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	rcv := countingReceiver{newReceiver(t)}
+	e.rule(t, store.ChannelWebhook, "new_order", rcv.URL)
+	e.rule(t, store.ChannelWebhook, "new_order", rcv.URL+"/second")
+	second, err := store.Open(context.Background(), e.dir, store.Options{Now: e.clock.Now, Logger: discard, Synchronous: "NORMAL"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Close()
+	ws, _ := NewWebhookSender(WebhookConfig{})
+	senders := map[string]Sender{store.ChannelWebhook: ws}
+	ds := []*Dispatcher{e.dispatcher(t, senders), e.dispatcher(t, senders), e.dispatcher(t, senders),
+		New(second, Options{Senders: senders, Now: e.clock.Now, Logger: discard, Poll: 5 * time.Millisecond})}
+	ctx, stop := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for _, d := range ds {
+		wg.Add(1)
+		go func() { defer wg.Done(); d.work(ctx) }() // no start-up recovery: see Run
+	}
+	// Events arrive while the dispatchers run, from several writers.
+	const writers, each = 3, 8
+	var pub sync.WaitGroup
+	for w := 0; w < writers; w++ {
+		pub.Add(1)
+		go func() {
+			defer pub.Done()
+			for i := 0; i < each; i++ {
+				if _, err := e.st.PublishEvent(ctx, e.rest.ID, "new_order", map[string]any{"w": w, "i": i}); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	pub.Wait()
+	want := writers * each * 2
+	waitFor(t, "all deliveries", func() bool { return len(rcv.got()) >= want })
+	stop()
+	wg.Wait()
+	wantExactlyOnce(t, e, rcv, want)
+	if n := len(e.logs(t)); n != min(want, store.MaxLogLimit) {
+		t.Fatalf("%d log entries", n)
+	}
+}
