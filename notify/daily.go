@@ -14,8 +14,9 @@ import (
 // called every minute and decides per restaurant: once the local time has
 // passed At, the previous local day's report is due. The published date
 // is recorded with the event in one transaction (store.PublishDailyReport),
-// so a restart or an extra run never sends it twice, and a box that was
-// off at report time sends the latest due report when it comes back.
+// so a restart or an extra run never sends it twice. A box that was off
+// at report time sends yesterday's report when it is back the same day; a
+// day the box missed entirely gets no report.
 type DailyReporter struct {
 	St  *store.Store
 	At  string           // HH:MM local; 06:00 when empty
@@ -42,12 +43,11 @@ func (d *DailyReporter) Run(ctx context.Context) error {
 	}
 	for _, r := range rs {
 		local := now.In(r.Location())
-		back := -1 // yesterday is due once the report time has passed ...
 		if local.Format(store.ClockFormat) < at {
-			back = -2 // ... before that, the day before yesterday
+			continue // yesterday's report is due from At on
 		}
 		y, m, day := local.Date()
-		date := time.Date(y, m, day, 12, 0, 0, 0, time.UTC).AddDate(0, 0, back).Format(store.DateFormat)
+		date := time.Date(y, m, day, 12, 0, 0, 0, time.UTC).AddDate(0, 0, -1).Format(store.DateFormat)
 		last, err := d.St.LastDailyReport(ctx, r.ID)
 		if err != nil {
 			return err

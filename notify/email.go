@@ -139,7 +139,7 @@ func classifySMTP(err error) *Failure {
 		return &Failure{Text: fmt.Sprintf("SMTP %s (%s): %s", code, kind, oneLine(err.Error())), Temporary: se.IsTemp()}
 	}
 	var ne net.Error
-	if errors.As(err, &ne) || errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "dial failed") {
+	if errors.As(err, &ne) || errors.Is(err, context.DeadlineExceeded) {
 		return &Failure{Text: "SMTP server unreachable (temporary): " + oneLine(err.Error()), Temporary: true}
 	}
 	return &Failure{Text: "SMTP: " + oneLine(err.Error())}

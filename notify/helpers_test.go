@@ -52,7 +52,7 @@ func newEnv(t *testing.T) *env {
 // open (re)opens the store on the same file, as a restart does.
 func (e *env) open(t *testing.T) {
 	t.Helper()
-	st, err := store.Open(context.Background(), e.dir, store.Options{Now: e.clock.Now, Logger: discard, Synchronous: "NORMAL"})
+	st, err := store.Open(context.Background(), e.dir, store.Options{Now: e.clock.Now, Logger: discard, Synchronous: "NORMAL", BcryptCost: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
