@@ -109,14 +109,14 @@ func TestStopMidQueueAndRestartDeliversEverythingOnce(t *testing.T) {
 	e := newEnv(t)
 	rcv := countingReceiver{newReceiver(t)}
 	e.rule(t, store.ChannelWebhook, "new_order", rcv.URL)
-	const n = 30
+	const n = 16
 	for i := 0; i < n; i++ {
 		e.event(t, "new_order", map[string]any{"order_number": i})
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	rcv.mu.Lock()
 	rcv.onHit = func(c int) {
-		if c == 7 {
+		if c == 5 {
 			stop() // stop while sends are under way
 		}
 	}
@@ -188,7 +188,7 @@ func TestConcurrentDispatchersSendEachDeliveryOnce(t *testing.T) {
 	defer second.Close()
 	ws, _ := NewWebhookSender(WebhookConfig{})
 	senders := map[string]Sender{store.ChannelWebhook: ws}
-	ds := []*Dispatcher{e.dispatcher(t, senders), e.dispatcher(t, senders), e.dispatcher(t, senders),
+	ds := []*Dispatcher{e.dispatcher(t, senders), e.dispatcher(t, senders),
 		New(second, Options{Senders: senders, Now: e.clock.Now, Logger: discard, Poll: 5 * time.Millisecond})}
 	ctx, stop := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -197,7 +197,7 @@ func TestConcurrentDispatchersSendEachDeliveryOnce(t *testing.T) {
 		go func() { defer wg.Done(); d.work(ctx) }() // no start-up recovery: see Run
 	}
 	// Events arrive while the dispatchers run, from several writers.
-	const writers, each = 3, 8
+	const writers, each = 2, 6
 	var pub sync.WaitGroup
 	for w := 0; w < writers; w++ {
 		pub.Add(1)
