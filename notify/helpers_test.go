@@ -39,7 +39,7 @@ type env struct {
 	rest  *store.Restaurant
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t testing.TB) *env {
 	t.Helper()
 	e := &env{dir: t.TempDir(), clock: &testClock{t: time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)}}
 	e.open(t)
@@ -51,7 +51,7 @@ func newEnv(t *testing.T) *env {
 }
 
 // open (re)opens the store on the same file, as a restart does.
-func (e *env) open(t *testing.T) {
+func (e *env) open(t testing.TB) {
 	t.Helper()
 	st, err := store.Open(context.Background(), e.dir, store.Options{Now: e.clock.Now, Logger: discard, Synchronous: "NORMAL", BcryptCost: 4})
 	if err != nil {
@@ -62,7 +62,7 @@ func (e *env) open(t *testing.T) {
 }
 
 // rule adds an enabled rule.
-func (e *env) rule(t *testing.T, channel, eventType, dest string) *store.NotificationSetting {
+func (e *env) rule(t testing.TB, channel, eventType, dest string) *store.NotificationSetting {
 	t.Helper()
 	n := &store.NotificationSetting{RestaurantID: e.rest.ID, Channel: channel, EventType: eventType, Destination: dest, IsEnabled: true}
 	if err := e.st.CreateNotificationSetting(context.Background(), n); err != nil {
@@ -72,7 +72,7 @@ func (e *env) rule(t *testing.T, channel, eventType, dest string) *store.Notific
 }
 
 // event publishes an event as POST /api/events does.
-func (e *env) event(t *testing.T, typ string, data any) *store.Event {
+func (e *env) event(t testing.TB, typ string, data any) *store.Event {
 	t.Helper()
 	ev, err := e.st.PublishEvent(context.Background(), e.rest.ID, typ, data)
 	if err != nil {
@@ -141,7 +141,7 @@ type receiver struct {
 	onHit   func(n int)       // called after each hit with the count
 }
 
-func newReceiver(t *testing.T, statuses ...int) *receiver {
+func newReceiver(t testing.TB, statuses ...int) *receiver {
 	t.Helper()
 	r := &receiver{script: statuses, headers: map[string]string{}}
 	r.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {

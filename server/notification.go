@@ -151,6 +151,57 @@ func (s *Server) listNotificationLogs(w http.ResponseWriter, r *http.Request, _ 
 	return writeJSON(w, http.StatusOK, envelope{"logs": out})
 }
 
+type deliveryJSON struct {
+	ID            string  `json:"id"`
+	SettingID     string  `json:"setting_id"`
+	EventID       string  `json:"event_id"`
+	EventType     string  `json:"event_type"`
+	WebhookID     string  `json:"webhook_id"`
+	Status        string  `json:"status"`
+	Attempts      int     `json:"attempts"`
+	NextAttemptAt *string `json:"next_attempt_at"` // null once final
+	LastError     *string `json:"last_error"`
+	CreatedAt     string  `json:"created_at"`
+	UpdatedAt     string  `json:"updated_at"`
+}
+
+// listDeliveries shows the queue (beyond the contract): what is pending,
+// when it is retried and why it failed. ?status= filters, ?limit= as for
+// the logs.
+func (s *Server) listDeliveries(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
+	q := r.URL.Query()
+	limit := store.DefaultLogLimit
+	var f store.Fields
+	if q.Has("limit") {
+		n, err := strconv.Atoi(q.Get("limit"))
+		if err != nil || n < 1 {
+			f.Add("limit", "must be an integer of at least 1")
+		}
+		limit = min(n, store.MaxLogLimit)
+	}
+	status := q.Get("status")
+	if q.Has("status") && !store.ValidDeliveryStatus(status) {
+		f.Add("status", "must be pending, in_flight, delivered, failed or cancelled")
+	}
+	if err := f.Err(); err != nil {
+		return err
+	}
+	list, err := s.store.RecentDeliveries(r.Context(), caller(r.Context()).restaurant.ID, status, limit)
+	if err != nil {
+		return err
+	}
+	out := make([]deliveryJSON, 0, len(list))
+	for _, d := range list {
+		j := deliveryJSON{ID: d.ID, SettingID: d.SettingID, EventID: d.EventID, EventType: d.EventType, WebhookID: d.WebhookID,
+			Status: d.Status, Attempts: d.Attempts, LastError: d.LastError, CreatedAt: ts(d.CreatedAt), UpdatedAt: ts(d.UpdatedAt)}
+		if d.Status == store.DeliveryPending || d.Status == store.DeliveryInFlight {
+			j.NextAttemptAt = tsPtr(&d.NextAttemptAt)
+		}
+		out = append(out, j)
+	}
+	return writeJSON(w, http.StatusOK, envelope{"deliveries": out})
+}
+
 type testRequest struct {
 	Channel     *string `json:"channel"`
 	Destination *string `json:"destination"`

@@ -349,3 +349,37 @@ func TestEventThroughAPIArrivesAsSignedWebhook(t *testing.T) {
 	}
 	t.Fatal("no log entry")
 }
+
+// The queue is visible: a webhook that failed with 503 is pending, with
+// its next attempt and the reason.
+func TestDeliveriesShowWhatIsStuckAndWhy(t *testing.T) {
+	e := newTestEnv(t)
+	d := e.withNotifier(t)
+	rcv := newHookReceiver(t, http.StatusServiceUnavailable)
+	rule := &store.NotificationSetting{RestaurantID: e.restaurant.ID, Channel: "webhook", EventType: "new_order", Destination: rcv.URL, IsEnabled: true}
+	if err := e.st.CreateNotificationSetting(context.Background(), rule); err != nil {
+		t.Fatal(err)
+	}
+	wantStatus(t, e.do(t, "POST", "/api/events", map[string]any{"type": "new_order", "data": map[string]any{}}, e.adminToken), http.StatusAccepted)
+	if _, err := d.RunOnce(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	rec := e.do(t, "GET", "/api/notifications/deliveries?status=pending", nil, e.adminToken)
+	wantStatus(t, rec, http.StatusOK)
+	list := decodeJSON(t, rec)["deliveries"].([]any)
+	if len(list) != 1 {
+		t.Fatalf("%d pending", len(list))
+	}
+	got := list[0].(map[string]any)
+	if got["setting_id"] != rule.ID || got["event_type"] != "new_order" || got["attempts"] != 1.0 ||
+		got["last_error"] != "HTTP 503 - Service Unavailable" || got["next_attempt_at"] != "2026-11-22T09:00:05.000Z" {
+		t.Fatalf("delivery %v", got)
+	}
+	if n := len(decodeJSON(t, e.do(t, "GET", "/api/notifications/deliveries?status=delivered", nil, e.adminToken))["deliveries"].([]any)); n != 0 {
+		t.Fatalf("%d delivered", n)
+	}
+	wantFieldError(t, e.do(t, "GET", "/api/notifications/deliveries?status=stuck", nil, e.adminToken), "status")
+	wantFieldError(t, e.do(t, "GET", "/api/notifications/deliveries?limit=0", nil, e.adminToken), "limit")
+	_, staff := e.staff(t, "Sam Staff")
+	wantProblem(t, e.do(t, "GET", "/api/notifications/deliveries", nil, staff), http.StatusForbidden, eForbidden)
+}

@@ -30,5 +30,6 @@ func (s *Server) routes(r *httprouter.Router) {
 	s.route(r, "DELETE", "/api/notifications/settings/:id", adminOnly, s.deleteNotificationSetting)
 	s.route(r, "GET", "/api/notifications/logs", adminOnly, s.listNotificationLogs)
 	s.route(r, "POST", "/api/notifications/test", adminOnly, s.testNotification)
+	s.route(r, "GET", "/api/notifications/deliveries", adminOnly, s.listDeliveries)
 	s.route(r, "POST", "/api/events", anyUser, s.publishEvent)
 }

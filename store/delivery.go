@@ -222,6 +222,56 @@ func (s *Store) Delivery(ctx context.Context, id string) (*Delivery, error) {
 	return d, err
 }
 
+// ValidDeliveryStatus reports whether s names a delivery state.
+func ValidDeliveryStatus(s string) bool {
+	switch s {
+	case DeliveryPending, DeliveryInFlight, DeliveryDelivered, DeliveryFailed, DeliveryCancelled:
+		return true
+	}
+	return false
+}
+
+// DeliveryView is a delivery with its event's type, for the admin's view
+// of the queue.
+type DeliveryView struct {
+	Delivery
+	EventType string
+}
+
+// RecentDeliveries lists a restaurant's deliveries in one status (all when
+// status is ""), newest first, at most limit.
+func (s *Store) RecentDeliveries(ctx context.Context, restaurantID, status string, limit int) ([]*DeliveryView, error) {
+	rows, err := s.rdb.QueryContext(ctx, `SELECT e.type, d.id, d.restaurant_id, d.event_id, d.setting_id, d.webhook_id,
+		d.status, d.attempts, d.next_attempt_at, d.last_error, d.created_at, d.updated_at
+		FROM notification_deliveries d JOIN events e ON e.id = d.event_id
+		WHERE d.restaurant_id = ? AND (? = '' OR d.status = ?) ORDER BY d.created_at DESC, d.id DESC LIMIT ?`,
+		restaurantID, status, status, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []*DeliveryView{}
+	for rows.Next() {
+		var v DeliveryView
+		var typ string
+		d, err := scanDelivery(prefixScanner{rows, &typ})
+		if err != nil {
+			return nil, err
+		}
+		v.Delivery, v.EventType = *d, typ
+		out = append(out, &v)
+	}
+	return out, rows.Err()
+}
+
+// prefixScanner scans one extra leading column into first.
+type prefixScanner struct {
+	sc    scanner
+	first *string
+}
+
+func (p prefixScanner) Scan(dest ...any) error { return p.sc.Scan(append([]any{p.first}, dest...)...) }
+
 // Deliveries lists a restaurant's deliveries in one status (all when
 // status is ""), oldest first.
 func (s *Store) Deliveries(ctx context.Context, restaurantID, status string) ([]*Delivery, error) {
