@@ -383,3 +383,36 @@ func TestDeliveriesShowWhatIsStuckAndWhy(t *testing.T) {
 	_, staff := e.staff(t, "Sam Staff")
 	wantProblem(t, e.do(t, "GET", "/api/notifications/deliveries", nil, staff), http.StatusForbidden, eForbidden)
 }
+
+// End to end from the time clock: a staff member's clock-in produces a
+// signed clock_in webhook. The clock-in route comes with the shifts
+// branch; until that is merged this test skips itself.
+func TestClockInArrivesAsSignedWebhook(t *testing.T) {
+	e := newTestEnv(t)
+	d := e.withNotifier(t)
+	_, staff := e.staff(t, "Sam Staff")
+	if rec := e.do(t, "GET", "/api/shifts/clock-in", nil, staff); rec.Code == http.StatusNotFound {
+		t.Skip("POST /api/shifts/clock-in is not in this branch yet")
+	}
+	rcv := newHookReceiver(t, http.StatusOK)
+	rec := e.do(t, "POST", "/api/notifications/settings", map[string]any{"channel": "webhook", "event_type": "clock_in",
+		"is_enabled": true, "destination": rcv.URL}, e.adminToken)
+	wantStatus(t, rec, http.StatusCreated)
+	secret := decodeJSON(t, rec)["setting"].(map[string]any)["secret"].(string)
+	wantStatus(t, e.do(t, "POST", "/api/shifts/clock-in", nil, staff), http.StatusCreated)
+	if _, err := d.RunOnce(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if rcv.count() != 1 {
+		t.Fatalf("receiver got %d requests", rcv.count())
+	}
+	req, body := rcv.hits[0], rcv.bodies[0]
+	want, _ := notify.Sign(secret, req.Header.Get("webhook-id"), req.Header.Get("webhook-timestamp"), body)
+	if req.Header.Get("webhook-signature") != want || !strings.Contains(string(body), `"type":"clock_in"`) {
+		t.Fatalf("webhook %v %s", req.Header, body)
+	}
+	logs := decodeJSON(t, e.do(t, "GET", "/api/notifications/logs", nil, e.adminToken))["logs"].([]any)
+	if l := logs[0].(map[string]any); l["status"] != "delivered" || !strings.HasPrefix(l["message"].(string), "Sam Staff hat eingestempelt") {
+		t.Fatalf("log %v", l)
+	}
+}
