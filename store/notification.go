@@ -114,7 +114,7 @@ func (s *Store) CreateNotificationSetting(ctx context.Context, n *NotificationSe
 		_, err := tx.ExecContext(ctx, `INSERT INTO notification_settings
 			(id, restaurant_id, channel, event_type, destination, is_enabled, secret, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			n.ID, n.RestaurantID, n.Channel, n.EventType, n.Destination, n.IsEnabled, nullString(n.Secret),
+			n.ID, n.RestaurantID, n.Channel, n.EventType, n.Destination, n.IsEnabled, emptyToNull(n.Secret),
 			FormatTime(n.CreatedAt), FormatTime(n.UpdatedAt))
 		return err
 	})
@@ -157,11 +157,11 @@ func (s *Store) NotificationSetting(ctx context.Context, restaurantID, id string
 	return getSetting(ctx, s.rdb, restaurantID, id)
 }
 
-type queryer interface {
+type settingQueryer interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-func getSetting(ctx context.Context, q queryer, restaurantID, id string) (*NotificationSetting, error) {
+func getSetting(ctx context.Context, q settingQueryer, restaurantID, id string) (*NotificationSetting, error) {
 	n, err := scanSetting(q.QueryRowContext(ctx, `SELECT `+settingCols+` FROM notification_settings
 		WHERE id = ? AND restaurant_id = ?`, id, restaurantID))
 	if errors.Is(err, sql.ErrNoRows) {
@@ -204,7 +204,7 @@ func (s *Store) UpdateNotificationSetting(ctx context.Context, restaurantID, id 
 		n.UpdatedAt = tx.Now
 		if _, err := tx.ExecContext(ctx, `UPDATE notification_settings SET channel = ?, event_type = ?, destination = ?,
 			is_enabled = ?, secret = ?, updated_at = ? WHERE id = ?`,
-			n.Channel, n.EventType, n.Destination, n.IsEnabled, nullString(n.Secret), FormatTime(n.UpdatedAt), n.ID); err != nil {
+			n.Channel, n.EventType, n.Destination, n.IsEnabled, emptyToNull(n.Secret), FormatTime(n.UpdatedAt), n.ID); err != nil {
 			return err
 		}
 		if !n.IsEnabled {
@@ -233,8 +233,8 @@ func (s *Store) DeleteNotificationSetting(ctx context.Context, restaurantID, id 
 	})
 }
 
-// nullString stores "" as NULL.
-func nullString(s string) any {
+// emptyToNull stores "" as NULL.
+func emptyToNull(s string) any {
 	if s == "" {
 		return nil
 	}

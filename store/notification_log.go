@@ -78,14 +78,14 @@ func (s *Store) NotificationLogs(ctx context.Context, restaurantID string, limit
 			&l.Status, &errText, &msg, &l.Attempt, &l.Temporary, &sent); err != nil {
 			return nil, err
 		}
-		l.SettingID, l.DeliveryID = ptrString(setting), ptrString(delivery)
-		l.Error, l.Message, l.SentAt = ptrString(errText), ptrString(msg), ParseTime(sent)
+		l.SettingID, l.DeliveryID = nullToPtr(setting), nullToPtr(delivery)
+		l.Error, l.Message, l.SentAt = nullToPtr(errText), nullToPtr(msg), ParseTime(sent)
 		out = append(out, &l)
 	}
 	return out, rows.Err()
 }
 
-func ptrString(ns sql.NullString) *string {
+func nullToPtr(ns sql.NullString) *string {
 	if !ns.Valid {
 		return nil
 	}
