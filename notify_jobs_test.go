@@ -47,7 +47,7 @@ func TestNotificationConfig(t *testing.T) {
 		{"daily_report_time": "6:00"},
 		{"daily_report_time": "25:00"},
 	} {
-		t.Run(strings.Join(keys(bad), ","), func(t *testing.T) {
+		t.Run(strings.Join(notifyEnvKeys(bad), ","), func(t *testing.T) {
 			if err := load(t, bad); err == nil {
 				t.Fatalf("%v was accepted", bad)
 			}
@@ -59,7 +59,7 @@ func TestNotificationConfig(t *testing.T) {
 	}
 }
 
-func keys(m map[string]string) []string {
+func notifyEnvKeys(m map[string]string) []string {
 	var out []string
 	for k, v := range m {
 		out = append(out, k+"="+v)
