@@ -160,24 +160,31 @@ func (d *Dispatcher) deliver(ctx context.Context, del *store.Delivery) {
 	}
 	// The rule as it is now: a disabled or deleted rule sends nothing.
 	rule, err := d.st.DeliveryRule(bg, del)
-	if err != nil {
-		log.Error("notifications: read rule", "err", err)
-		return // stays in flight; queued again at the next start
+	var ev *store.Event
+	if err == nil {
+		ev, err = d.st.Event(bg, del.EventID)
 	}
-	if rule == nil || !rule.IsEnabled {
-		reason := "rule deleted"
-		if rule != nil {
-			reason = "rule disabled"
-		}
-		log.Info("notifications: delivery dropped", "reason", reason)
-		if err := d.st.CancelDelivery(bg, del.ID, reason); err != nil {
-			log.Error("notifications: cancel", "err", err)
+	if err != nil {
+		log.Error("notifications: read delivery", "err", err)
+		if err := d.st.ReleaseDelivery(bg, del.ID); err != nil {
+			log.Error("notifications: hand back", "err", err) // queued again at the next start
 		}
 		return
 	}
-	ev, err := d.st.Event(bg, del.EventID)
-	if err != nil {
-		log.Error("notifications: read event", "err", err)
+	var drop string
+	switch {
+	case rule == nil:
+		drop = "rule deleted"
+	case !rule.IsEnabled:
+		drop = "rule disabled"
+	case rule.EventType != ev.Type:
+		drop = "rule changed to event type " + rule.EventType
+	}
+	if drop != "" {
+		log.Info("notifications: delivery dropped", "reason", drop)
+		if err := d.st.CancelDelivery(bg, del.ID, drop); err != nil {
+			log.Error("notifications: cancel", "err", err)
+		}
 		return
 	}
 	loc := time.UTC

@@ -38,10 +38,11 @@ func TestDisablingARuleStopsItsPendingRetries(t *testing.T) {
 }
 
 // The dispatcher re-reads the rule at send time: a delivery claimed just
-// before its rule was disabled or deleted is dropped, not sent.
+// before its rule was disabled, deleted or moved to another event type is
+// dropped, not sent.
 func TestDeliveryDroppedWhenRuleChangedAfterClaim(t *testing.T) {
 	t.Parallel()
-	for _, action := range []string{"disable", "delete"} {
+	for _, action := range []string{"disable", "delete", "retype"} {
 		t.Run(action, func(t *testing.T) {
 			e := newEnv(t)
 			rcv := newReceiver(t)
@@ -52,10 +53,13 @@ func TestDeliveryDroppedWhenRuleChangedAfterClaim(t *testing.T) {
 			if err != nil || len(claimed) != 1 {
 				t.Fatalf("claimed %d, %v", len(claimed), err)
 			}
-			if action == "disable" {
+			switch action {
+			case "disable":
 				_, err = e.st.UpdateNotificationSetting(ctx, e.rest.ID, rule.ID, store.NotificationSettingUpdate{IsEnabled: store.Of(false)})
-			} else {
+			case "delete":
 				err = e.st.DeleteNotificationSetting(ctx, e.rest.ID, rule.ID)
+			case "retype": // the rule now wants another event type
+				_, err = e.st.UpdateNotificationSetting(ctx, e.rest.ID, rule.ID, store.NotificationSettingUpdate{EventType: store.Of("low_stock")})
 			}
 			if err != nil {
 				t.Fatal(err)

@@ -3,6 +3,8 @@ package notify
 import (
 	"math/rand/v2"
 	"time"
+
+	"posbox/store"
 )
 
 // DefaultSchedule is the delay before each webhook attempt: 8 attempts
@@ -21,7 +23,7 @@ func randomJitter() float64 { return 0.8 + 0.4*rand.Float64() }
 // nextAttempt is when attempt number done+1 is due, or zero when done
 // attempts are all the channel gets or the failure is final.
 func (d *Dispatcher) nextAttempt(channel string, done int, f *Failure, now time.Time) time.Time {
-	if channel != "webhook" || !f.Retryable || done >= len(d.schedule) {
+	if channel != store.ChannelWebhook || !f.Retryable || done >= len(d.schedule) {
 		return time.Time{}
 	}
 	delay := time.Duration(float64(d.schedule[done]) * d.jitter())
