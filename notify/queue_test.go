@@ -2,6 +2,7 @@ package notify
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"sync"
 	"testing"
@@ -222,5 +223,52 @@ func TestConcurrentDispatchersSendEachDeliveryOnce(t *testing.T) {
 	wantExactlyOnce(t, e, rcv, want)
 	if n := len(e.logs(t)); n != min(want, store.MaxLogLimit) {
 		t.Fatalf("%d log entries", n)
+	}
+}
+
+// Fan-out happens inside the producer's transaction: a rolled-back change
+// leaves no event and no delivery; only the event's restaurant's enabled
+// rules of its type get one.
+func TestFanOutIsTransactionalAndScoped(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	mine := e.rule(t, store.ChannelWebhook, "new_order", "http://10.0.0.1/")
+	e.rule(t, store.ChannelWebhook, "low_stock", "http://10.0.0.1/")
+	off := e.rule(t, store.ChannelEmail, "new_order", "a@b.example")
+	if _, err := e.st.UpdateNotificationSetting(ctx, e.rest.ID, off.ID, store.NotificationSettingUpdate{IsEnabled: store.Of(false)}); err != nil {
+		t.Fatal(err)
+	}
+	other := &store.Restaurant{Name: "Other", Timezone: "Europe/Vienna"}
+	if err := e.st.CreateRestaurant(ctx, other); err != nil {
+		t.Fatal(err)
+	}
+	foreign := &store.NotificationSetting{RestaurantID: other.ID, Channel: "webhook", EventType: "new_order", Destination: "http://10.0.0.2/", IsEnabled: true}
+	if err := e.st.CreateNotificationSetting(ctx, foreign); err != nil {
+		t.Fatal(err)
+	}
+
+	boom := errors.New("the sale failed")
+	err := e.st.Write(ctx, func(tx *store.Tx) error {
+		if _, err := store.InsertEvent(ctx, tx, e.rest.ID, "new_order", map[string]any{}); err != nil {
+			return err
+		}
+		return boom
+	})
+	if !errors.Is(err, boom) || len(e.deliveries(t)) != 0 {
+		t.Fatalf("a rolled-back event left %d deliveries (%v)", len(e.deliveries(t)), err)
+	}
+	if evs, _ := e.st.Events(ctx, e.rest.ID, "", 10); len(evs) != 0 {
+		t.Fatal("a rolled-back event was kept")
+	}
+
+	ev := e.event(t, "new_order", map[string]any{})
+	ds := e.deliveries(t)
+	if len(ds) != 1 || ds[0].SettingID != mine.ID || ds[0].EventID != ev.ID || ds[0].Status != store.DeliveryPending ||
+		ds[0].WebhookID != store.WebhookID(ds[0].ID) {
+		t.Fatalf("deliveries %+v", ds)
+	}
+	if theirs, _ := e.st.Deliveries(ctx, other.ID, ""); len(theirs) != 0 {
+		t.Fatal("another restaurant's rule got a delivery")
 	}
 }
