@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 	"sync"
 	"time"
 
@@ -31,8 +32,10 @@ func (c *Config) checkNotify() error {
 
 // notifySenders builds one sender per channel from the configuration.
 func (c *Config) notifySenders() (map[string]notify.Sender, error) {
+	// HELO with the machine's name: some relays refuse "localhost".
+	helo, _ := os.Hostname()
 	email, err := notify.NewEmailSender(notify.EmailConfig{Host: c.SMTPHost, Port: c.SMTPPort, Username: c.SMTPUsername,
-		Password: c.SMTPPassword, From: c.SMTPFrom, TLS: c.SMTPTLS})
+		Password: c.SMTPPassword, From: c.SMTPFrom, TLS: c.SMTPTLS, HELO: helo})
 	if err != nil {
 		return nil, err
 	}

@@ -107,3 +107,23 @@ func TestDailyReportOncePerLocalDate(t *testing.T) {
 		t.Fatalf("%d reports", len(evs))
 	}
 }
+
+// A report day is the restaurant's local day: 23 hours long when the
+// clocks go forward.
+func TestDailyReportDayFollowsDST(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	for date, want := range map[string][2]string{
+		"2026-03-29": {"2026-03-28T23:00:00.000Z", "2026-03-29T22:00:00.000Z"},
+		"2026-10-25": {"2026-10-24T22:00:00.000Z", "2026-10-25T23:00:00.000Z"},
+		"2026-11-21": {"2026-11-20T23:00:00.000Z", "2026-11-21T23:00:00.000Z"},
+	} {
+		rep, err := e.st.BuildDailyReport(context.Background(), e.rest, date)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.From != want[0] || rep.To != want[1] {
+			t.Errorf("%s: %s..%s, want %s..%s", date, rep.From, rep.To, want[0], want[1])
+		}
+	}
+}

@@ -126,14 +126,17 @@ func (v view) money(path string) string {
 	return fmt.Sprintf("%s%d,%02d €", sign, c/100, c%100)
 }
 
-// when renders an instant on the restaurant's wall clock.
-func (v view) when(path string) string {
-	s, _ := v.get(path).(string)
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return v.s(path)
+// when renders an instant (the first present path) on the restaurant's
+// wall clock.
+func (v view) when(paths ...string) string {
+	for _, p := range paths {
+		if s, ok := v.get(p).(string); ok {
+			if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+				return t.In(v.loc).Format(v.pick("02.01.2006 15:04", "2006-01-02 15:04"))
+			}
+		}
 	}
-	return t.In(v.loc).Format(v.pick("02.01.2006 15:04", "2006-01-02 15:04"))
+	return v.s(paths...)
 }
 
 // decimal renders a number German-style (7,5) or English-style (7.5).
@@ -182,17 +185,31 @@ var subjects = map[string]func(v view, typ string) string{
 			fmt.Sprintf("Discount \"%s\" is used up (%s of %s redemptions)", v.s("name"), v.s("usage_count"), v.s("usage_limit")))
 	},
 	"tse_error": func(v view, _ string) string {
+		reasons := map[string][2]string{
+			"provider_down":    {"TSE-Anbieter nicht erreichbar", "TSE provider unreachable"},
+			"self_test_failed": {"Selbsttest fehlgeschlagen", "self-test failed"},
+			"queue_stuck":      {"Signatur-Warteschlange hängt", "signing queue stuck"},
+		}
+		r, ok := reasons[v.s("reason")]
+		if !ok {
+			r = [2]string{v.s("reason"), v.s("reason")}
+		}
 		return v.pick(
-			"TSE-FEHLER: "+v.s("message", "error", "reason")+" - Ausfall dokumentieren!",
-			"TSE ERROR: "+v.s("message", "error", "reason")+" - document the outage!")
+			fmt.Sprintf("TSE-FEHLER: %s (%s) - Ausfall dokumentieren!", r[0], v.s("message", "error_code")),
+			fmt.Sprintf("TSE ERROR: %s (%s) - document the outage!", r[1], v.s("message", "error_code")))
 	},
 	"tse_recovered": func(v view, _ string) string {
-		return v.pick("TSE wieder erreichbar: Signieren läuft wieder.", "TSE reachable again: signing has resumed.")
+		if v.get("started_at") == nil {
+			return v.pick("TSE wieder erreichbar: Signieren läuft wieder.", "TSE reachable again: signing has resumed.")
+		}
+		return v.pick(
+			fmt.Sprintf("TSE wieder erreichbar: Ausfall %s bis %s, %s Belege ohne TSE", v.when("started_at"), v.when("ended_at"), v.s("affected_transactions")),
+			fmt.Sprintf("TSE reachable again: outage %s to %s, %s receipts without TSE", v.when("started_at"), v.when("ended_at"), v.s("affected_transactions")))
 	},
 	"tse_certificate_expiring": func(v view, _ string) string {
 		return v.pick(
-			fmt.Sprintf("TSE-Zertifikat läuft am %s ab (noch %s Tage): bitte erneuern", v.when("expires_at"), v.s("days_remaining", "days_left")),
-			fmt.Sprintf("TSE certificate expires on %s (%s days left): please renew", v.when("expires_at"), v.s("days_remaining", "days_left")))
+			fmt.Sprintf("TSE-Zertifikat läuft am %s ab (noch %s Tage): bitte erneuern", v.when("expires_at", "certificate_expiry"), v.s("days_remaining", "days_left")),
+			fmt.Sprintf("TSE certificate expires on %s (%s days left): please renew", v.when("expires_at", "certificate_expiry"), v.s("days_remaining", "days_left")))
 	},
 	"daily_report": func(v view, _ string) string {
 		return v.pick(
