@@ -108,6 +108,13 @@ func scanDelivery(sc scanner) (*Delivery, error) {
 // in_flight and returns them, oldest due first. One statement in one
 // immediate transaction: two dispatchers never claim the same row.
 func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, limit int) ([]*Delivery, error) {
+	// A cheap look on the reader first: an idle poll never takes the
+	// writer connection from a sale.
+	var due bool
+	if err := s.rdb.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM notification_deliveries
+		WHERE status = 'pending' AND next_attempt_at <= ?)`, FormatTime(now)).Scan(&due); err != nil || !due {
+		return nil, err
+	}
 	var out []*Delivery
 	err := s.write(ctx, func(tx *Tx) error {
 		rows, err := tx.QueryContext(ctx, `UPDATE notification_deliveries SET status = 'in_flight', updated_at = ?
