@@ -199,7 +199,8 @@ type Attempt struct {
 
 // CompleteAttempt records one attempt of a claimed delivery: its log entry
 // and the delivery's new state (delivered, failed, or pending again at
-// RetryAt), in one transaction.
+// RetryAt), in one transaction. A delivery no longer in flight keeps its
+// state; the attempt is still logged.
 func (s *Store) CompleteAttempt(ctx context.Context, d *Delivery, a Attempt) error {
 	return s.write(ctx, func(tx *Tx) error {
 		if err := insertLog(ctx, tx, a.Log); err != nil {
@@ -214,7 +215,7 @@ func (s *Store) CompleteAttempt(ctx context.Context, d *Delivery, a Attempt) err
 			status = DeliveryFailed
 		}
 		_, err := tx.ExecContext(ctx, `UPDATE notification_deliveries SET status = ?, attempts = ?, next_attempt_at = ?,
-			last_error = ?, updated_at = ? WHERE id = ?`,
+			last_error = ?, updated_at = ? WHERE id = ? AND status = 'in_flight'`,
 			status, a.Log.Attempt, FormatTime(next), a.Log.Error, FormatTime(tx.Now), d.ID)
 		return err
 	})
