@@ -37,6 +37,8 @@ type Config struct {
 	SMSFrom     string
 
 	WebhookAllowedHosts string
+	Language            string // de or en: notification texts
+	DailyReportTime     string // HH:MM, restaurant's local time
 	TSEBudget           time.Duration
 	BackupDir           string
 	BackupKeep          int
@@ -55,6 +57,8 @@ func DefaultConfig() Config {
 		SMTPPort:            587,
 		SMTPTLS:             "starttls",
 		WebhookAllowedHosts: "external,private,loopback",
+		Language:            "de",
+		DailyReportTime:     "06:00",
 		TSEBudget:           3 * time.Second,
 		BackupKeep:          7,
 	}
@@ -89,6 +93,8 @@ func (c *Config) settings() []setting {
 		{"sms_token", "SMS token", (*stringValue)(&c.SMSToken)},
 		{"sms_from", "SMS sender", (*stringValue)(&c.SMSFrom)},
 		{"webhook_allowed_hosts", "allowed webhook targets (external,private,loopback,*,host names, CIDRs)", (*stringValue)(&c.WebhookAllowedHosts)},
+		{"language", "language of notification texts: de or en", (*stringValue)(&c.Language)},
+		{"daily_report_time", "local time HH:MM when the previous day's report is sent", (*stringValue)(&c.DailyReportTime)},
 		{"tse_budget", "how long a sale waits for a signature before it is queued", (*durationValue)(&c.TSEBudget)},
 		{"backup_dir", "nightly backup folder (default DATA_DIR/backups)", (*stringValue)(&c.BackupDir)},
 		{"backup_keep", "nightly backups kept", (*intValue)(&c.BackupKeep)},
@@ -196,7 +202,7 @@ func (c *Config) finish() error {
 	if c.TokenTTL <= 0 {
 		return fmt.Errorf("token_ttl must be positive")
 	}
-	return nil
+	return c.checkNotify()
 }
 
 type stringValue string

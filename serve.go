@@ -70,7 +70,9 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 	if err := startTSE(workCtx, cfg, log, st, srv, sched, &workers); err != nil {
 		return err
 	}
-	// (notifications)
+	if err := startNotifications(workCtx, &workers, sched, st, srv, cfg, log); err != nil {
+		return err
+	}
 	// (backups)
 	_ = workCtx
 	sched.Start()

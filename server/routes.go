@@ -45,5 +45,12 @@ func (s *Server) routes(r *httprouter.Router) {
 	s.route(r, "GET", "/api/tse/outages", adminOnly, s.tseOutages)
 
 	// Notifications and events
-	// (issue: notifications)
+	s.route(r, "GET", "/api/notifications/settings", adminOnly, s.listNotificationSettings)
+	s.route(r, "POST", "/api/notifications/settings", adminOnly, s.createNotificationSetting)
+	s.route(r, "PUT", "/api/notifications/settings/:id", adminOnly, s.updateNotificationSetting)
+	s.route(r, "DELETE", "/api/notifications/settings/:id", adminOnly, s.deleteNotificationSetting)
+	s.route(r, "GET", "/api/notifications/logs", adminOnly, s.listNotificationLogs)
+	s.route(r, "POST", "/api/notifications/test", adminOnly, s.testNotification)
+	s.route(r, "GET", "/api/notifications/deliveries", adminOnly, s.listDeliveries)
+	s.route(r, "POST", "/api/events", anyUser, s.publishEvent)
 }

@@ -24,6 +24,8 @@ type Config struct {
 	// TSEBudget is how long a sale waits for its signature before it
 	// answers 202 "TSE unavailable" (config tse_budget, default 3s).
 	TSEBudget time.Duration
+	// Notifier sends test notifications (package notify's Dispatcher).
+	Notifier Notifier
 }
 
 // Limit is a token bucket: Burst attempts at once, then one per Every.

@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
 	"time"
 )
 
@@ -41,7 +43,28 @@ func InsertEvent(ctx context.Context, tx *Tx, restaurantID, typ string, data any
 	if err != nil {
 		return nil, err
 	}
+	// Every enabled rule of this restaurant and type gets a delivery in
+	// this same transaction: no event is lost between commit and queue.
+	if err := queueDeliveries(ctx, tx, e); err != nil {
+		return nil, err
+	}
 	return e, nil
+}
+
+// Event finds one event by id.
+func (s *Store) Event(ctx context.Context, id string) (*Event, error) {
+	var e Event
+	var data, created string
+	err := s.rdb.QueryRowContext(ctx, `SELECT id, restaurant_id, type, data, created_at FROM events WHERE id = ?`, id).
+		Scan(&e.ID, &e.RestaurantID, &e.Type, &data, &created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, NotFound("event")
+	}
+	if err != nil {
+		return nil, err
+	}
+	e.Data, e.CreatedAt = json.RawMessage(data), ParseTime(created)
+	return &e, nil
 }
 
 // PublishEvent records an event on its own (POST /api/events).

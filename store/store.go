@@ -48,6 +48,7 @@ type Store struct {
 	log  *slog.Logger
 
 	bcryptCost int
+	queued     chan struct{} // nudged after a commit that queued deliveries
 }
 
 // Open opens (creating if needed) the database in dataDir and applies the
@@ -77,7 +78,7 @@ func Open(ctx context.Context, dataDir string, opts Options) (*Store, error) {
 	if opts.BcryptCost == 0 {
 		opts.BcryptCost = 12
 	}
-	s := &Store{path: abs, now: opts.Now, log: opts.Logger, bcryptCost: opts.BcryptCost}
+	s := &Store{path: abs, now: opts.Now, log: opts.Logger, bcryptCost: opts.BcryptCost, queued: make(chan struct{}, 1)}
 
 	// busy_timeout runs first; the other pragmas run on every new connection.
 	base := "file:" + filepath.ToSlash(abs) +
@@ -158,6 +159,9 @@ func (s *Store) Ping(ctx context.Context) error { return s.rdb.PingContext(ctx) 
 type Tx struct {
 	*sql.Tx
 	Now time.Time
+
+	st          *Store
+	afterCommit []func() // run once the commit succeeded
 }
 
 // write runs fn in one immediate transaction and commits it when fn
@@ -167,12 +171,18 @@ func (s *Store) write(ctx context.Context, fn func(tx *Tx) error) error {
 	if err != nil {
 		return err
 	}
-	tx := &Tx{Tx: sqlTx, Now: s.now().UTC()}
+	tx := &Tx{Tx: sqlTx, Now: s.now().UTC(), st: s}
 	defer sqlTx.Rollback()
 	if err := fn(tx); err != nil {
 		return err
 	}
-	return sqlTx.Commit()
+	if err := sqlTx.Commit(); err != nil {
+		return err
+	}
+	for _, f := range tx.afterCommit {
+		f()
+	}
+	return nil
 }
 
 // Write runs fn in one immediate transaction; for packages that keep their

@@ -1,0 +1,333 @@
+package notify
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net"
+	"net/http/httptest"
+	"net/mail"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-sasl"
+	"github.com/emersion/go-smtp"
+
+	"posbox/store"
+)
+
+// smtpServer is a real SMTP server (emersion/go-smtp) on 127.0.0.1 that
+// keeps what it receives; rcptErr scripts a failure of RCPT TO.
+type smtpServer struct {
+	addr     string
+	srv      *smtp.Server
+	mu       sync.Mutex
+	msgs     []rcvd
+	sessions int
+	rcptErr  error
+	authed   []string
+}
+
+type rcvd struct {
+	from string
+	to   []string
+	data []byte
+}
+
+func newSMTPServer(t *testing.T, tlsCfg *tls.Config) *smtpServer {
+	t.Helper()
+	s := &smtpServer{}
+	s.srv = smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) {
+		s.mu.Lock()
+		s.sessions++
+		s.mu.Unlock()
+		return &smtpSession{s: s}, nil
+	}))
+	s.srv.Domain = "localhost"
+	s.srv.AllowInsecureAuth = tlsCfg == nil
+	s.srv.TLSConfig = tlsCfg
+	s.srv.ReadTimeout, s.srv.WriteTimeout = 10*time.Second, 10*time.Second
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.addr = ln.Addr().String()
+	go s.srv.Serve(ln)
+	t.Cleanup(func() { s.srv.Close() })
+	return s
+}
+
+func (s *smtpServer) port() int {
+	_, p, _ := net.SplitHostPort(s.addr)
+	n := 0
+	for _, c := range p {
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
+func (s *smtpServer) received() []rcvd {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]rcvd(nil), s.msgs...)
+}
+
+type smtpSession struct {
+	s    *smtpServer
+	from string
+	to   []string
+}
+
+func (x *smtpSession) AuthMechanisms() []string { return []string{sasl.Plain} }
+func (x *smtpSession) Auth(string) (sasl.Server, error) {
+	return sasl.NewPlainServer(func(_, user, pass string) error {
+		if user != "posbox" || pass != "secret" {
+			return errors.New("bad credentials")
+		}
+		x.s.mu.Lock()
+		x.s.authed = append(x.s.authed, user)
+		x.s.mu.Unlock()
+		return nil
+	}), nil
+}
+func (x *smtpSession) Mail(from string, _ *smtp.MailOptions) error { x.from = from; return nil }
+func (x *smtpSession) Rcpt(to string, _ *smtp.RcptOptions) error {
+	x.s.mu.Lock()
+	err := x.s.rcptErr
+	x.s.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	x.to = append(x.to, to)
+	return nil
+}
+func (x *smtpSession) Data(r io.Reader) error {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	x.s.mu.Lock()
+	x.s.msgs = append(x.s.msgs, rcvd{x.from, x.to, b})
+	x.s.mu.Unlock()
+	return nil
+}
+func (x *smtpSession) Reset()        { x.from, x.to = "", nil }
+func (x *smtpSession) Logout() error { return nil }
+
+func emailSender(t *testing.T, cfg EmailConfig) *EmailSender {
+	t.Helper()
+	s, err := NewEmailSender(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// plainConfig talks to s without TLS and without AUTH: go-mail (rightly)
+// sends no password over an unencrypted connection.
+func plainConfig(s *smtpServer) EmailConfig {
+	return EmailConfig{Host: "127.0.0.1", Port: s.port(), From: "kasse@trattoria.example", TLS: "none", Timeout: 5 * time.Second}
+}
+
+// An event with an email rule arrives as a proper mail: headers, text and
+// HTML alternatives, the German text of the event.
+func TestEmailDeliveredWithHeadersAndBothParts(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	srv := newSMTPServer(t, nil)
+	e.rule(t, store.ChannelEmail, "clock_in", "chef@trattoria.example")
+	e.event(t, "clock_in", map[string]any{"action": "clock_in", "local_time": "2026-11-22 10:00",
+		"time_entry": map[string]any{"user_name": "Jörg <Koch>"}})
+	d := e.dispatcher(t, map[string]Sender{store.ChannelEmail: emailSender(t, plainConfig(srv))})
+	runOnce(t, d)
+
+	msgs := srv.received()
+	if len(msgs) != 1 {
+		t.Fatalf("%d mails, want 1; logs %+v", len(msgs), e.logs(t))
+	}
+	if msgs[0].from != "kasse@trattoria.example" || len(msgs[0].to) != 1 || msgs[0].to[0] != "chef@trattoria.example" {
+		t.Fatalf("envelope %q -> %q", msgs[0].from, msgs[0].to)
+	}
+	m, err := mail.ReadMessage(strings.NewReader(string(msgs[0].data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	subject, _ := new(mime.WordDecoder).DecodeHeader(m.Header.Get("Subject"))
+	want := "Jörg <Koch> hat eingestempelt: 2026-11-22 10:00"
+	if subject != want {
+		t.Fatalf("Subject %q, want %q", subject, want)
+	}
+	if _, err := m.Header.Date(); err != nil {
+		t.Fatalf("Date: %v", err)
+	}
+	if id := m.Header.Get("Message-ID"); !strings.HasPrefix(id, "<") || !strings.Contains(id, "@") {
+		t.Fatalf("Message-ID %q", id)
+	}
+	if m.Header.Get("Auto-Submitted") != "auto-generated" || m.Header.Get("Content-Language") != "de" {
+		t.Fatalf("headers %v", m.Header)
+	}
+	if to := m.Header.Get("To"); !strings.Contains(to, "chef@trattoria.example") {
+		t.Fatalf("To %q", to)
+	}
+	mt, params, err := mime.ParseMediaType(m.Header.Get("Content-Type"))
+	if err != nil || mt != "multipart/alternative" {
+		t.Fatalf("Content-Type %q", m.Header.Get("Content-Type"))
+	}
+	mr := multipart.NewReader(m.Body, params["boundary"])
+	var types []string
+	var parts []string
+	for {
+		p, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		ct, _, _ := mime.ParseMediaType(p.Header.Get("Content-Type"))
+		b, _ := io.ReadAll(p) // multipart decodes quoted-printable
+		types, parts = append(types, ct), append(parts, string(b))
+	}
+	if len(types) != 2 || types[0] != "text/plain" || types[1] != "text/html" {
+		t.Fatalf("parts %v", types)
+	}
+	if !strings.Contains(parts[0], want) || !strings.Contains(parts[0], "time_entry.user_name: Jörg <Koch>") {
+		t.Fatalf("text part %q", parts[0])
+	}
+	if !strings.Contains(parts[1], "Jörg &lt;Koch&gt;") || strings.Contains(parts[1], "<Koch>") {
+		t.Fatalf("html part not escaped: %q", parts[1])
+	}
+	if l := e.logs(t)[0]; l.Status != store.LogDelivered || *l.Message != want {
+		t.Fatalf("log %+v", l)
+	}
+}
+
+// Email is never retried: a permanent 550 and a temporary 451 both end
+// the delivery after one attempt; the log tells them apart.
+func TestEmailFailuresAreNotRetried(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name      string
+		err       error
+		temporary bool
+		text      string
+	}{
+		{"550", &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: "no such user"}, false, "SMTP 550 5.1.1 (permanent)"},
+		{"451", &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "try later"}, true, "SMTP 451 4.3.0 (temporary)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			srv := newSMTPServer(t, nil)
+			srv.rcptErr = tc.err
+			e.rule(t, store.ChannelEmail, "tse_error", "chef@trattoria.example")
+			e.event(t, "tse_error", map[string]any{"message": "TSE did not answer"})
+			d := e.dispatcher(t, map[string]Sender{store.ChannelEmail: emailSender(t, plainConfig(srv))})
+			runOnce(t, d)
+			e.clock.Add(48 * time.Hour)
+			runOnce(t, d)
+			if srv.sessions != 1 || len(srv.received()) != 0 {
+				t.Fatalf("%d SMTP sessions, %d mails; want 1 session, 0 mails", srv.sessions, len(srv.received()))
+			}
+			logs := e.logs(t)
+			if len(logs) != 1 || logs[0].Status != store.LogFailed || logs[0].Temporary != tc.temporary ||
+				!strings.HasPrefix(*logs[0].Error, tc.text) {
+				t.Fatalf("logs %+v (error %q)", logs[0], *logs[0].Error)
+			}
+			t.Logf("error text: %s", *logs[0].Error)
+			if del := e.deliveries(t)[0]; del.Status != store.DeliveryFailed || del.Attempts != 1 {
+				t.Fatalf("delivery %+v", del)
+			}
+		})
+	}
+}
+
+func TestEmailServerDownAndNotConfigured(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	down := emailSender(t, EmailConfig{Host: "127.0.0.1", Port: port, From: "a@b.example", TLS: "none", Timeout: 2 * time.Second})
+	err = down.Send(context.Background(), Message{Destination: "x@y.example", Subject: "s", Text: "t"})
+	var f *Failure
+	if !errors.As(err, &f) || !f.Temporary || !strings.Contains(f.Text, "unreachable") {
+		t.Fatalf("server down: %v", err)
+	}
+	none := emailSender(t, EmailConfig{})
+	if err := none.Send(context.Background(), Message{Destination: "x@y.example"}); err == nil || err.Error() != "email is not configured (set smtp_host)" {
+		t.Fatalf("not configured: %v", err)
+	}
+	if _, err := NewEmailSender(EmailConfig{Host: "h", From: "a@b.example", TLS: "ssl"}); err == nil {
+		t.Fatal("a bad smtp_tls was accepted")
+	}
+}
+
+// starttls (the default) upgrades the connection and refuses a server
+// without STARTTLS; tls speaks TLS from the first byte.
+func TestEmailTLSPolicies(t *testing.T) {
+	t.Parallel()
+	ts := httptest.NewUnstartedServer(nil)
+	ts.StartTLS()
+	defer ts.Close()
+	pool := x509.NewCertPool()
+	pool.AddCert(ts.Certificate())
+	clientTLS := &tls.Config{RootCAs: pool, ServerName: "127.0.0.1", MinVersion: tls.VersionTLS12}
+	serverTLS := &tls.Config{Certificates: ts.TLS.Certificates}
+
+	secure := newSMTPServer(t, serverTLS)
+	cfg := plainConfig(secure)
+	cfg.TLS, cfg.TLSConfig, cfg.Username, cfg.Password = "starttls", clientTLS, "posbox", "secret"
+	if err := emailSender(t, cfg).Send(context.Background(), Message{Destination: "x@y.example", Subject: "s", Text: "t"}); err != nil {
+		t.Fatalf("starttls: %v", err)
+	}
+	if len(secure.received()) != 1 || len(secure.authed) != 1 {
+		t.Fatal("no authenticated mail over STARTTLS")
+	}
+
+	plain := newSMTPServer(t, nil) // offers no STARTTLS
+	cfg = plainConfig(plain)
+	cfg.TLS, cfg.TLSConfig = "starttls", clientTLS
+	if err := emailSender(t, cfg).Send(context.Background(), Message{Destination: "x@y.example", Subject: "s", Text: "t"}); err == nil {
+		t.Fatal("starttls sent over a plain connection")
+	}
+	cfg.TLS = "opportunistic"
+	if err := emailSender(t, cfg).Send(context.Background(), Message{Destination: "x@y.example", Subject: "s", Text: "t"}); err != nil {
+		t.Fatalf("opportunistic: %v", err)
+	}
+
+	implicit := newSMTPServer(t, nil)
+	implicit.srv.Close()
+	ln, err := tls.Listen("tcp", "127.0.0.1:0", serverTLS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2 := newSMTPServerOn(t, ln)
+	cfg = plainConfig(s2)
+	cfg.TLS, cfg.TLSConfig = "tls", clientTLS
+	if err := emailSender(t, cfg).Send(context.Background(), Message{Destination: "x@y.example", Subject: "s", Text: "t"}); err != nil {
+		t.Fatalf("tls: %v", err)
+	}
+	if len(s2.received()) != 1 {
+		t.Fatal("no mail over implicit TLS")
+	}
+}
+
+// newSMTPServerOn serves on a given (TLS) listener.
+func newSMTPServerOn(t *testing.T, ln net.Listener) *smtpServer {
+	t.Helper()
+	s := &smtpServer{addr: ln.Addr().String()}
+	s.srv = smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) { return &smtpSession{s: s}, nil }))
+	s.srv.Domain = "localhost"
+	go s.srv.Serve(ln)
+	t.Cleanup(func() { s.srv.Close() })
+	return s
+}

@@ -1,0 +1,280 @@
+package notify
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"posbox/store"
+)
+
+// Languages of the texts.
+const (
+	LangDE = "de"
+	LangEN = "en"
+)
+
+// Text is the human-readable form of an event: Subject is the email
+// subject, the SMS text and the log's message; Body is the email's plain
+// text and HTML its HTML alternative.
+type Text struct {
+	Subject string
+	Body    string
+	HTML    string
+}
+
+// Render describes an event of type typ with data in lang (de or en);
+// times are shown on the restaurant's wall clock (loc). Unknown types get
+// a generic text naming the type.
+func Render(lang, typ string, data json.RawMessage, loc *time.Location) Text {
+	if lang != LangEN {
+		lang = LangDE
+	}
+	if loc == nil {
+		loc = time.UTC
+	}
+	v := view{lang: lang, loc: loc}
+	_ = json.Unmarshal(data, &v.data)
+	f, ok := subjects[typ]
+	if !ok {
+		f = genericSubject
+	}
+	subject := oneLine(f(v, typ))
+	lines := details(v.data)
+	body := subject + "\n\n" + strings.Join(lines, "\n") + "\n\n-- \nposbox\n"
+	var html bytes.Buffer
+	_ = htmlTmpl.Execute(&html, map[string]any{"Lang": lang, "Subject": subject, "Lines": lines})
+	return Text{Subject: subject, Body: body, HTML: html.String()}
+}
+
+var htmlTmpl = template.Must(template.New("mail").Parse(`<!DOCTYPE html>
+<html lang="{{.Lang}}"><body style="font-family:sans-serif">
+<h2 style="font-size:16px">{{.Subject}}</h2>
+{{if .Lines}}<pre style="font-size:13px">{{range .Lines}}{{.}}
+{{end}}</pre>{{end}}
+<p style="color:#888;font-size:12px">posbox</p>
+</body></html>`))
+
+// view reads an event's data for the texts.
+type view struct {
+	lang string
+	loc  *time.Location
+	data map[string]any
+}
+
+// pick chooses the German or English text.
+func (v view) pick(de, en string) string {
+	if v.lang == LangEN {
+		return en
+	}
+	return de
+}
+
+// get follows a dotted path ("time_entry.user_name") through the data.
+func (v view) get(path string) any {
+	var cur any = v.data
+	for _, k := range strings.Split(path, ".") {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil
+		}
+		cur = m[k]
+	}
+	return cur
+}
+
+// s is a value as text; the first present path wins, else "?".
+func (v view) s(paths ...string) string {
+	for _, p := range paths {
+		switch x := v.get(p).(type) {
+		case nil:
+		case string:
+			if x != "" {
+				return x
+			}
+		case float64:
+			return strconv.FormatFloat(x, 'f', -1, 64)
+		case bool:
+			return strconv.FormatBool(x)
+		default:
+			b, _ := json.Marshal(x)
+			return string(b)
+		}
+	}
+	return "?"
+}
+
+// money renders integer cents: 45,80 € (de) or €45.80 (en).
+func (v view) money(path string) string {
+	f, ok := v.get(path).(float64)
+	if !ok {
+		return "?"
+	}
+	c := int64(f)
+	sign := ""
+	if c < 0 {
+		sign, c = "-", -c
+	}
+	if v.lang == LangEN {
+		return fmt.Sprintf("%s€%d.%02d", sign, c/100, c%100)
+	}
+	return fmt.Sprintf("%s%d,%02d €", sign, c/100, c%100)
+}
+
+// when renders an instant (the first present path) on the restaurant's
+// wall clock.
+func (v view) when(paths ...string) string {
+	for _, p := range paths {
+		if s, ok := v.get(p).(string); ok {
+			if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+				return t.In(v.loc).Format(v.pick("02.01.2006 15:04", "2006-01-02 15:04"))
+			}
+		}
+	}
+	return v.s(paths...)
+}
+
+// decimal renders a number German-style (7,5) or English-style (7.5).
+func (v view) decimal(path string) string {
+	s := v.s(path)
+	if v.lang == LangDE {
+		s = strings.ReplaceAll(s, ".", ",")
+	}
+	return s
+}
+
+// subjects are the one-line texts per event type; SMS templates stay in
+// plain ASCII quotes so a message fits GSM-7.
+var subjects = map[string]func(v view, typ string) string{
+	store.EventTest: func(v view, _ string) string {
+		return v.pick("Testnachricht von posbox: Der Kanal funktioniert.", "Test message from posbox: this channel works.")
+	},
+	"shift_change": func(v view, _ string) string {
+		action := v.s("action")
+		what := map[string][2]string{
+			"created":        {"angelegt", "created"},
+			"updated":        {"geändert", "changed"},
+			"status_changed": {"Status " + v.s("shift.status"), "status " + v.s("shift.status")},
+			"deleted":        {"gelöscht", "deleted"},
+		}[action]
+		if what[0] == "" {
+			what = [2]string{action, action}
+		}
+		return v.pick(
+			fmt.Sprintf("Schichtänderung: %s am %s %s-%s %s (von %s)", v.s("shift.user_name"), v.s("shift.shift_date"), v.s("shift.start_time"), v.s("shift.end_time"), what[0], v.s("by.name")),
+			fmt.Sprintf("Shift change: %s on %s %s-%s %s (by %s)", v.s("shift.user_name"), v.s("shift.shift_date"), v.s("shift.start_time"), v.s("shift.end_time"), what[1], v.s("by.name")))
+	},
+	"clock_in": func(v view, _ string) string {
+		return v.pick(
+			fmt.Sprintf("%s hat eingestempelt: %s", v.s("time_entry.user_name", "name"), v.s("local_time")),
+			fmt.Sprintf("%s clocked in: %s", v.s("time_entry.user_name", "name"), v.s("local_time")))
+	},
+	"clock_out": func(v view, _ string) string {
+		return v.pick(
+			fmt.Sprintf("%s hat ausgestempelt: %s, %s Std. gearbeitet", v.s("time_entry.user_name", "name"), v.s("local_time"), v.decimal("time_entry.worked_hours")),
+			fmt.Sprintf("%s clocked out: %s, %s h worked", v.s("time_entry.user_name", "name"), v.s("local_time"), v.decimal("time_entry.worked_hours")))
+	},
+	"discount_exhausted": func(v view, _ string) string {
+		return v.pick(
+			fmt.Sprintf("Rabatt \"%s\" ist aufgebraucht (%s von %s Einlösungen)", v.s("name"), v.s("usage_count"), v.s("usage_limit")),
+			fmt.Sprintf("Discount \"%s\" is used up (%s of %s redemptions)", v.s("name"), v.s("usage_count"), v.s("usage_limit")))
+	},
+	"tse_error": func(v view, _ string) string {
+		reasons := map[string][2]string{
+			"provider_down":    {"TSE-Anbieter nicht erreichbar", "TSE provider unreachable"},
+			"self_test_failed": {"Selbsttest fehlgeschlagen", "self-test failed"},
+			"queue_stuck":      {"Signatur-Warteschlange hängt", "signing queue stuck"},
+		}
+		r, ok := reasons[v.s("reason")]
+		if !ok {
+			r = [2]string{v.s("reason"), v.s("reason")}
+		}
+		return v.pick(
+			fmt.Sprintf("TSE-FEHLER: %s (%s) - Ausfall dokumentieren!", r[0], v.s("message", "error_code")),
+			fmt.Sprintf("TSE ERROR: %s (%s) - document the outage!", r[1], v.s("message", "error_code")))
+	},
+	"tse_recovered": func(v view, _ string) string {
+		if v.get("started_at") == nil {
+			return v.pick("TSE wieder erreichbar: Signieren läuft wieder.", "TSE reachable again: signing has resumed.")
+		}
+		return v.pick(
+			fmt.Sprintf("TSE wieder erreichbar: Ausfall %s bis %s, %s Belege ohne TSE", v.when("started_at"), v.when("ended_at"), v.s("affected_transactions")),
+			fmt.Sprintf("TSE reachable again: outage %s to %s, %s receipts without TSE", v.when("started_at"), v.when("ended_at"), v.s("affected_transactions")))
+	},
+	"tse_certificate_expiring": func(v view, _ string) string {
+		return v.pick(
+			fmt.Sprintf("TSE-Zertifikat läuft am %s ab (noch %s Tage): bitte erneuern", v.when("expires_at", "certificate_expiry"), v.s("days_remaining", "days_left")),
+			fmt.Sprintf("TSE certificate expires on %s (%s days left): please renew", v.when("expires_at", "certificate_expiry"), v.s("days_remaining", "days_left")))
+	},
+	"daily_report": func(v view, _ string) string {
+		return v.pick(
+			fmt.Sprintf("Tagesbericht %s: %s Std. gearbeitet, %s Rabatte (%s), %s TSE-Buchungen, %s TSE-Ausfälle",
+				v.s("date"), v.decimal("total_hours"), v.s("discounts.count"), v.money("discounts.amount_cents"), v.s("tse.transactions"), v.s("tse.outages")),
+			fmt.Sprintf("Daily report %s: %s h worked, %s discounts (%s), %s TSE transactions, %s TSE outages",
+				v.s("date"), v.decimal("total_hours"), v.s("discounts.count"), v.money("discounts.amount_cents"), v.s("tse.transactions"), v.s("tse.outages")))
+	},
+	"new_order": func(v view, _ string) string {
+		return v.pick(
+			fmt.Sprintf("Neue Bestellung #%s: %s", v.s("order_number", "order_id"), v.money("total_cents")),
+			fmt.Sprintf("New order #%s: %s", v.s("order_number", "order_id"), v.money("total_cents")))
+	},
+	"order_cancelled": func(v view, _ string) string {
+		return v.pick(
+			fmt.Sprintf("Storno #%s: %s (%s)", v.s("order_number", "order_id"), v.s("reason"), v.money("total_cents")),
+			fmt.Sprintf("Order #%s cancelled: %s (%s)", v.s("order_number", "order_id"), v.s("reason"), v.money("total_cents")))
+	},
+	"payment_received": func(v view, _ string) string {
+		return v.pick(
+			fmt.Sprintf("Zahlung #%s: %s (%s)", v.s("order_number", "order_id"), v.money("amount_cents"), v.s("method")),
+			fmt.Sprintf("Payment #%s: %s (%s)", v.s("order_number", "order_id"), v.money("amount_cents"), v.s("method")))
+	},
+	"low_stock": func(v view, _ string) string {
+		return v.pick(
+			fmt.Sprintf("Bestand niedrig: %s %s %s (min. %s)", v.s("name", "product_id"), v.decimal("quantity_on_hand"), v.s("unit"), v.decimal("threshold")),
+			fmt.Sprintf("Low stock: %s %s %s (min. %s)", v.s("name", "product_id"), v.s("quantity_on_hand"), v.s("unit"), v.s("threshold")))
+	},
+}
+
+func genericSubject(v view, typ string) string {
+	return v.pick("posbox-Ereignis: "+typ, "posbox event: "+typ)
+}
+
+// details flattens the data into sorted "key: value" lines for the email
+// body, so every field of every type is readable without a template.
+func details(data map[string]any) []string {
+	var lines []string
+	var walk func(prefix string, x any)
+	walk = func(prefix string, x any) {
+		switch x := x.(type) {
+		case map[string]any:
+			for k, val := range x {
+				walk(strings.TrimPrefix(prefix+"."+k, "."), val)
+			}
+		default:
+			if len(lines) >= 100 {
+				return
+			}
+			var s string
+			switch x := x.(type) {
+			case nil:
+				s = "-"
+			case string:
+				s = x
+			case float64:
+				s = strconv.FormatFloat(x, 'f', -1, 64)
+			default:
+				b, _ := json.Marshal(x)
+				s = string(b)
+			}
+			lines = append(lines, prefix+": "+oneLine(s))
+		}
+	}
+	walk("", data)
+	sort.Strings(lines)
+	return lines
+}

@@ -1,0 +1,68 @@
+package notify
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestRenderEveryKnownTypeInBothLanguages(t *testing.T) {
+	t.Parallel()
+	berlin, _ := time.LoadLocation("Europe/Berlin")
+	cases := []struct {
+		typ    string
+		data   string
+		de, en string
+	}{
+		{"shift_change", `{"action":"created","shift":{"user_name":"Anna","shift_date":"2026-11-23","start_time":"10:00","end_time":"18:00","status":"pending"},"by":{"name":"Ada"}}`,
+			"Schichtänderung: Anna am 2026-11-23 10:00-18:00 angelegt (von Ada)", "Shift change: Anna on 2026-11-23 10:00-18:00 created (by Ada)"},
+		{"clock_in", `{"local_time":"2026-11-22 10:00","time_entry":{"user_name":"Ben"}}`,
+			"Ben hat eingestempelt: 2026-11-22 10:00", "Ben clocked in: 2026-11-22 10:00"},
+		{"clock_out", `{"local_time":"2026-11-22 18:30","time_entry":{"user_name":"Ben","worked_hours":8.25}}`,
+			"Ben hat ausgestempelt: 2026-11-22 18:30, 8,25 Std. gearbeitet", "Ben clocked out: 2026-11-22 18:30, 8.25 h worked"},
+		{"discount_exhausted", `{"name":"Lunch","usage_limit":10,"usage_count":10}`,
+			`Rabatt "Lunch" ist aufgebraucht (10 von 10 Einlösungen)`, `Discount "Lunch" is used up (10 of 10 redemptions)`},
+		{"tse_error", `{"reason":"provider_down","error_code":"E_TIMEOUT","message":"no answer in 5s"}`,
+			"TSE-FEHLER: TSE-Anbieter nicht erreichbar (no answer in 5s) - Ausfall dokumentieren!", "TSE ERROR: TSE provider unreachable (no answer in 5s) - document the outage!"},
+		{"tse_error", `{"reason":"disk_full"}`,
+			"TSE-FEHLER: disk_full (?) - Ausfall dokumentieren!", "TSE ERROR: disk_full (?) - document the outage!"},
+		{"tse_recovered", `{}`, "TSE wieder erreichbar: Signieren läuft wieder.", "TSE reachable again: signing has resumed."},
+		{"tse_recovered", `{"started_at":"2026-11-22T09:12:00.000Z","ended_at":"2026-11-22T09:40:00.000Z","affected_transactions":4}`,
+			"TSE wieder erreichbar: Ausfall 22.11.2026 10:12 bis 22.11.2026 10:40, 4 Belege ohne TSE",
+			"TSE reachable again: outage 2026-11-22 10:12 to 2026-11-22 10:40, 4 receipts without TSE"},
+		{"tse_certificate_expiring", `{"certificate_expiry":"2026-12-22T23:30:00.000Z","days_left":30}`,
+			"TSE-Zertifikat läuft am 23.12.2026 00:30 ab (noch 30 Tage): bitte erneuern", "TSE certificate expires on 2026-12-23 00:30 (30 days left): please renew"},
+		{"tse_certificate_expiring", `{"expires_at":"2026-12-22T23:30:00.000Z","days_remaining":30}`,
+			"TSE-Zertifikat läuft am 23.12.2026 00:30 ab (noch 30 Tage): bitte erneuern", "TSE certificate expires on 2026-12-23 00:30 (30 days left): please renew"},
+		{"daily_report", `{"date":"2026-11-21","total_hours":12.5,"discounts":{"count":3,"amount_cents":1250},"tse":{"transactions":87,"outages":1}}`,
+			"Tagesbericht 2026-11-21: 12,5 Std. gearbeitet, 3 Rabatte (12,50 €), 87 TSE-Buchungen, 1 TSE-Ausfälle",
+			"Daily report 2026-11-21: 12.5 h worked, 3 discounts (€12.50), 87 TSE transactions, 1 TSE outages"},
+		{"new_order", `{"order_number":1042,"total_cents":4580}`, "Neue Bestellung #1042: 45,80 €", "New order #1042: €45.80"},
+		{"order_cancelled", `{"order_number":1042,"reason":"Gast gegangen","total_cents":4580}`,
+			"Storno #1042: Gast gegangen (45,80 €)", "Order #1042 cancelled: Gast gegangen (€45.80)"},
+		{"payment_received", `{"order_number":1042,"amount_cents":5000,"method":"card"}`,
+			"Zahlung #1042: 50,00 € (card)", "Payment #1042: €50.00 (card)"},
+		{"low_stock", `{"name":"Tomaten","quantity_on_hand":2.5,"unit":"kg","threshold":5}`,
+			"Bestand niedrig: Tomaten 2,5 kg (min. 5)", "Low stock: Tomaten 2.5 kg (min. 5)"},
+		{"table.call", `{"table":7}`, "posbox-Ereignis: table.call", "posbox event: table.call"},
+		{"test", ``, "Testnachricht von posbox: Der Kanal funktioniert.", "Test message from posbox: this channel works."},
+	}
+	for _, tc := range cases {
+		de := Render(LangDE, tc.typ, json.RawMessage(tc.data), berlin)
+		en := Render(LangEN, tc.typ, json.RawMessage(tc.data), berlin)
+		if de.Subject != tc.de {
+			t.Errorf("%s de: %q, want %q", tc.typ, de.Subject, tc.de)
+		}
+		if en.Subject != tc.en {
+			t.Errorf("%s en: %q, want %q", tc.typ, en.Subject, tc.en)
+		}
+		if !strings.HasPrefix(de.Body, tc.de) || !strings.Contains(de.HTML, "<h2") {
+			t.Errorf("%s: body %q", tc.typ, de.Body)
+		}
+	}
+	// The generic text still shows every field in the body.
+	if b := Render(LangEN, "table.call", json.RawMessage(`{"table":7,"guest":{"name":"X"}}`), nil).Body; !strings.Contains(b, "table: 7") || !strings.Contains(b, "guest.name: X") {
+		t.Errorf("generic body %q", b)
+	}
+}

@@ -1,0 +1,45 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/julienschmidt/httprouter"
+
+	"posbox/store"
+)
+
+type publishEventRequest struct {
+	Type *string         `json:"type"`
+	Data json.RawMessage `json:"data"`
+}
+
+// publishEvent records an event from a POS terminal; every enabled rule of
+// its type gets a delivery in the same transaction. 202: sending goes on
+// after the answer.
+func (s *Server) publishEvent(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
+	var req publishEventRequest
+	if err := decode(r, &req, false); err != nil {
+		return err
+	}
+	var f store.Fields
+	required(&f, "type", req.Type)
+	if req.Type != nil && !store.ValidEventType(*req.Type) {
+		f.Add("type", "must match ^[a-z][a-z0-9_.]{0,63}$")
+	}
+	var data map[string]json.RawMessage
+	if len(req.Data) == 0 || string(req.Data) == "null" {
+		f.Add("data", "is required")
+	} else if json.Unmarshal(req.Data, &data) != nil {
+		f.Add("data", "must be an object")
+	}
+	if err := f.Err(); err != nil {
+		return err
+	}
+	e, err := s.store.PublishEvent(r.Context(), caller(r.Context()).restaurant.ID, *req.Type, req.Data)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusAccepted, envelope{"event": map[string]string{
+		"id": e.ID, "type": e.Type, "created_at": ts(e.CreatedAt)}})
+}
