@@ -213,10 +213,10 @@ var subjects = map[string]func(v view, typ string) string{
 	},
 	"daily_report": func(v view, _ string) string {
 		return v.pick(
-			fmt.Sprintf("Tagesbericht %s: %s Std. gearbeitet, %s Rabatte (%s), %s TSE-Buchungen, %s TSE-Ausfälle",
-				v.s("date"), v.decimal("total_hours"), v.s("discounts.count"), v.money("discounts.amount_cents"), v.s("tse.transactions"), v.s("tse.outages")),
-			fmt.Sprintf("Daily report %s: %s h worked, %s discounts (%s), %s TSE transactions, %s TSE outages",
-				v.s("date"), v.decimal("total_hours"), v.s("discounts.count"), v.money("discounts.amount_cents"), v.s("tse.transactions"), v.s("tse.outages")))
+			fmt.Sprintf("Tagesbericht %s: %s Std. gearbeitet, %s Rabatte (%s), %s TSE-Buchungen (%s Belege ohne TSE), %s TSE-Ausfälle",
+				v.s("date"), v.decimal("total_hours"), v.s("discounts.count"), v.money("discounts.amount_cents"), v.s("tse.transactions"), v.s("tse.receipts_without_tse"), v.s("tse.outages")),
+			fmt.Sprintf("Daily report %s: %s h worked, %s discounts (%s), %s TSE transactions (%s receipts without TSE), %s TSE outages",
+				v.s("date"), v.decimal("total_hours"), v.s("discounts.count"), v.money("discounts.amount_cents"), v.s("tse.transactions"), v.s("tse.receipts_without_tse"), v.s("tse.outages")))
 	},
 	"new_order": func(v view, _ string) string {
 		return v.pick(

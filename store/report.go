@@ -37,11 +37,13 @@ type ReportDiscounts struct {
 	AmountCents int64 `json:"amount_cents"`
 }
 
-// ReportTSE counts the day's signed transactions and TSE outages.
+// ReportTSE counts the day's TSE transactions and outages.
 type ReportTSE struct {
-	Transactions int            `json:"transactions"`
-	Outages      int            `json:"outages"`
-	OutageList   []ReportOutage `json:"outage_list"`
+	Transactions       int            `json:"transactions"`
+	ReceiptsWithoutTSE int            `json:"receipts_without_tse"`
+	Unsigned           int            `json:"unsigned"`
+	Outages            int            `json:"outages"`
+	OutageList         []ReportOutage `json:"outage_list"`
 }
 
 // ReportOutage is one TSE outage that overlapped the day.
@@ -140,37 +142,52 @@ func hundredthsOfHour(minutes int64) json.Number {
 // 00003). Until the merge they leave the zero values. The intended query
 // is in each comment.
 
-// reportDiscounts fills rep.Discounts. MERGE: replace the body with
-//
-//	return db.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(amount_cents), 0)
-//		FROM discount_redemptions WHERE restaurant_id = ? AND created_at >= ? AND created_at < ?`,
-//		restaurantID, rep.From, rep.To).Scan(&rep.Discounts.Count, &rep.Discounts.AmountCents)
+// reportDiscounts sums the redemptions counted that day. Redemptions keep
+// their history after a discount is deleted, so they all count.
 func reportDiscounts(ctx context.Context, db *sql.DB, rep *DailyReport, restaurantID string) error {
-	return nil
+	return db.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(amount_cents), 0)
+		FROM discount_redemptions WHERE restaurant_id = ? AND created_at >= ? AND created_at < ?`,
+		restaurantID, rep.From, rep.To).Scan(&rep.Discounts.Count, &rep.Discounts.AmountCents)
 }
 
-// reportTSETransactions fills rep.TSE.Transactions. MERGE: replace the body with
-//
-//	return db.QueryRowContext(ctx, `SELECT COUNT(*) FROM tse_transactions
-//		WHERE restaurant_id = ? AND time_start >= ? AND time_start < ? AND state = 'FINISHED'`,
-//		restaurantID, rep.From, rep.To).Scan(&rep.TSE.Transactions)
+// reportTSETransactions counts the day's sales by when they happened at
+// the till (business_time), not by when the TSE signed them: a sale queued
+// through an outage that ends after midnight still belongs to its day.
+// Transactions are the finished ones; ReceiptsWithoutTSE those whose
+// receipt was printed "TSE ausgefallen"; Unsigned those still queued.
 func reportTSETransactions(ctx context.Context, db *sql.DB, rep *DailyReport, restaurantID string) error {
-	return nil
+	return db.QueryRowContext(ctx, `SELECT
+			COALESCE(SUM(state = 'FINISHED'), 0),
+			COALESCE(SUM(receipt_without_tse), 0),
+			COALESCE(SUM(number IS NULL OR state = 'ACTIVE'), 0)
+		FROM tse_transactions WHERE restaurant_id = ? AND source = 'posbox' AND business_time >= ? AND business_time < ?`,
+		restaurantID, rep.From, rep.To).Scan(&rep.TSE.Transactions, &rep.TSE.ReceiptsWithoutTSE, &rep.TSE.Unsigned)
 }
 
-// reportTSEOutages fills rep.TSE.Outages and OutageList: outages that
-// overlapped the day. MERGE: replace the body with a query over
-//
-//	SELECT started_at, ended_at, reason, affected_transactions FROM tse_outages
-//	WHERE restaurant_id = ? AND started_at < ? AND (ended_at IS NULL OR ended_at >= ?)
-//	ORDER BY started_at   -- args: restaurantID, rep.To, rep.From
-//
-// appending a ReportOutage per row and setting Outages = len(OutageList).
+// reportTSEOutages lists the outages that overlapped the day, open ones
+// included: the tax office may ask for exactly this record.
 func reportTSEOutages(ctx context.Context, db *sql.DB, rep *DailyReport, restaurantID string) error {
-	return nil
+	rows, err := db.QueryContext(ctx, `SELECT started_at, ended_at, reason, affected_transactions FROM tse_outages
+		WHERE restaurant_id = ? AND started_at < ? AND (ended_at IS NULL OR ended_at >= ?) ORDER BY started_at`,
+		restaurantID, rep.To, rep.From)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var o ReportOutage
+		var ended sql.NullString
+		if err := rows.Scan(&o.StartedAt, &ended, &o.Reason, &o.AffectedTransactions); err != nil {
+			return err
+		}
+		if ended.Valid {
+			o.EndedAt = &ended.String
+		}
+		rep.TSE.OutageList = append(rep.TSE.OutageList, o)
+	}
+	rep.TSE.Outages = len(rep.TSE.OutageList)
+	return rows.Err()
 }
-
-// ----------------------------------------------------------------------
 
 // dailyReportKey records, per restaurant, the last local date whose
 // report was published.
