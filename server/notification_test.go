@@ -385,15 +385,11 @@ func TestDeliveriesShowWhatIsStuckAndWhy(t *testing.T) {
 }
 
 // End to end from the time clock: a staff member's clock-in produces a
-// signed clock_in webhook. The clock-in route comes with the shifts
-// branch; until that is merged this test skips itself.
+// signed clock_in webhook.
 func TestClockInArrivesAsSignedWebhook(t *testing.T) {
 	e := newTestEnv(t)
 	d := e.withNotifier(t)
 	_, staff := e.staff(t, "Sam Staff")
-	if rec := e.do(t, "GET", "/api/shifts/clock-in", nil, staff); rec.Code == http.StatusNotFound {
-		t.Skip("POST /api/shifts/clock-in is not in this branch yet")
-	}
 	rcv := newHookReceiver(t, http.StatusOK)
 	rec := e.do(t, "POST", "/api/notifications/settings", map[string]any{"channel": "webhook", "event_type": "clock_in",
 		"is_enabled": true, "destination": rcv.URL}, e.adminToken)
