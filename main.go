@@ -32,6 +32,8 @@ Usage:
   posbox migrate
   posbox user add --email E --name N --role admin|staff [--restaurant ID] --password-stdin
   posbox token --email E
+  posbox backup FILE
+  posbox service install|uninstall|start|stop|restart|status [--config FILE] [--data-dir DIR]
   posbox version
 
 Every command takes --data-dir DIR (POSBOX_DATA_DIR) and --config FILE.
@@ -54,6 +56,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = cmdUser(ctx, args[1:], stdin, stdout, stderr)
 	case "token":
 		err = cmdToken(ctx, args[1:], stdout, stderr)
+	case "backup":
+		err = cmdBackup(ctx, args[1:], stdout, stderr)
+	case "service":
+		err = cmdService(args[1:], stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, versionString())
 		return 0

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kardianos/service"
+
 	"posbox/server"
 	"posbox/store"
 )
@@ -22,6 +24,9 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 	cfg, err := loadConfig(fs, args, "addr", "timezone", "token_ttl", "log_format", "log_level", "admin_email", "tse_budget")
 	if err != nil {
 		return usageErr(err)
+	}
+	if !service.Interactive() {
+		return runService(cfg, stderr) // under systemd or the Windows SCM
 	}
 	log := newLogger(cfg, stderr)
 	slog.SetDefault(log)
@@ -48,7 +53,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 	if err != nil {
 		return err
 	}
-	srv := server.New(st, server.Config{Version: versionString(), JWTKey: key, TokenTTL: cfg.TokenTTL}, log)
+	srv := server.New(st, server.Config{Version: version, Build: build, JWTKey: key, TokenTTL: cfg.TokenTTL}, log)
 	defer srv.Close()
 
 	// Background workers run until workCtx ends; they stop after the HTTP
@@ -69,7 +74,9 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 	// Each area starts its workers and registers its jobs here, one line each:
 	// (tse)
 	// (notifications)
-	// (backups)
+	if err := startBackups(workCtx, sched, st, cfg, log); err != nil {
+		return err
+	}
 	_ = workCtx
 	sched.Start()
 

@@ -1,0 +1,7 @@
+//go:build !windows
+
+package main
+
+// afterInstall has nothing to add outside Windows: the unit carries
+// Restart=on-failure.
+func afterInstall(string) error { return nil }
