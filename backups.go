@@ -28,7 +28,7 @@ func startBackups(ctx context.Context, sched *cron.Cron, st *store.Store, cfg Co
 		return nil
 	}
 	_, err := sched.AddFunc(nightlyBackupSpec, func() {
-		if _, err := nightlyBackup(ctx, st, cfg.BackupDir, cfg.BackupKeep, time.Now()); err != nil {
+		if _, err := nightlyBackup(ctx, st, cfg.BackupDir, cfg.BackupKeep, time.Now(), log); err != nil {
 			log.Error("nightly backup failed", "dir", cfg.BackupDir, "err", err)
 		}
 	})
@@ -42,16 +42,16 @@ const (
 
 // nightlyBackup writes today's backup unless it exists, then deletes the
 // oldest so that keep remain. It returns the path of today's file.
-func nightlyBackup(ctx context.Context, st *store.Store, dir string, keep int, now time.Time) (string, error) {
+func nightlyBackup(ctx context.Context, st *store.Store, dir string, keep int, now time.Time, log *slog.Logger) (string, error) {
 	dest := filepath.Join(dir, backupPrefix+now.UTC().Format(time.DateOnly)+backupSuffix)
 	err := st.Backup(ctx, dest)
 	switch {
 	case errors.Is(err, store.ErrBackupExists):
-		slog.Info("nightly backup already there", "file", dest)
+		log.Info("nightly backup already there", "file", dest)
 	case err != nil:
 		return "", err
 	default:
-		slog.Info("nightly backup written", "file", dest)
+		log.Info("nightly backup written", "file", dest)
 	}
 	return dest, pruneBackups(dir, keep)
 }

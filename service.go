@@ -293,6 +293,7 @@ type program struct {
 	sys  service.Logger // Windows Event Log; nil elsewhere
 	exit func(code int)
 
+	addr     string // listening address once started
 	cancel   context.CancelFunc
 	finished chan struct{} // closed when serve has returned; then err is set
 	err      error
@@ -310,6 +311,7 @@ func (p *program) Start(service.Service) error {
 	}()
 	select {
 	case addr := <-ready:
+		p.addr = addr
 		p.info(fmt.Sprintf("posbox %s started on %s, data in %s", versionString(), addr, p.cfg.DataDir))
 	case <-p.finished:
 		cancel()
