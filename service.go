@@ -267,9 +267,9 @@ func runService(cfg Config, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	prepErr := prepareService(serviceName)
 	if service.Platform() == "windows-service" {
-		// A Windows service has no stderr: warnings go to the Event Log
-		// (source registered by "service install").
+		// A Windows service has no stderr: warnings go to the Event Log.
 		if prg.sys, err = svc.Logger(nil); err != nil {
 			prg.sys = nil
 		}
@@ -279,6 +279,9 @@ func runService(cfg Config, stderr io.Writer) error {
 		return err
 	}
 	defer file.Close()
+	if prepErr != nil {
+		log.Warn("could not set the service's recovery actions or Event Log source", "err", prepErr)
+	}
 	prg.log = log
 	slog.SetDefault(log)
 	return svc.Run()
