@@ -11,15 +11,15 @@ import (
 
 var settingLine = regexp.MustCompile(`^#[a-z_]+ =`)
 
-var update = flag.Bool("update", false, "rewrite packaging/posbox.conf.example")
+var updateExample = flag.Bool("update-config-example", false, "rewrite packaging/posbox.conf.example")
 
 const examplePath = "packaging/posbox.conf.example"
 
 // TestConfigExampleIsCurrent keeps the shipped example in step with the
-// settings: regenerate with go test -run TestConfigExampleIsCurrent -update.
+// settings: regenerate with go test -run TestConfigExampleIsCurrent -update-config-example.
 func TestConfigExampleIsCurrent(t *testing.T) {
 	want := exampleConfig()
-	if *update {
+	if *updateExample {
 		if err := os.WriteFile(examplePath, []byte(want), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -29,7 +29,7 @@ func TestConfigExampleIsCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	if string(got) != want {
-		t.Fatalf("%s is out of date: run go test -run TestConfigExampleIsCurrent -update", examplePath)
+		t.Fatalf("%s is out of date: run go test -run TestConfigExampleIsCurrent -update-config-example", examplePath)
 	}
 	var c Config
 	for _, s := range c.settings() {

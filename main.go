@@ -32,7 +32,7 @@ Usage:
   posbox migrate
   posbox user add --email E --name N --role admin|staff [--restaurant ID] --password-stdin
   posbox token --email E
-  posbox backup FILE
+  posbox backup [--data-dir DIR] FILE
   posbox service install|uninstall|start|stop|restart|status [--config FILE] [--data-dir DIR]
   posbox version
 

@@ -62,11 +62,12 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 	var workers sync.WaitGroup
 	defer func() {
 		stopWork()
-		workers.Wait()
+		waitBounded(&workers, 15*time.Second, log)
 	}()
 	// Scheduled jobs (UTC); each area registers its own, then it starts.
 	sched := newScheduler(log)
 	defer func() {
+		stopWork() // running jobs see the end and return early
 		stopCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		stopScheduler(stopCtx, sched)
