@@ -26,7 +26,7 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 		return usageErr(err)
 	}
 	if !service.Interactive() {
-		return runService(cfg, stderr) // under systemd or the Windows SCM
+		return runService(cfg, stderr, nil) // under systemd or the Windows SCM
 	}
 	log := newLogger(cfg, stderr)
 	slog.SetDefault(log)

@@ -180,6 +180,10 @@ func cmdService(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if p := service.Platform(); runtime.GOOS == "linux" && p != "linux-systemd" {
+		// kardianos would write a SysV script that nothing runs here.
+		return fmt.Errorf("this system has no systemd (service manager %q): start \"posbox serve\" from its init system or container instead", p)
+	}
 	switch action {
 	case "status":
 		st, err := svc.Status()
@@ -188,7 +192,7 @@ func cmdService(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintln(stdout, "not installed")
 			return nil
 		case err != nil:
-			return err
+			return fmt.Errorf("status: %w", err)
 		case st == service.StatusRunning:
 			fmt.Fprintln(stdout, "running")
 		case st == service.StatusStopped:
@@ -214,7 +218,7 @@ func cmdService(args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	if err := service.Control(svc, action); err != nil {
-		return err
+		return fmt.Errorf("%w (as root / from an elevated prompt?)", err)
 	}
 	fmt.Fprintf(stdout, "%s: done\n", action)
 	return nil
@@ -261,9 +265,14 @@ func ensureConfigFile(path string) error {
 
 // runService runs serve under the service manager (systemd, the Windows
 // SCM) through kardianos/service, which calls program.Start and .Stop.
-func runService(cfg Config, stderr io.Writer) error {
+// wait, when not nil, replaces the wait for SIGTERM/SIGINT (tests).
+func runService(cfg Config, stderr io.Writer, wait func()) error {
 	prg := &program{cfg: cfg, exit: os.Exit}
-	svc, err := service.New(prg, &service.Config{Name: serviceName})
+	sc := &service.Config{Name: serviceName, Option: service.KeyValue{}}
+	if wait != nil {
+		sc.Option["RunWait"] = wait
+	}
+	svc, err := service.New(prg, sc)
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
 
 	"golang.org/x/crypto/bcrypt"
@@ -173,3 +175,68 @@ func TestSystemdUnitVerifies(t *testing.T) {
 		t.Fatalf("systemd-analyze verify: %v\n%s", err, out)
 	}
 }
+
+// TestRunServiceLogsToFile runs the service entry point as systemd would
+// (kardianos' Run, with the wait for SIGTERM replaced): it serves, stops
+// cleanly with a nil error (exit status 0), and leaves its log in
+// DATA_DIR/logs/posbox.log as well as on stderr (the journal).
+func TestRunServiceLogsToFile(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the Windows service runs under the SCM")
+	}
+	defer slog.SetDefault(slog.Default()) // runService sets it
+	cfg := quietTestConfig(t, "127.0.0.1:0")
+	stop := make(chan struct{})
+	var stderr syncBuffer
+	done := make(chan error, 1)
+	go func() { done <- runService(cfg, &stderr, func() { <-stop }) }()
+
+	logFile := filepath.Join(cfg.DataDir, "logs", logFileName)
+	addr := ""
+	for addr == "" { // until the service logs where it listens
+		select {
+		case err := <-done:
+			t.Fatalf("runService returned early: %v\n%s", err, stderr.String())
+		default:
+		}
+		b, _ := os.ReadFile(logFile)
+		if m := servingAddr.FindSubmatch(b); m != nil {
+			addr = string(m[1])
+		}
+		runtime.Gosched()
+	}
+	res, err := http.Get("http://" + addr + "/api/health")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	close(stop)
+	if err := <-done; err != nil {
+		t.Fatalf("runService: %v", err)
+	}
+	b, err := os.ReadFile(logFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`msg="posbox serving"`, `path=/api/health status=200`, `msg="posbox stopped"`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("log file lacks %s:\n%s", want, b)
+		}
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %s", want)
+		}
+	}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
