@@ -218,3 +218,26 @@ func emailsIn(t *testing.T, dbPath string) map[string]bool {
 	}
 	return got
 }
+
+// TestNightlyBackupIsScheduled: serve's scheduler holds the nightly job
+// at 02:30 UTC, and none with backup_keep = 0.
+func TestNightlyBackupIsScheduled(t *testing.T) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	cfg := DefaultConfig()
+	sched := newScheduler(log)
+	startBackups(context.Background(), sched, nil, cfg, log)
+	entries := sched.Entries()
+	if len(entries) != 1 {
+		t.Fatalf("%d jobs, want 1", len(entries))
+	}
+	from := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	if next := entries[0].Schedule.Next(from); !next.Equal(time.Date(2026, 11, 24, 2, 30, 0, 0, time.UTC)) {
+		t.Errorf("next run %s, want 2026-11-24 02:30 UTC", next)
+	}
+	cfg.BackupKeep = 0
+	off := newScheduler(log)
+	startBackups(context.Background(), off, nil, cfg, log)
+	if n := len(off.Entries()); n != 0 {
+		t.Errorf("backup_keep = 0 scheduled %d jobs", n)
+	}
+}

@@ -75,9 +75,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 	// Each area starts its workers and registers its jobs here, one line each:
 	// (tse)
 	// (notifications)
-	if err := startBackups(workCtx, sched, st, cfg, log); err != nil {
-		return err
-	}
+	startBackups(workCtx, sched, st, cfg, log)
 	_ = workCtx
 	sched.Start()
 
