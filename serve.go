@@ -62,13 +62,13 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 	var workers sync.WaitGroup
 	defer func() {
 		stopWork()
-		waitBounded(&workers, 15*time.Second, log)
+		waitBounded(&workers, 10*time.Second, log)
 	}()
 	// Scheduled jobs (UTC); each area registers its own, then it starts.
 	sched := newScheduler(log)
 	defer func() {
 		stopWork() // running jobs see the end and return early
-		stopCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		stopCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		stopScheduler(stopCtx, sched)
 	}()

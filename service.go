@@ -23,10 +23,10 @@ const (
 	serviceDisplayName = "posbox POS back office"
 	serviceDescription = "Back office of the restaurant POS: time clock, discounts, TSE signing, notifications."
 
-	// stopTimeout bounds a service stop; systemd's TimeoutStopSec (30s)
-	// and Windows' WaitToKillServiceTimeout (20s by default at shutdown)
-	// kill the process after theirs.
-	stopTimeout = 20 * time.Second
+	// stopTimeout bounds a service stop: serve's own bounds (HTTP drain
+	// 10 s, cron 5 s, workers 10 s) plus a little; systemd's
+	// TimeoutStopSec is 35 s.
+	stopTimeout = 28 * time.Second
 )
 
 // serviceDataDir is data_dir's default for the installed service: the
@@ -116,7 +116,7 @@ Type=simple
 ExecStart={{Path | cmdEscape}}{{range Arguments}} {{. | cmd}}{{end}}
 Restart={{Restart}}
 RestartSec=5
-TimeoutStopSec=30
+TimeoutStopSec=35
 KillMode=mixed
 UMask=0077
 ReadWritePaths=` + strings.Join(rw, " ") + `
