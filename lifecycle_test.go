@@ -48,7 +48,11 @@ func buildPosbox(t *testing.T) string {
 			return
 		}
 		built.bin = filepath.Join(built.dir, "posbox")
-		cmd := exec.Command("go", "build", "-o", built.bin, "-ldflags", "-X main.version=v9.8.7-test -X main.build=lifecycle", ".")
+		goCmd := filepath.Join(runtime.GOROOT(), "bin", "go")
+		if _, err := os.Stat(goCmd); err != nil {
+			goCmd = "go"
+		}
+		cmd := exec.Command(goCmd, "build", "-o", built.bin, "-ldflags", "-X main.version=v9.8.7-test -X main.build=lifecycle", ".")
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			built.err = fmt.Errorf("go build: %v\n%s", err, out)
