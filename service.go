@@ -104,7 +104,6 @@ func systemdUnit(cfg Config) string {
 	}
 	return `[Unit]
 Description={{Description}}
-Documentation=https://github.com/posbox/posbox/blob/main/docs/OPERATIONS.md
 ConditionFileIsExecutable={{Path | cmdEscape}}
 After=network-online.target
 Wants=network-online.target
