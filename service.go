@@ -209,7 +209,7 @@ func cmdService(args []string, stdout, stderr io.Writer) error {
 		if err := svc.Install(); err != nil {
 			return fmt.Errorf("install (as root / from an elevated prompt?): %w", err)
 		}
-		if err := afterInstall(serviceName); err != nil {
+		if err := afterInstall(serviceName, privateDirs(cfg)...); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "installed service %s (%s): %s %s\nstart it with: posbox service start\n",
@@ -220,6 +220,16 @@ func cmdService(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w (as root / from an elevated prompt?)", err)
 	}
 	fmt.Fprintf(stdout, "%s: done\n", action)
+	return nil
+}
+
+// privateDirs are the folders whose permissions the Windows service may
+// replace: only its own default folder, never one an admin named (that
+// could be a drive or a home folder).
+func privateDirs(cfg Config) []string {
+	if cfg.DataDir == serviceDataDir() {
+		return []string{cfg.DataDir}
+	}
 	return nil
 }
 
@@ -275,7 +285,7 @@ func runService(cfg Config, stderr io.Writer, wait func()) error {
 	if err != nil {
 		return err
 	}
-	prepErr := prepareService(serviceName)
+	prepErr := prepareService(serviceName, privateDirs(cfg)...)
 	if service.Platform() == "windows-service" {
 		// A Windows service has no stderr: warnings go to the Event Log.
 		if prg.sys, err = svc.Logger(nil); err != nil {
@@ -288,7 +298,7 @@ func runService(cfg Config, stderr io.Writer, wait func()) error {
 	}
 	defer file.Close()
 	if prepErr != nil {
-		log.Warn("could not set the service's recovery actions or Event Log source", "err", prepErr)
+		log.Warn("could not set the service's recovery actions, Event Log source or folder permissions", "err", prepErr)
 	}
 	prg.log = log
 	slog.SetDefault(log)

@@ -4,7 +4,8 @@ package main
 
 // afterInstall has nothing to add outside Windows: the unit carries
 // Restart=on-failure.
-func afterInstall(string) error { return nil }
+// (The data dir is created 0700 and the config 0600.)
+func afterInstall(string, ...string) error { return nil }
 
 // prepareService has nothing to prepare under systemd.
-func prepareService(string) error { return nil }
+func prepareService(string, ...string) error { return nil }
