@@ -69,6 +69,7 @@ type appliance struct {
 	cmd     *exec.Cmd
 	base    string // http://127.0.0.1:PORT
 	dataDir string
+	logDone chan struct{} // closed when stderr ends: the process exited
 	mu      sync.Mutex
 	log     strings.Builder
 }
@@ -81,7 +82,7 @@ var servingAddr = regexp.MustCompile(`msg="posbox serving" addr=(\S+)`)
 // and waits until it logs its address.
 func startAppliance(t *testing.T, bin string) *appliance {
 	t.Helper()
-	a := &appliance{dataDir: t.TempDir()}
+	a := &appliance{dataDir: t.TempDir(), logDone: make(chan struct{})}
 	a.cmd = exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data-dir", a.dataDir)
 	a.cmd.Env = append(os.Environ(), "POSBOX_LOG_LEVEL=info")
 	stderr, err := a.cmd.StderrPipe()
@@ -104,6 +105,7 @@ func startAppliance(t *testing.T, bin string) *appliance {
 			}
 		}
 		close(addr)
+		close(a.logDone)
 	}()
 	got, ok := <-addr
 	if !ok {
@@ -111,6 +113,19 @@ func startAppliance(t *testing.T, bin string) *appliance {
 	}
 	a.base = "http://" + got
 	return a
+}
+
+// waitExit waits at most bound for the process to end and returns its
+// exit error. It reads stderr to the end first: exec closes the pipe in
+// Wait, which could lose the last log lines.
+func (a *appliance) waitExit(t *testing.T, bound time.Duration) error {
+	t.Helper()
+	select {
+	case <-a.logDone:
+	case <-time.After(bound):
+		t.Fatalf("posbox still running %s after the signal\n%s", bound, a.logText())
+	}
+	return a.cmd.Wait()
 }
 
 // call sends one request and reads the whole response; wrote is called
@@ -250,16 +265,8 @@ func TestGracefulShutdownUnderLoad(t *testing.T) {
 	if err := a.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- a.cmd.Wait() }()
-	const bound = 30 * time.Second
-	select {
-	case err := <-exited:
-		if err != nil {
-			t.Fatalf("posbox exited with %v after SIGTERM; want status 0\n%s", err, a.logText())
-		}
-	case <-time.After(bound):
-		t.Fatalf("posbox still running %s after SIGTERM\n%s", bound, a.logText())
+	if err := a.waitExit(t, 30*time.Second); err != nil {
+		t.Fatalf("posbox exited with %v after SIGTERM; want status 0\n%s", err, a.logText())
 	}
 	done.Wait()
 	close(results)
@@ -306,5 +313,23 @@ func TestVersionCommand(t *testing.T) {
 	}
 	if got := strings.TrimSpace(string(out)); got != "posbox v9.8.7-test (lifecycle)" {
 		t.Errorf("posbox version printed %q", got)
+	}
+}
+
+// TestInterruptExitsZero: Ctrl-C in the foreground is the same clean
+// stop as SIGTERM.
+func TestInterruptExitsZero(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGINT to another process on Windows")
+	}
+	a := startAppliance(t, buildPosbox(t))
+	if err := a.cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.waitExit(t, 30*time.Second); err != nil {
+		t.Fatalf("exit after SIGINT: %v\n%s", err, a.logText())
+	}
+	if !strings.Contains(a.logText(), `msg="posbox stopped"`) {
+		t.Errorf("no clean stop in the log:\n%s", a.logText())
 	}
 }
