@@ -5,7 +5,16 @@ LDFLAGS := -s -w -X main.version=$(VERSION) -X main.build=$(BUILD)
 GO      ?= go
 export CGO_ENABLED := 0
 
-.PHONY: run build test bench lint cross clean
+# Package versions must start with a release number: v1.2.3 -> 1.2.3,
+# v1.2.3-4-gabc -> 1.2.3-4-gabc, a bare commit -> 0.0.0+git.<commit>.
+PKG_VERSION ?= $(shell echo '$(VERSION)' | sed -E 's/^v([0-9]+\.)/\1/; /^[0-9]+\.[0-9]+/!s/^/0.0.0+git./; /\+/!s/-/+/; s/-/./g')
+# nfpm v2.45.2: later versions do not install from the module proxy.
+NFPM_VERSION := v2.45.2
+NFPM ?= $(shell $(GO) env GOPATH)/bin/nfpm
+# nfpm arch = file suffix of the cross-built binary.
+LINUX_PKGS := amd64=amd64 arm64=arm64 arm7=armv7
+
+.PHONY: run build test bench lint cross dist packages deb-amd64 windows-zip msi check-dist clean
 
 ## run: start the appliance on :8080 with ./data (simulator TSE, generated admin)
 run:
@@ -34,6 +43,48 @@ cross:
 	GOOS=linux GOARCH=arm64 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o dist/posbox-linux-arm64 .
 	GOOS=linux GOARCH=arm GOARM=7 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o dist/posbox-linux-armv7 .
 	GOOS=windows GOARCH=amd64 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o dist/posbox-windows-amd64.exe .
+
+## dist: cross builds, .deb and .rpm per Linux target, the Windows zip (and MSI where wixl is installed), checksums
+dist: cross packages windows-zip msi
+	cd dist && rm -f SHA256SUMS && sha256sum posbox_* posbox-* > SHA256SUMS
+
+$(NFPM):
+	$(GO) install github.com/goreleaser/nfpm/v2/cmd/nfpm@$(NFPM_VERSION)
+
+## packages: .deb and .rpm for linux amd64, arm64 and armv7 (after cross)
+packages: $(NFPM)
+	rm -f dist/posbox_*.deb dist/posbox-*.rpm
+	@for p in $(LINUX_PKGS); do for fmt in deb rpm; do \
+		PKG_ARCH=$${p%%=*} BINARY=dist/posbox-linux-$${p##*=} PKG_VERSION='$(PKG_VERSION)' \
+			$(NFPM) package --config packaging/nfpm.yaml --packager $$fmt --target dist/ || exit 1; \
+	done; done
+
+## deb-amd64: only the amd64 .deb, for check-dist
+deb-amd64: $(NFPM)
+	GOOS=linux GOARCH=amd64 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o dist/posbox-linux-amd64 .
+	PKG_ARCH=amd64 BINARY=dist/posbox-linux-amd64 PKG_VERSION='$(PKG_VERSION)' \
+		$(NFPM) package --config packaging/nfpm.yaml --packager deb --target dist/
+
+## windows-zip: posbox.exe, the example config and install steps (after cross)
+windows-zip:
+	rm -rf dist/windows && mkdir -p dist/windows/posbox
+	cp dist/posbox-windows-amd64.exe dist/windows/posbox/posbox.exe
+	sed 's/$$/\r/' packaging/posbox.conf.example > dist/windows/posbox/posbox.conf.example
+	sed 's/$$/\r/' packaging/windows/README.txt > dist/windows/posbox/README.txt
+	sed 's/$$/\r/' docs/OPERATIONS.md > dist/windows/posbox/OPERATIONS.md
+	rm -f dist/posbox-*-windows-amd64.zip
+	cd dist/windows && zip -q -r ../posbox-$(PKG_VERSION)-windows-amd64.zip posbox
+
+## msi: the Windows installer, built with Debian's wixl (msitools) when installed (after windows-zip)
+msi:
+	@rm -f dist/posbox-*.msi
+	@if command -v wixl >/dev/null; then \
+		packaging/windows/build-msi.sh '$(PKG_VERSION)' dist/windows/posbox dist/posbox-$(PKG_VERSION)-windows-amd64.msi; \
+	else echo "msi: wixl not installed (apt-get install wixl); skipped"; fi
+
+## check-dist: build the amd64 .deb, unpack it, run its binary and check /api/health and the unit
+check-dist: deb-amd64
+	packaging/check-dist.sh dist/posbox_$(PKG_VERSION)_amd64.deb '$(VERSION)' '$(BUILD)'
 
 clean:
 	rm -rf dist posbox posbox.exe

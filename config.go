@@ -42,6 +42,9 @@ type Config struct {
 	TSEBudget           time.Duration
 	BackupDir           string
 	BackupKeep          int
+
+	// File is the config file read (--config), absolute; empty for none.
+	File string
 }
 
 // DefaultConfig runs a working appliance with no file at all.
@@ -97,7 +100,7 @@ func (c *Config) settings() []setting {
 		{"daily_report_time", "local time HH:MM when the previous day's report is sent", (*stringValue)(&c.DailyReportTime)},
 		{"tse_budget", "how long a sale waits for a signature before it is queued", (*durationValue)(&c.TSEBudget)},
 		{"backup_dir", "nightly backup folder (default DATA_DIR/backups)", (*stringValue)(&c.BackupDir)},
-		{"backup_keep", "nightly backups kept", (*intValue)(&c.BackupKeep)},
+		{"backup_keep", "nightly backups kept (0: no nightly backup)", (*intValue)(&c.BackupKeep)},
 	}
 }
 
@@ -105,7 +108,13 @@ func (c *Config) settings() []setting {
 // environment and the config file. keys limits which settings the command
 // takes as flags; every command takes --config and --data-dir.
 func loadConfig(fs *flag.FlagSet, args []string, keys ...string) (Config, error) {
-	cfg := DefaultConfig()
+	return loadConfigFrom(DefaultConfig(), fs, args, keys...)
+}
+
+// loadConfigFrom is loadConfig over other defaults: the OS service's data
+// folder for "posbox service".
+func loadConfigFrom(def Config, fs *flag.FlagSet, args []string, keys ...string) (Config, error) {
+	cfg := def
 	var file string
 	fs.StringVar(&file, "config", os.Getenv("POSBOX_CONFIG"), "config file (key = value lines)")
 	want := map[string]bool{"data_dir": true}
@@ -114,7 +123,7 @@ func loadConfig(fs *flag.FlagSet, args []string, keys ...string) (Config, error)
 	}
 	// Flags parse into a scratch Config so that the file and environment
 	// can be applied first and flags last.
-	flagged := DefaultConfig()
+	flagged := def
 	for _, s := range flagged.settings() {
 		if want[s.key] {
 			fs.Var(s.value, strings.ReplaceAll(s.key, "_", "-"), s.usage)
@@ -146,6 +155,7 @@ func loadConfig(fs *flag.FlagSet, args []string, keys ...string) (Config, error)
 			_ = s.value.Set(fromFlags[s.key].String())
 		}
 	}
+	cfg.File = file
 	return cfg, cfg.finish()
 }
 
@@ -187,6 +197,11 @@ func (c *Config) finish() error {
 		return err
 	}
 	c.DataDir = abs
+	if c.File != "" {
+		if c.File, err = filepath.Abs(c.File); err != nil {
+			return err
+		}
+	}
 	if c.BackupDir == "" {
 		c.BackupDir = filepath.Join(c.DataDir, "backups")
 	}
@@ -198,6 +213,9 @@ func (c *Config) finish() error {
 	}
 	if _, err := time.LoadLocation(c.Timezone); err != nil {
 		return fmt.Errorf("timezone: %w", err)
+	}
+	if c.BackupKeep < 0 {
+		return fmt.Errorf("backup_keep must be 0 (no nightly backup) or more")
 	}
 	if c.TokenTTL <= 0 {
 		return fmt.Errorf("token_ttl must be positive")

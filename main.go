@@ -34,6 +34,8 @@ Usage:
   posbox token --email E
   posbox tse setup --url URL --api-key K --api-secret S
   posbox tse-sim [--addr HOST:PORT] --api-key K --api-secret S [--cert-validity D] [--max-active-tx N]
+  posbox backup [--data-dir DIR] FILE
+  posbox service install|uninstall|start|stop|restart|status [--config FILE] [--data-dir DIR]
   posbox version
 
 Every command takes --data-dir DIR (POSBOX_DATA_DIR) and --config FILE.
@@ -60,6 +62,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = cmdTSE(ctx, args[1:], stdout, stderr)
 	case "tse-sim":
 		err = cmdTSESim(ctx, args[1:], stderr)
+	case "backup":
+		err = cmdBackup(ctx, args[1:], stdout, stderr)
+	case "service":
+		err = cmdService(args[1:], stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, versionString())
 		return 0

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kardianos/service"
+
 	"posbox/server"
 	"posbox/store"
 )
@@ -22,6 +24,9 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 	cfg, err := loadConfig(fs, args, "addr", "timezone", "token_ttl", "log_format", "log_level", "admin_email", "tse_budget")
 	if err != nil {
 		return usageErr(err)
+	}
+	if !service.Interactive() {
+		return runService(cfg, stderr, nil) // under systemd or the Windows SCM
 	}
 	log := newLogger(cfg, stderr)
 	slog.SetDefault(log)
@@ -48,7 +53,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 	if err != nil {
 		return err
 	}
-	srv := server.New(st, server.Config{Version: versionString(), JWTKey: key, TokenTTL: cfg.TokenTTL}, log)
+	srv := server.New(st, server.Config{Version: version, Build: build, JWTKey: key, TokenTTL: cfg.TokenTTL}, log)
 	defer srv.Close()
 
 	// Background workers run until workCtx ends; they stop after the HTTP
@@ -57,12 +62,13 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 	var workers sync.WaitGroup
 	defer func() {
 		stopWork()
-		workers.Wait()
+		waitBounded(&workers, 10*time.Second, log)
 	}()
 	// Scheduled jobs (UTC); each area registers its own, then it starts.
 	sched := newScheduler(log)
 	defer func() {
-		stopCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		stopWork() // running jobs see the end and return early
+		stopCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		stopScheduler(stopCtx, sched)
 	}()
@@ -73,8 +79,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 	if err := startNotifications(workCtx, &workers, sched, st, srv, cfg, log); err != nil {
 		return err
 	}
-	// (backups)
-	_ = workCtx
+	startBackups(workCtx, sched, st, cfg, log)
 	sched.Start()
 
 	// Listen before serving so "address in use" fails the start.

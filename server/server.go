@@ -15,7 +15,8 @@ import (
 
 // Config is what the HTTP layer needs from the appliance's configuration.
 type Config struct {
-	Version  string
+	Version  string        // release, e.g. v1.4.0 (GET /api/health)
+	Build    string        // commit the binary was built from
 	JWTKey   []byte        // HS256 secret, at least 32 bytes
 	TokenTTL time.Duration // access token lifetime
 	// Login rate limits: per client address and per email.

@@ -1,0 +1,380 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/kardianos/service"
+)
+
+const (
+	serviceName        = "posbox"
+	serviceDisplayName = "posbox POS back office"
+	serviceDescription = "Back office of the restaurant POS: time clock, discounts, TSE signing, notifications."
+
+	// stopTimeout bounds a service stop: serve's own bounds (HTTP drain
+	// 10 s, cron 5 s, workers 10 s) plus a little; systemd's
+	// TimeoutStopSec is 35 s.
+	stopTimeout = 28 * time.Second
+)
+
+// serviceDataDir is data_dir's default for the installed service: the
+// OS's folder for a service's state, never the working directory (a
+// Windows service starts in System32).
+func serviceDataDir() string {
+	if runtime.GOOS == "windows" {
+		return filepath.Join(programData(), "posbox")
+	}
+	return "/var/lib/posbox"
+}
+
+// serviceConfigFile is where "service install" keeps the config file
+// unless --config names another.
+func serviceConfigFile() string {
+	if runtime.GOOS == "windows" {
+		return filepath.Join(programData(), "posbox", "posbox.conf")
+	}
+	return "/etc/posbox/posbox.conf"
+}
+
+func programData() string {
+	if v := os.Getenv("ProgramData"); v != "" {
+		return v
+	}
+	return `C:\ProgramData`
+}
+
+// serviceConfig is what the service manager is told: the absolute path of
+// this executable and the arguments the installed service starts with.
+func serviceConfig(cfg Config) (*service.Config, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	if exe, err = filepath.EvalSymlinks(exe); err != nil {
+		return nil, err
+	}
+	args := []string{"serve", "--data-dir", cfg.DataDir}
+	if cfg.File != "" {
+		args = append(args, "--config", cfg.File)
+	}
+	return &service.Config{
+		Name:        serviceName,
+		DisplayName: serviceDisplayName,
+		Description: serviceDescription,
+		Executable:  exe,
+		Arguments:   args,
+		Option: service.KeyValue{
+			// systemd: our own hardened unit (kardianos' default restarts
+			// only after 120 s); Restart fills its {{Restart}}.
+			"SystemdScript": systemdUnit(cfg),
+			"Restart":       "on-failure",
+			// Windows: start after the boot rush, restart 5 s after any
+			// failure; the failure count resets after a quiet day.
+			"StartType":              "automatic",
+			"DelayedAutoStart":       true,
+			"OnFailure":              "restart",
+			"OnFailureDelayDuration": "5s",
+			"OnFailureResetPeriod":   86400,
+		},
+	}, nil
+}
+
+// systemdUnit is the unit "posbox service install" writes on Linux: the
+// packaged unit's restart policy and hardening, for a binary and data
+// directory anywhere. The placeholders are kardianos' template keys.
+func systemdUnit(cfg Config) string {
+	rw := []string{cfg.DataDir}
+	if !strings.HasPrefix(cfg.BackupDir, cfg.DataDir+string(filepath.Separator)) {
+		rw = append(rw, cfg.BackupDir)
+	}
+	for i, p := range rw {
+		rw[i] = `-"` + p + `"` // "-": a missing folder does not fail the start
+	}
+	return `[Unit]
+Description={{Description}}
+ConditionFileIsExecutable={{Path | cmdEscape}}
+After=network-online.target
+Wants=network-online.target
+StartLimitIntervalSec=300
+StartLimitBurst=10
+
+[Service]
+Type=simple
+ExecStart={{Path | cmdEscape}}{{range Arguments}} {{. | cmd}}{{end}}
+Restart={{Restart}}
+RestartSec=5
+TimeoutStopSec=35
+KillMode=mixed
+UMask=0077
+ReadWritePaths=` + strings.Join(rw, " ") + `
+ProtectSystem=strict
+ProtectHome=read-only
+PrivateTmp=yes
+PrivateDevices=yes
+NoNewPrivileges=yes
+ProtectKernelTunables=yes
+ProtectKernelModules=yes
+ProtectKernelLogs=yes
+ProtectControlGroups=yes
+ProtectClock=yes
+ProtectHostname=yes
+RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX
+RestrictNamespaces=yes
+RestrictRealtime=yes
+RestrictSUIDSGID=yes
+LockPersonality=yes
+MemoryDenyWriteExecute=yes
+SystemCallArchitectures=native
+LimitNOFILE=65536
+
+[Install]
+WantedBy=multi-user.target
+`
+}
+
+const serviceUsage = `usage: posbox service install|uninstall|start|stop|restart|status [--config FILE] [--data-dir DIR]
+
+install registers the service (systemd or the Windows Service Control
+Manager) to start on boot and restart on failure, running
+"posbox serve --data-dir DIR --config FILE" with absolute paths. Without
+--config it uses %s, writing a commented example there if none exists;
+--data-dir defaults to %s.
+`
+
+func cmdService(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || !slices.Contains([]string{"install", "uninstall", "start", "stop", "restart", "status"}, args[0]) {
+		fmt.Fprintf(stderr, serviceUsage, serviceConfigFile(), serviceDataDir())
+		return errUsage
+	}
+	action, rest := args[0], args[1:]
+	fs := flag.NewFlagSet("service "+action, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	if action == "install" && !hasConfigFlag(rest) {
+		if err := ensureConfigFile(serviceConfigFile()); err != nil {
+			return err
+		}
+		rest = append([]string{"--config", serviceConfigFile()}, rest...)
+	}
+	cfg, err := loadConfigFrom(serviceDefaults(), fs, rest)
+	if err != nil {
+		return usageErr(err)
+	}
+	sc, err := serviceConfig(cfg)
+	if err != nil {
+		return err
+	}
+	svc, err := service.New(&program{cfg: cfg}, sc)
+	if err != nil {
+		return err
+	}
+	if p := service.Platform(); runtime.GOOS == "linux" && p != "linux-systemd" {
+		// kardianos would write a SysV script that nothing runs here.
+		return fmt.Errorf("this system has no systemd (service manager %q): start \"posbox serve\" from its init system or container instead", p)
+	}
+	switch action {
+	case "status":
+		st, err := svc.Status()
+		switch {
+		case errors.Is(err, service.ErrNotInstalled):
+			fmt.Fprintln(stdout, "not installed")
+			return nil
+		case err != nil:
+			return fmt.Errorf("status: %w", err)
+		case st == service.StatusRunning:
+			fmt.Fprintln(stdout, "running")
+		case st == service.StatusStopped:
+			fmt.Fprintln(stdout, "stopped")
+		default:
+			fmt.Fprintln(stdout, "unknown")
+		}
+		return nil
+	case "install":
+		for _, d := range []string{cfg.DataDir, cfg.BackupDir} {
+			if err := os.MkdirAll(d, 0o700); err != nil {
+				return err
+			}
+		}
+		if err := svc.Install(); err != nil {
+			return fmt.Errorf("install (as root / from an elevated prompt?): %w", err)
+		}
+		if err := afterInstall(serviceName, privateDirs(cfg)...); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "installed service %s (%s): %s %s\nstart it with: posbox service start\n",
+			serviceName, service.Platform(), sc.Executable, strings.Join(sc.Arguments, " "))
+		return nil
+	}
+	if err := service.Control(svc, action); err != nil {
+		return fmt.Errorf("%w (as root / from an elevated prompt?)", err)
+	}
+	fmt.Fprintf(stdout, "%s: done\n", action)
+	return nil
+}
+
+// privateDirs are the folders whose permissions the Windows service may
+// replace: only its own default folder, never one an admin named (that
+// could be a drive or a home folder).
+func privateDirs(cfg Config) []string {
+	if cfg.DataDir == serviceDataDir() {
+		return []string{cfg.DataDir}
+	}
+	return nil
+}
+
+func serviceDefaults() Config {
+	c := DefaultConfig()
+	c.DataDir = serviceDataDir()
+	return c
+}
+
+func hasConfigFlag(args []string) bool {
+	if os.Getenv("POSBOX_CONFIG") != "" {
+		return true
+	}
+	for _, a := range args {
+		if a == "--config" || a == "-config" || strings.HasPrefix(a, "--config=") || strings.HasPrefix(a, "-config=") {
+			return true
+		}
+	}
+	return false
+}
+
+// ensureConfigFile writes the commented example config to path unless a
+// file is there already.
+func ensureConfigFile(path string) error {
+	if _, err := os.Stat(path); err == nil {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	// 0600: the file takes SMTP and SMS secrets.
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.WriteString(f, exampleConfig()); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// runService runs serve under the service manager (systemd, the Windows
+// SCM) through kardianos/service, which calls program.Start and .Stop.
+// wait, when not nil, replaces the wait for SIGTERM/SIGINT (tests).
+func runService(cfg Config, stderr io.Writer, wait func()) error {
+	prg := &program{cfg: cfg, exit: os.Exit}
+	sc := &service.Config{Name: serviceName, Option: service.KeyValue{}}
+	if wait != nil {
+		sc.Option["RunWait"] = wait
+	}
+	svc, err := service.New(prg, sc)
+	if err != nil {
+		return err
+	}
+	prepErr := prepareService(serviceName, privateDirs(cfg)...)
+	if service.Platform() == "windows-service" {
+		// A Windows service has no stderr: warnings go to the Event Log.
+		if prg.sys, err = svc.Logger(nil); err != nil {
+			prg.sys = nil
+		}
+	}
+	log, file, err := serviceLogger(cfg, stderr, prg.sys)
+	if err != nil {
+		return err
+	}
+	defer file.Close()
+	if prepErr != nil {
+		log.Warn("could not set the service's recovery actions, Event Log source or folder permissions", "err", prepErr)
+	}
+	prg.log = log
+	slog.SetDefault(log)
+	return svc.Run()
+}
+
+// program adapts serve to kardianos/service: Start returns once requests
+// are accepted, Stop cancels serve's context and waits, bounded, for its
+// graceful shutdown. It is the same function the foreground runs.
+type program struct {
+	cfg  Config
+	log  *slog.Logger
+	sys  service.Logger // Windows Event Log; nil elsewhere
+	exit func(code int)
+
+	addr     string // listening address once started
+	cancel   context.CancelFunc
+	finished chan struct{} // closed when serve has returned; then err is set
+	err      error
+	stopping atomic.Bool
+}
+
+func (p *program) Start(service.Service) error {
+	ctx, cancel := context.WithCancel(context.Background())
+	p.cancel = cancel
+	p.finished = make(chan struct{})
+	ready := make(chan string, 1)
+	go func() {
+		defer close(p.finished)
+		p.err = serve(ctx, p.cfg, p.log, ready)
+	}()
+	select {
+	case addr := <-ready:
+		p.addr = addr
+		p.info(fmt.Sprintf("posbox %s started on %s, data in %s", versionString(), addr, p.cfg.DataDir))
+	case <-p.finished:
+		cancel()
+		if p.err == nil {
+			p.err = errors.New("posbox stopped while starting")
+		}
+		return p.err
+	}
+	go p.watch()
+	return nil
+}
+
+// watch ends the process with status 1 when serve fails on its own (say,
+// the listener died), so that systemd's Restart=on-failure and the
+// Windows recovery actions start it again.
+func (p *program) watch() {
+	<-p.finished
+	if p.stopping.Load() {
+		return
+	}
+	p.log.Error("posbox stopped unexpectedly; exiting for the service manager to restart it", "err", p.err)
+	p.exit(1)
+}
+
+func (p *program) Stop(service.Service) error {
+	p.stopping.Store(true)
+	p.cancel()
+	select {
+	case <-p.finished:
+		if p.err == nil {
+			p.info("posbox stopped")
+		}
+		return p.err
+	case <-time.After(stopTimeout):
+		return fmt.Errorf("posbox did not stop within %s", stopTimeout)
+	}
+}
+
+// info notes start and stop in the Event Log, where the log file's
+// lines do not go.
+func (p *program) info(msg string) {
+	if p.sys != nil {
+		_ = p.sys.Info(msg)
+	}
+}
