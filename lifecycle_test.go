@@ -82,7 +82,14 @@ var servingAddr = regexp.MustCompile(`msg="posbox serving" addr=(\S+)`)
 // and waits until it logs its address.
 func startAppliance(t *testing.T, bin string) *appliance {
 	t.Helper()
-	a := &appliance{dataDir: t.TempDir(), logDone: make(chan struct{})}
+	return startApplianceIn(t, bin, t.TempDir())
+}
+
+// startApplianceIn runs "posbox serve" on a free port with dataDir, as a
+// restart on the same box does.
+func startApplianceIn(t *testing.T, bin, dataDir string) *appliance {
+	t.Helper()
+	a := &appliance{dataDir: dataDir, logDone: make(chan struct{})}
 	a.cmd = exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data-dir", a.dataDir)
 	a.cmd.Env = append(os.Environ(), "POSBOX_LOG_LEVEL=info")
 	stderr, err := a.cmd.StderrPipe()
@@ -169,7 +176,8 @@ func (a *appliance) token(t *testing.T) string {
 // inFlight is one kind of request the shutdown test keeps busy while
 // SIGTERM arrives. check runs after the appliance exited, on the reopened
 // database, for each request that was answered with a success.
-// TSE and notification work add their kinds here.
+// Queue work (TSE sales, notification deliveries) that outlives its
+// request is proved in lifecycle_queues_test.go.
 type inFlight struct {
 	name  string
 	n     int // how many at once
