@@ -79,6 +79,9 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 	if err := startNotifications(workCtx, &workers, sched, st, srv, cfg, log); err != nil {
 		return err
 	}
+	if _, err := startIdempotencyPurge(workCtx, sched, st, log); err != nil {
+		return err
+	}
 	startBackups(workCtx, sched, st, cfg, log)
 	sched.Start()
 

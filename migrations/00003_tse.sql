@@ -1,7 +1,8 @@
 -- +goose Up
 -- TSE: the outbox of revisions to forward, the local mirror of signed
--- transactions, the outage record, self-tests, terminals (clients) and
--- idempotency keys of POST /api/tse/transactions.
+-- transactions, the outage record, self-tests and terminals (clients).
+-- The Idempotency-Key of POST /api/tse/transactions lives in the shared
+-- idempotency_keys table (00006).
 
 -- One fiskaly client per POS terminal serial and TSS. registered_at stays
 -- NULL until the provider has confirmed the client (the worker registers it
@@ -107,21 +108,7 @@ CREATE TABLE tse_self_tests (
 CREATE UNIQUE INDEX tse_self_tests_running ON tse_self_tests(restaurant_id) WHERE state = 'RUNNING';
 CREATE INDEX tse_self_tests_started ON tse_self_tests(restaurant_id, started_at);
 
--- Idempotency-Key of POST /api/tse/transactions: the first answer is kept
--- and replayed. The primary key makes concurrent duplicates one sale.
-CREATE TABLE tse_idempotency_keys (
-    restaurant_id TEXT NOT NULL REFERENCES restaurants(id),
-    key           TEXT NOT NULL,
-    request_hash  TEXT NOT NULL,
-    tx_id         TEXT NOT NULL,
-    status        INTEGER,
-    response      BLOB,
-    created_at    TEXT NOT NULL,
-    PRIMARY KEY (restaurant_id, key)
-);
-
 -- +goose Down
-DROP TABLE tse_idempotency_keys;
 DROP TABLE tse_self_tests;
 DROP TABLE tse_outages;
 DROP TABLE tse_transactions;

@@ -32,6 +32,10 @@ func (s *Server) redeemDiscount(w http.ResponseWriter, r *http.Request, p httpro
 	if err != nil {
 		return err
 	}
+	key, err := idempotencyKey(r)
+	if err != nil {
+		return err
+	}
 	var req redeemRequest
 	if err := decode(r, &req, false); err != nil {
 		return err
@@ -49,12 +53,37 @@ func (s *Server) redeemDiscount(w http.ResponseWriter, r *http.Request, p httpro
 	if err := f.Err(); err != nil {
 		return err
 	}
-	red, err := s.store.Redeem(r.Context(), caller(r.Context()).restaurant.ID, id, in)
+	restaurantID := caller(r.Context()).restaurant.ID
+	if key == "" {
+		red, err := s.store.Redeem(r.Context(), restaurantID, id, in)
+		if err != nil {
+			return err
+		}
+		return writeJSON(w, http.StatusOK, redemptionAnswer(red))
+	}
+	// With a key the answer is rendered inside the transaction that counts
+	// the use and stored with it; a retry gets those bytes back.
+	k := store.IdempotencyKey{RestaurantID: restaurantID, Key: key, RequestHash: hashOf(redeemHashed{id, in.OrderTotalCents, in.EligibleCents})}
+	ans, err := s.store.RedeemOnce(r.Context(), restaurantID, id, in, k, func(red *store.Redemption) ([]byte, error) {
+		return renderJSON(redemptionAnswer(red))
+	})
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, envelope{"redemption": redemptionJSON{
+	return writeAnswer(w, ans.Status, ans.Response)
+}
+
+// redeemHashed is what makes two redemptions the same request: the
+// discount and the amounts, not who sends it (keys are per restaurant).
+type redeemHashed struct {
+	DiscountID string
+	OrderTotal int64
+	Eligible   *int64
+}
+
+func redemptionAnswer(red *store.Redemption) envelope {
+	return envelope{"redemption": redemptionJSON{
 		DiscountID: red.DiscountID, Amount: money(red.AmountCents), UsageCount: red.UsageCount,
 		RedemptionID: red.ID, DiscountName: red.DiscountName, RedeemedAt: ts(red.CreatedAt),
-	}})
+	}}
 }

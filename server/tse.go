@@ -48,9 +48,9 @@ func (s *Server) createTSETransaction(w http.ResponseWriter, r *http.Request, _ 
 	if err != nil {
 		return err
 	}
-	key := r.Header.Get("Idempotency-Key")
-	if len(key) > 255 {
-		return store.Invalid("Idempotency-Key", "must be at most 255 characters")
+	key, err := idempotencyKey(r)
+	if err != nil {
+		return err
 	}
 	var req tseSaleRequest
 	if err := decode(r, &req, false); err != nil {
@@ -64,11 +64,7 @@ func (s *Server) createTSETransaction(w http.ResponseWriter, r *http.Request, _ 
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(ans.status)
-	_, err = w.Write(ans.body)
-	return err
+	return writeAnswer(w, ans.status, ans.body)
 }
 
 // getTSETransaction is GET /api/tse/transactions/:id.

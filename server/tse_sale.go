@@ -2,9 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -202,9 +199,11 @@ type saleAnswer struct {
 // budget. Every path after the commit answers: signed (201) or queued (202).
 func (q *tseQueue) sell(ctx context.Context, restaurantID string, v *validSale, idemKey, reqHash string) (saleAnswer, error) {
 	var flight *idemFlight
+	var idem *store.IdempotencyKey
 	fkey := restaurantID + "\x00" + idemKey
 	answered := false
 	if idemKey != "" {
+		idem = &store.IdempotencyKey{RestaurantID: restaurantID, Scope: store.IdemTSESale, Key: idemKey, RequestHash: reqHash}
 		flight = q.idemAcquire(fkey)
 		defer func() { q.idemRelease(fkey, flight, answered) }()
 	}
@@ -212,8 +211,8 @@ func (q *tseQueue) sell(ctx context.Context, restaurantID string, v *validSale, 
 	t, replay, err := q.st.CreateTSESale(ctx, store.NewTSESale{
 		RestaurantID: restaurantID, TSSID: q.tssID, TxID: txID, ClientSerial: v.clientSerial,
 		ReceiptType: v.receipt.ReceiptType, TotalCents: v.totalCents,
-		NewClientID:    uuid.NewString,
-		IdempotencyKey: idemKey, RequestHash: reqHash,
+		NewClientID: uuid.NewString,
+		Idempotency: idem,
 		Bodies: func(clientID string) ([]byte, []byte, error) {
 			start, err := tse.UpsertBody(tse.TxActive, clientID, nil, nil)
 			if err != nil {
@@ -227,15 +226,15 @@ func (q *tseQueue) sell(ctx context.Context, restaurantID string, v *validSale, 
 		return saleAnswer{}, err
 	}
 	if replay != nil {
-		return q.replay(ctx, restaurantID, idemKey, flight, replay)
+		return q.replay(ctx, *idem, flight, replay)
 	}
 	q.Wake()
 	ans, err := q.await(ctx, t)
 	if err != nil {
 		return ans, err
 	}
-	if idemKey != "" {
-		if err := q.st.SetTSEIdempotentResponse(context.WithoutCancel(ctx), restaurantID, idemKey, ans.status, ans.body); err != nil {
+	if idem != nil {
+		if err := q.st.SetIdempotentResponse(context.WithoutCancel(ctx), *idem, ans.status, ans.body); err != nil {
 			return ans, err
 		}
 		answered = true
@@ -289,13 +288,13 @@ func answerOf(t *store.TSETransaction) (saleAnswer, error) {
 	if t.Signed() {
 		status = 201
 	}
-	body, err := json.Marshal(envelope{"transaction": tseTxView(t)})
-	return saleAnswer{status: status, body: append(body, '\n')}, err
+	body, err := renderJSON(envelope{"transaction": tseTxView(t)})
+	return saleAnswer{status: status, body: body}, err
 }
 
 // replay answers a repeated Idempotency-Key with the first answer; a
 // duplicate racing the first request waits for it.
-func (q *tseQueue) replay(ctx context.Context, restaurantID, key string, flight *idemFlight, r *store.IdempotentReplay) (saleAnswer, error) {
+func (q *tseQueue) replay(ctx context.Context, k store.IdempotencyKey, flight *idemFlight, r *store.IdempotentReplay) (saleAnswer, error) {
 	if r.Status == 0 {
 		timer := time.NewTimer(q.budget + 5*time.Second)
 		defer timer.Stop()
@@ -304,7 +303,7 @@ func (q *tseQueue) replay(ctx context.Context, restaurantID, key string, flight 
 		case <-timer.C:
 		case <-ctx.Done():
 		}
-		again, err := q.st.TSEIdempotent(ctx, restaurantID, key)
+		again, err := q.st.Idempotent(ctx, k)
 		if err != nil {
 			return saleAnswer{}, err
 		}
@@ -314,7 +313,7 @@ func (q *tseQueue) replay(ctx context.Context, restaurantID, key string, flight 
 		return saleAnswer{status: r.Status, body: r.Response}, nil
 	}
 	// The first request never answered (it died): show the sale as it is.
-	t, err := q.st.TSETransaction(ctx, restaurantID, r.TxID)
+	t, err := q.st.TSETransaction(ctx, k.RestaurantID, r.ResourceID)
 	if err != nil {
 		return saleAnswer{}, err
 	}
@@ -325,10 +324,8 @@ func (q *tseQueue) replay(ctx context.Context, restaurantID, key string, flight 
 // the canonical JSON of the validated sale, so whitespace and key order
 // do not matter but any value does.
 func requestHash(v *validSale) string {
-	raw, _ := json.Marshal(struct {
+	return hashOf(struct {
 		S string
 		R tse.Receipt
 	}{v.clientSerial, v.receipt})
-	sum := sha256.Sum256(raw)
-	return hex.EncodeToString(sum[:])
 }

@@ -69,6 +69,23 @@ func percentOf(cents, hundredths int64) int64 {
 // terminals redeem at once; the redemption row and, for the last allowed
 // use, a discount_exhausted event commit with it.
 func (s *Store) Redeem(ctx context.Context, restaurantID, discountID string, in RedeemInput) (*Redemption, error) {
+	if err := checkRedeemInput(in); err != nil {
+		return nil, err
+	}
+	var r *Redemption
+	err := s.write(ctx, func(tx *Tx) error {
+		var err error
+		r, err = redeemTx(ctx, tx, restaurantID, discountID, in)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// checkRedeemInput is the 422 on the body, before anything is read.
+func checkRedeemInput(in RedeemInput) error {
 	var f Fields
 	if in.OrderTotalCents < 0 {
 		f.Add("order_total", "must be 0 or more")
@@ -81,56 +98,93 @@ func (s *Store) Redeem(ctx context.Context, restaurantID, discountID string, in 
 			f.Add("eligible_amount", "must not exceed order_total")
 		}
 	}
-	if err := f.Err(); err != nil {
+	return f.Err()
+}
+
+// RedeemOnce is Redeem under an Idempotency-Key (its scope is set to
+// IdemDiscountRedeem). A key seen before with the same request answers
+// what it answered then, without counting a use or checking the discount
+// again (it may since be used up, deactivated or deleted); with another
+// request it is 422 idempotency_key_reused. A new key redeems, and the
+// answer (render's body, status 200) is stored in the same transaction
+// as the use it counts: a crash can never count a use without the answer
+// to replay. Refusals are not stored, so a retry after one is decided
+// afresh (the admin may have activated the discount meanwhile).
+func (s *Store) RedeemOnce(ctx context.Context, restaurantID, discountID string, in RedeemInput, k IdempotencyKey,
+	render func(*Redemption) ([]byte, error)) (*IdempotentReplay, error) {
+	if err := checkRedeemInput(in); err != nil {
 		return nil, err
 	}
-	var r *Redemption
+	k.Scope = IdemDiscountRedeem
+	var out *IdempotentReplay
 	err := s.write(ctx, func(tx *Tx) error {
-		d, err := discountTx(ctx, tx, restaurantID, discountID)
+		r, err := lookupIdempotency(ctx, tx, k)
+		if err != nil || r != nil {
+			out = r
+			return err
+		}
+		red, err := redeemTx(ctx, tx, restaurantID, discountID, in)
 		if err != nil {
 			return err
 		}
-		eligible := in.OrderTotalCents
-		if in.EligibleCents != nil {
-			eligible = *in.EligibleCents
-		} else if d.ApplicableTo != ScopeOrder {
-			return Invalid("eligible_amount", "is required for a discount that applies to a "+d.ApplicableTo)
-		}
-		switch {
-		case !d.IsActive:
-			return Errorf(EDiscountInactive, "discount %q is not active", d.Name)
-		case tx.Now.Before(d.ValidFrom):
-			return Errorf(EDiscountNotStarted, "discount %q is valid from %s", d.Name, FormatTime(d.ValidFrom))
-		case d.ValidUntil != nil && !tx.Now.Before(*d.ValidUntil):
-			return Errorf(EDiscountExpired, "discount %q expired at %s", d.Name, FormatTime(*d.ValidUntil))
-		case d.MinOrderCents != nil && in.OrderTotalCents < *d.MinOrderCents:
-			return Errorf(EMinOrderNotMet, "discount %q needs an order total of at least %s", d.Name, formatCents(*d.MinOrderCents))
-		}
-		r = &Redemption{ID: NewID(), RestaurantID: restaurantID, DiscountID: d.ID, DiscountName: d.Name,
-			OrderTotalCents: in.OrderTotalCents, EligibleCents: eligible, AmountCents: d.Amount(eligible),
-			RedeemedBy: in.RedeemedBy, CreatedAt: tx.Now}
-		// The one statement that decides the limit.
-		err = tx.QueryRowContext(ctx, `UPDATE discounts SET usage_count = usage_count + 1
-			WHERE id = ? AND (usage_limit IS NULL OR usage_count < usage_limit) RETURNING usage_count`, d.ID).Scan(&r.UsageCount)
-		if errors.Is(err, sql.ErrNoRows) {
-			return Errorf(EUsageLimitReached, "discount %q has been used all %d times allowed", d.Name, *d.UsageLimit)
-		}
+		body, err := render(red)
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO discount_redemptions (id, restaurant_id, discount_id, discount_name,
-			order_total_cents, eligible_cents, amount_cents, redeemed_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			r.ID, r.RestaurantID, r.DiscountID, r.DiscountName, r.OrderTotalCents, r.EligibleCents, r.AmountCents,
-			r.RedeemedBy, FormatTime(r.CreatedAt)); err != nil {
-			return err
-		}
-		if d.UsageLimit != nil && r.UsageCount == *d.UsageLimit {
-			_, err = InsertEvent(ctx, tx, restaurantID, EventDiscountExhausted, map[string]any{
-				"discount_id": d.ID, "name": d.Name, "usage_limit": *d.UsageLimit, "usage_count": r.UsageCount,
-			})
-		}
-		return err
+		out = &IdempotentReplay{ResourceID: red.ID, Status: 200, Response: body}
+		return insertIdempotency(ctx, tx, k, *out)
 	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// redeemTx runs the checks and counts the use inside a write transaction.
+func redeemTx(ctx context.Context, tx *Tx, restaurantID, discountID string, in RedeemInput) (*Redemption, error) {
+	d, err := discountTx(ctx, tx, restaurantID, discountID)
+	if err != nil {
+		return nil, err
+	}
+	eligible := in.OrderTotalCents
+	if in.EligibleCents != nil {
+		eligible = *in.EligibleCents
+	} else if d.ApplicableTo != ScopeOrder {
+		return nil, Invalid("eligible_amount", "is required for a discount that applies to a "+d.ApplicableTo)
+	}
+	switch {
+	case !d.IsActive:
+		return nil, Errorf(EDiscountInactive, "discount %q is not active", d.Name)
+	case tx.Now.Before(d.ValidFrom):
+		return nil, Errorf(EDiscountNotStarted, "discount %q is valid from %s", d.Name, FormatTime(d.ValidFrom))
+	case d.ValidUntil != nil && !tx.Now.Before(*d.ValidUntil):
+		return nil, Errorf(EDiscountExpired, "discount %q expired at %s", d.Name, FormatTime(*d.ValidUntil))
+	case d.MinOrderCents != nil && in.OrderTotalCents < *d.MinOrderCents:
+		return nil, Errorf(EMinOrderNotMet, "discount %q needs an order total of at least %s", d.Name, formatCents(*d.MinOrderCents))
+	}
+	r := &Redemption{ID: NewID(), RestaurantID: restaurantID, DiscountID: d.ID, DiscountName: d.Name,
+		OrderTotalCents: in.OrderTotalCents, EligibleCents: eligible, AmountCents: d.Amount(eligible),
+		RedeemedBy: in.RedeemedBy, CreatedAt: tx.Now}
+	// The one statement that decides the limit.
+	err = tx.QueryRowContext(ctx, `UPDATE discounts SET usage_count = usage_count + 1
+		WHERE id = ? AND (usage_limit IS NULL OR usage_count < usage_limit) RETURNING usage_count`, d.ID).Scan(&r.UsageCount)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, Errorf(EUsageLimitReached, "discount %q has been used all %d times allowed", d.Name, *d.UsageLimit)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO discount_redemptions (id, restaurant_id, discount_id, discount_name,
+		order_total_cents, eligible_cents, amount_cents, redeemed_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		r.ID, r.RestaurantID, r.DiscountID, r.DiscountName, r.OrderTotalCents, r.EligibleCents, r.AmountCents,
+		r.RedeemedBy, FormatTime(r.CreatedAt)); err != nil {
+		return nil, err
+	}
+	if d.UsageLimit != nil && r.UsageCount == *d.UsageLimit {
+		_, err = InsertEvent(ctx, tx, restaurantID, EventDiscountExhausted, map[string]any{
+			"discount_id": d.ID, "name": d.Name, "usage_limit": *d.UsageLimit, "usage_count": r.UsageCount,
+		})
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -9,8 +9,6 @@ import (
 
 // TSE error codes.
 const (
-	// EIdempotencyKeyReused: the same Idempotency-Key came with a different body.
-	EIdempotencyKeyReused = "idempotency_key_reused"
 	// ETSEQueueState: an admin action does not fit the item's state.
 	ETSEQueueState = "tse_queue_state"
 )
@@ -71,16 +69,8 @@ type NewTSESale struct {
 	Bodies func(clientID string) (start, finish []byte, err error)
 	// NewClientID makes the id of a terminal seen for the first time.
 	NewClientID func() string
-	// IdempotencyKey (optional) and the hash of the request body.
-	IdempotencyKey string
-	RequestHash    string
-}
-
-// IdempotentReplay is the first answer to a POST with the same key.
-type IdempotentReplay struct {
-	TxID     string
-	Status   int    // 0 while the first request is still being answered
-	Response []byte // the first answer's body
+	// Idempotency (optional): a key in scope IdemTSESale.
+	Idempotency *IdempotencyKey
 }
 
 // CreateTSESale records a sale in one transaction: the terminal's client
@@ -92,24 +82,13 @@ func (s *Store) CreateTSESale(ctx context.Context, n NewTSESale) (*TSETransactio
 	var replay *IdempotentReplay
 	err := s.write(ctx, func(tx *Tx) error {
 		now := FormatTime(tx.Now)
-		if n.IdempotencyKey != "" {
-			var hash, txID string
-			var status sql.NullInt64
-			var resp []byte
-			err := tx.QueryRowContext(ctx, `SELECT request_hash, tx_id, status, response FROM tse_idempotency_keys
-				WHERE restaurant_id = ? AND key = ?`, n.RestaurantID, n.IdempotencyKey).Scan(&hash, &txID, &status, &resp)
-			switch {
-			case err == nil:
-				if hash != n.RequestHash {
-					return Errorf(EIdempotencyKeyReused, "this Idempotency-Key was used with a different request body")
-				}
-				replay = &IdempotentReplay{TxID: txID, Status: int(status.Int64), Response: resp}
-				return nil
-			case !errors.Is(err, sql.ErrNoRows):
+		if k := n.Idempotency; k != nil {
+			r, err := lookupIdempotency(ctx, tx, *k)
+			if err != nil || r != nil {
+				replay = r
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO tse_idempotency_keys (restaurant_id, key, request_hash, tx_id, created_at)
-				VALUES (?, ?, ?, ?, ?)`, n.RestaurantID, n.IdempotencyKey, n.RequestHash, n.TxID, now); err != nil {
+			if err := insertIdempotency(ctx, tx, *k, IdempotentReplay{ResourceID: n.TxID}); err != nil {
 				return err
 			}
 		}
@@ -169,28 +148,6 @@ func ensureTSEClient(ctx context.Context, tx *Tx, restaurantID, tssID, serial st
 	_, err = tx.ExecContext(ctx, `INSERT INTO tse_clients (client_id, restaurant_id, tss_id, client_serial, created_at)
 		VALUES (?, ?, ?, ?, ?)`, id, restaurantID, tssID, serial, FormatTime(tx.Now))
 	return id, err
-}
-
-// SetTSEIdempotentResponse keeps the first answer for a key.
-func (s *Store) SetTSEIdempotentResponse(ctx context.Context, restaurantID, key string, status int, body []byte) error {
-	return s.write(ctx, func(tx *Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE tse_idempotency_keys SET status = ?, response = ?
-			WHERE restaurant_id = ? AND key = ? AND status IS NULL`, status, body, restaurantID, key)
-		return err
-	})
-}
-
-// TSEIdempotent reads a key's stored answer.
-func (s *Store) TSEIdempotent(ctx context.Context, restaurantID, key string) (*IdempotentReplay, error) {
-	var r IdempotentReplay
-	var status sql.NullInt64
-	err := s.rdb.QueryRowContext(ctx, `SELECT tx_id, status, response FROM tse_idempotency_keys WHERE restaurant_id = ? AND key = ?`,
-		restaurantID, key).Scan(&r.TxID, &status, &r.Response)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, NotFound("idempotency key")
-	}
-	r.Status = int(status.Int64)
-	return &r, err
 }
 
 const tseTxColumns = `tx_id, restaurant_id, tss_id, client_id, client_serial, receipt_type, total_cents, number, state,

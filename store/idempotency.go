@@ -1,0 +1,121 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+)
+
+// EIdempotencyKeyReused: the same Idempotency-Key came with a different request.
+const EIdempotencyKeyReused = "idempotency_key_reused"
+
+// Idempotency scopes: one per endpoint, so the same key sent to two
+// endpoints names two different requests.
+const (
+	IdemTSESale        = "tse_sale"
+	IdemDiscountRedeem = "discount_redeem"
+)
+
+// IdempotencyRetention is how long a key is remembered; the daily purge
+// removes older ones, after which the same key is a new request. A week
+// covers a till switched off over a closed weekend or holiday that resends
+// its unanswered requests when it comes back.
+const IdempotencyRetention = 7 * 24 * time.Hour
+
+// IdempotencyKey is one use of an Idempotency-Key header. Keys are scoped
+// per restaurant (any user of it: a retry after a re-login or a handover
+// at the till is still the same request) and per endpoint (Scope).
+type IdempotencyKey struct {
+	RestaurantID string
+	Scope        string
+	Key          string
+	RequestHash  string // of the validated request, path ids included
+}
+
+// IdempotentReplay is what a key remembers of its first request.
+type IdempotentReplay struct {
+	ResourceID string // what the first request made (tx id, redemption id)
+	Status     int    // 0 while the first request is still being answered
+	Response   []byte // the first answer's body
+}
+
+// lookupIdempotency finds k inside a write transaction: nil for a new
+// key, EIdempotencyKeyReused when it came with another request before.
+// The caller records the key with insertIdempotency in the same
+// transaction; the single writer makes look-up and insert one step, and
+// the primary key would refuse a second row anyway.
+func lookupIdempotency(ctx context.Context, tx *Tx, k IdempotencyKey) (*IdempotentReplay, error) {
+	var hash string
+	var r IdempotentReplay
+	var status sql.NullInt64
+	err := tx.QueryRowContext(ctx, `SELECT request_hash, resource_id, status, response FROM idempotency_keys
+		WHERE restaurant_id = ? AND scope = ? AND key = ?`, k.RestaurantID, k.Scope, k.Key).Scan(&hash, &r.ResourceID, &status, &r.Response)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	case hash != k.RequestHash:
+		return nil, Errorf(EIdempotencyKeyReused, "this Idempotency-Key was already used for a different request")
+	}
+	r.Status = int(status.Int64)
+	return &r, nil
+}
+
+// insertIdempotency records a new key with what its request made and,
+// when already known, the answer (status 0: answered later through
+// SetIdempotentResponse).
+func insertIdempotency(ctx context.Context, tx *Tx, k IdempotencyKey, r IdempotentReplay) error {
+	var status any
+	var body any
+	if r.Status != 0 {
+		status, body = r.Status, r.Response
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO idempotency_keys (restaurant_id, scope, key, request_hash, resource_id,
+		status, response, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		k.RestaurantID, k.Scope, k.Key, k.RequestHash, r.ResourceID, status, body, FormatTime(tx.Now))
+	return err
+}
+
+// SetIdempotentResponse keeps the first answer for a key recorded without
+// one; a key already answered keeps its answer.
+func (s *Store) SetIdempotentResponse(ctx context.Context, k IdempotencyKey, status int, body []byte) error {
+	return s.write(ctx, func(tx *Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE idempotency_keys SET status = ?, response = ?
+			WHERE restaurant_id = ? AND scope = ? AND key = ? AND status IS NULL`, status, body, k.RestaurantID, k.Scope, k.Key)
+		return err
+	})
+}
+
+// Idempotent reads what a key remembers (404 when it is unknown).
+func (s *Store) Idempotent(ctx context.Context, k IdempotencyKey) (*IdempotentReplay, error) {
+	var r IdempotentReplay
+	var status sql.NullInt64
+	err := s.rdb.QueryRowContext(ctx, `SELECT resource_id, status, response FROM idempotency_keys
+		WHERE restaurant_id = ? AND scope = ? AND key = ?`, k.RestaurantID, k.Scope, k.Key).Scan(&r.ResourceID, &status, &r.Response)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, NotFound("idempotency key")
+	}
+	if err != nil {
+		return nil, err
+	}
+	r.Status = int(status.Int64)
+	return &r, nil
+}
+
+// PurgeIdempotencyKeys deletes the keys recorded more than
+// IdempotencyRetention before now and returns how many went.
+func (s *Store) PurgeIdempotencyKeys(ctx context.Context) (int64, error) {
+	var n int64
+	err := s.write(ctx, func(tx *Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM idempotency_keys WHERE created_at < ?`,
+			FormatTime(tx.Now.Add(-IdempotencyRetention)))
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return n, err
+}
