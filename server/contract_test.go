@@ -454,6 +454,13 @@ func TestContractResponseFormats(t *testing.T) {
 	if n := len(decodeAny(t, e.samples["GET /api/tse/transactions"]).([]any)); n != 1 {
 		t.Fatalf("the sample sale is not in the TSE list (%d items)", n)
 	}
+	// The same range with the offset's "+" not percent-encoded, as a
+	// vendor pastes it from the docs.
+	rec = e.do(t, "GET", "/api/tse/transactions?from=2026-11-22T00:00:00+01:00&to=2026-11-23T00:00:00+01:00", nil, e.adminToken)
+	wantStatus(t, rec, http.StatusOK)
+	if n := len(decodeAny(t, rec.Body.Bytes()).([]any)); n != 1 {
+		t.Fatalf("unescaped +01:00: %d items", n)
+	}
 	for where, raw := range e.samples {
 		checkFormats(t, where, "", decodeAny(t, raw))
 	}

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"net/http"
+	"strings"
 
 	"github.com/julienschmidt/httprouter"
 
@@ -112,8 +113,10 @@ func (s *Server) listTSETransactions(w http.ResponseWriter, r *http.Request, _ h
 	if err := f.Err(); err != nil {
 		return err
 	}
-	from := parseTimestamp(&f, "from", qs.Get("from"))
-	to := parseTimestamp(&f, "to", qs.Get("to"))
+	// A "+" the client did not percent-encode arrives as a space; RFC 3339
+	// has no space, so it can only be the offset's sign.
+	from := parseTimestamp(&f, "from", strings.ReplaceAll(qs.Get("from"), " ", "+"))
+	to := parseTimestamp(&f, "to", strings.ReplaceAll(qs.Get("to"), " ", "+"))
 	if err := f.Err(); err != nil {
 		return err
 	}
