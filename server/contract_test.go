@@ -572,3 +572,16 @@ func TestContractWrapperKeys(t *testing.T) {
 		t.Fatalf("TSE list is not a bare array: %d %s", rec.Code, b)
 	}
 }
+
+// GET /api/health needs no token; without a database it is 503
+// problem+json like every other error.
+func TestContractHealth(t *testing.T) {
+	e := newTestEnv(t)
+	rec := e.do(t, "GET", "/api/health", nil, "")
+	wantStatus(t, rec, http.StatusOK)
+	if got := decodeJSON(t, rec); got["status"] != "ok" || got["version"] != "test" {
+		t.Fatalf("health %v", got)
+	}
+	e.st.Close()
+	wantProblem(t, e.do(t, "GET", "/api/health", nil, ""), http.StatusServiceUnavailable, eUnavailable)
+}
