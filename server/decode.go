@@ -15,6 +15,25 @@ import (
 // maxBody is the largest accepted request body.
 const maxBody = 1 << 20
 
+// checkBody holds every route to the contract's body rules, also the
+// routes that read no body (clock-in, self-test): a body that is not
+// application/json is 415, one declared larger than 1 MiB is 413, and no
+// handler can read more than 1 MiB.
+func checkBody(w http.ResponseWriter, r *http.Request) error {
+	if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
+		return nil
+	}
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mt != "application/json" {
+		return errHTTP(eUnsupportedMedia, "Content-Type must be application/json")
+	}
+	if r.ContentLength > maxBody {
+		return errHTTP(eTooLarge, "the body is larger than 1 MiB")
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+	return nil
+}
+
 // decode reads a strict JSON body into v: application/json only (415), at
 // most 1 MiB (413), no unknown fields (400), well-formed (400), right types
 // (422). An empty body decodes as {} when optional is true.

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -23,6 +22,7 @@ const (
 	eTooLarge         = "request_too_large"
 	eRateLimited      = "rate_limited"
 	eInternal         = "internal"
+	eUnavailable      = "unavailable" // GET /api/health before the database answers
 )
 
 // statusOf maps every error code to its HTTP status: the one table.
@@ -53,6 +53,9 @@ var statusOf = map[string]int{
 	// TSE queue (its own block so gofmt leaves the lines above alone)
 	store.EIdempotencyKeyReused: http.StatusUnprocessableEntity,
 	store.ETSEQueueState:        http.StatusConflict,
+
+	// health
+	eUnavailable: http.StatusServiceUnavailable,
 }
 
 // httpError is an error that exists only at the HTTP layer.
@@ -114,7 +117,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(p.Status)
-	_ = json.NewEncoder(w).Encode(p)
+	_ = newEncoder(w).Encode(p)
 }
 
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {

@@ -9,6 +9,13 @@ import (
 	"posbox/store"
 )
 
+// eventJSON is a published event in the contract's order.
+type eventJSON struct {
+	ID        string `json:"id"`
+	Type      string `json:"type"`
+	CreatedAt string `json:"created_at"`
+}
+
 type publishEventRequest struct {
 	Type *string         `json:"type"`
 	Data json.RawMessage `json:"data"`
@@ -40,6 +47,5 @@ func (s *Server) publishEvent(w http.ResponseWriter, r *http.Request, _ httprout
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusAccepted, envelope{"event": map[string]string{
-		"id": e.ID, "type": e.Type, "created_at": ts(e.CreatedAt)}})
+	return writeJSON(w, http.StatusAccepted, envelope{"event": eventJSON{ID: e.ID, Type: e.Type, CreatedAt: ts(e.CreatedAt)}})
 }

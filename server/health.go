@@ -6,11 +6,19 @@ import (
 	"github.com/julienschmidt/httprouter"
 )
 
-// health answers GET /api/health: 200 once the database answers.
+// healthJSON is GET /api/health's answer.
+type healthJSON struct {
+	Status  string `json:"status"`
+	Version string `json:"version"`
+	Build   string `json:"build"`
+}
+
+// health answers GET /api/health: 200 once the database answers; 503
+// problem+json (like every error) when it does not.
 func (s *Server) health(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
 	if err := s.store.Ping(r.Context()); err != nil {
 		s.log.ErrorContext(r.Context(), "health: database", "err", err)
-		return writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "version": s.cfg.Version, "build": s.cfg.Build})
+		return errHTTP(eUnavailable, "the database is not available")
 	}
-	return writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "version": s.cfg.Version, "build": s.cfg.Build})
+	return writeJSON(w, http.StatusOK, healthJSON{Status: "ok", Version: s.cfg.Version, Build: s.cfg.Build})
 }

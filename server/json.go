@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
 	"time"
 
@@ -13,7 +14,15 @@ func writeJSON(w http.ResponseWriter, status int, v any) error {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	return json.NewEncoder(w).Encode(v)
+	return newEncoder(w).Encode(v)
+}
+
+// newEncoder writes JSON as a person reads it: "<token>" stays "<token>"
+// (the API is not embedded in HTML, so there is nothing to escape for).
+func newEncoder(w io.Writer) *json.Encoder {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc
 }
 
 // envelope wraps a response under its contract key.

@@ -23,9 +23,9 @@ type settingJSON struct {
 	EventType   string  `json:"event_type"`
 	IsEnabled   bool    `json:"is_enabled"`
 	Destination string  `json:"destination"`
-	Secret      *string `json:"secret,omitempty"` // webhook rules only
 	CreatedAt   string  `json:"created_at"`
 	UpdatedAt   string  `json:"updated_at"`
+	Secret      *string `json:"secret,omitempty"` // webhook rules only; last, as the contract lists it
 }
 
 func toSettingJSON(n *store.NotificationSetting) settingJSON {

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"net/http"
+	"strings"
 
 	"github.com/julienschmidt/httprouter"
 
@@ -86,11 +87,11 @@ type tseListItem struct {
 	Number           int64   `json:"number"`
 	State            string  `json:"state"`
 	ClientID         string  `json:"client_id"`
-	ClientSerial     string  `json:"client_serial"`
 	TimeStart        *string `json:"time_start"`
 	TimeEnd          *string `json:"time_end"`
 	SignatureCounter *int64  `json:"signature_counter"`
 	Signature        *string `json:"signature"`
+	ClientSerial     string  `json:"client_serial"`
 	SignedLate       bool    `json:"signed_late"`
 	Source           string  `json:"source"`
 }
@@ -108,8 +109,10 @@ func (s *Server) listTSETransactions(w http.ResponseWriter, r *http.Request, _ h
 	if err := f.Err(); err != nil {
 		return err
 	}
-	from := parseTimestamp(&f, "from", qs.Get("from"))
-	to := parseTimestamp(&f, "to", qs.Get("to"))
+	// A "+" the client did not percent-encode arrives as a space; RFC 3339
+	// has no space, so it can only be the offset's sign.
+	from := parseTimestamp(&f, "from", strings.ReplaceAll(qs.Get("from"), " ", "+"))
+	to := parseTimestamp(&f, "to", strings.ReplaceAll(qs.Get("to"), " ", "+"))
 	if err := f.Err(); err != nil {
 		return err
 	}
@@ -139,8 +142,8 @@ func (s *Server) tseQueueView(w http.ResponseWriter, r *http.Request, _ httprout
 	for _, j := range q.Items {
 		items = append(items, tseJobView(j))
 	}
-	return writeJSON(w, http.StatusOK, envelope{"queue": map[string]any{
-		"pending": q.Pending, "attention": q.Attention, "oldest_queued_at": tsPtr(q.OldestQueuedAt), "items": items,
+	return writeJSON(w, http.StatusOK, envelope{"queue": tseQueueJSON{
+		Pending: q.Pending, Attention: q.Attention, OldestQueuedAt: tsPtr(q.OldestQueuedAt), Items: items,
 	}})
 }
 
@@ -170,13 +173,13 @@ func (s *Server) tseInfo(w http.ResponseWriter, r *http.Request, _ httprouter.Pa
 	if !ok {
 		return store.Errorf(store.ETSEUnavailable, "the TSE provider is unreachable and nothing is known about the TSS yet")
 	}
-	out := map[string]any{
-		"_id": info.ID, "description": info.Description, "state": publicTSSState(info.State, info.CertNotAfter, q.now()),
-		"serial_number": info.SerialNumber, "public_key": info.PublicKey, "certificate_expiry": nil,
-		"provider": q.p.Kind(), "provider_state": info.State, "cached": !fresh, "fetched_at": ts(info.FetchedAt),
+	out := tseInfoJSON{
+		ID: info.ID, Description: info.Description, State: publicTSSState(info.State, info.CertNotAfter, q.now()),
+		SerialNumber: info.SerialNumber, PublicKey: info.PublicKey,
+		Provider: q.p.Kind(), ProviderState: info.State, Cached: !fresh, FetchedAt: ts(info.FetchedAt),
 	}
 	if !info.CertNotAfter.IsZero() {
-		out["certificate_expiry"] = ts(info.CertNotAfter)
+		out.CertificateExpiry = tsPtr(&info.CertNotAfter)
 	}
 	return writeJSON(w, http.StatusOK, envelope{"info": out})
 }

@@ -6,10 +6,41 @@ import (
 	"posbox/store"
 )
 
+// tseStatusJSON is GET /api/tse/status: the seed's three fields first,
+// then the contract's extras in its order, then the appliance's own.
+type tseStatusJSON struct {
+	Healthy                 bool              `json:"healthy"`
+	LastSelfTest            *tseSelfTestJSON  `json:"last_self_test"`
+	LastSelfTestError       *string           `json:"last_self_test_error"`
+	Provider                string            `json:"provider"`
+	Online                  bool              `json:"online"`
+	QueueDepth              int               `json:"queue_depth"`
+	OldestQueuedAt          *string           `json:"oldest_queued_at"`
+	OpenOutage              *tseOutageJSON    `json:"open_outage"`
+	DaysToCertificateExpiry *int              `json:"days_to_certificate_expiry"`
+	Problems                []string          `json:"problems"`
+	State                   *string           `json:"state"`
+	ProviderState           *string           `json:"provider_state"`
+	TSSID                   string            `json:"tss_id"`
+	Circuit                 string            `json:"circuit"`
+	QueuePaused             bool              `json:"queue_paused"`
+	AttentionCount          int               `json:"attention_count"`
+	ActiveTransactions      *int              `json:"active_transactions"`
+	MaxActiveTransactions   *int              `json:"max_active_transactions"`
+	LastError               *tseLastErrorJSON `json:"last_error"`
+}
+
+// tseLastErrorJSON is the provider error that opened the circuit or paused the queue.
+type tseLastErrorJSON struct {
+	Code       string `json:"code"`
+	Message    string `json:"message"`
+	HTTPStatus int    `json:"http_status"`
+}
+
 // status is GET /api/tse/status: healthy = TSS INITIALIZED ∧ certificate
 // valid ∧ circuit closed ∧ queue not paused ∧ no attention items ∧ last
 // self-test not FAILED (tse-provider.md 5.7), with the reasons listed.
-func (q *tseQueue) status(ctx context.Context, restaurantID string) (map[string]any, error) {
+func (q *tseQueue) status(ctx context.Context, restaurantID string) (*tseStatusJSON, error) {
 	now := q.now()
 	cs := q.state()
 	info, fresh, known, err := q.freshInfo(ctx)
@@ -28,30 +59,30 @@ func (q *tseQueue) status(ctx context.Context, restaurantID string) (map[string]
 	if err != nil {
 		return nil, err
 	}
-	var problems []string
-	out := map[string]any{
-		"provider": q.p.Kind(), "tss_id": q.tssID, "online": fresh && !cs.Open, "circuit": "closed",
-		"queue_paused": cs.Paused, "queue_depth": qs.Pending, "attention_count": qs.Attention,
-		"oldest_queued_at": tsPtr(qs.OldestQueuedAt), "last_self_test": nil, "last_self_test_error": nil,
-		"open_outage": nil, "days_to_certificate_expiry": nil, "provider_state": nil, "state": nil,
-		"active_transactions": nil, "max_active_transactions": nil, "last_error": nil,
+	problems := []string{}
+	out := &tseStatusJSON{
+		Provider: q.p.Kind(), TSSID: q.tssID, Online: fresh && !cs.Open, Circuit: "closed",
+		QueuePaused: cs.Paused, QueueDepth: qs.Pending, AttentionCount: qs.Attention,
+		OldestQueuedAt: tsPtr(qs.OldestQueuedAt),
 	}
 	if cs.Open {
-		out["circuit"] = "open"
+		out.Circuit = "open"
 		problems = append(problems, "provider not answering")
 	}
 	if cs.Paused {
 		problems = append(problems, "queue paused: the TSS cannot sign")
 	}
 	if cs.LastErr != nil && (cs.Open || cs.Paused) {
-		out["last_error"] = map[string]any{"code": cs.LastErr.Code, "message": cs.LastErr.Message, "http_status": cs.LastErr.HTTPStatus}
+		out.LastError = &tseLastErrorJSON{Code: cs.LastErr.Code, Message: cs.LastErr.Message, HTTPStatus: cs.LastErr.HTTPStatus}
 	}
 	if known {
-		out["provider_state"] = info.State
-		out["state"] = publicTSSState(info.State, info.CertNotAfter, now)
-		out["active_transactions"], out["max_active_transactions"] = info.ActiveTransactions, info.MaxActiveTx
+		state := publicTSSState(info.State, info.CertNotAfter, now)
+		active, maxActive := info.ActiveTransactions, info.MaxActiveTx
+		out.ProviderState, out.State = &info.State, &state
+		out.ActiveTransactions, out.MaxActiveTransactions = &active, &maxActive
 		if !info.CertNotAfter.IsZero() {
-			out["days_to_certificate_expiry"] = daysUntil(info.CertNotAfter, now)
+			days := daysUntil(info.CertNotAfter, now)
+			out.DaysToCertificateExpiry = &days
 			if !info.CertNotAfter.After(now) {
 				problems = append(problems, "certificate expired")
 			}
@@ -66,19 +97,18 @@ func (q *tseQueue) status(ctx context.Context, restaurantID string) (map[string]
 		problems = append(problems, "queue items need attention")
 	}
 	if last != nil {
-		out["last_self_test"] = tseSelfTestView(last)
+		v := tseSelfTestView(last)
+		out.LastSelfTest = &v
 		if last.State == store.SelfTestFailed {
-			out["last_self_test_error"] = last.Error
+			out.LastSelfTestError = strPtr(last.Error)
 			problems = append(problems, "last self-test failed")
 		}
 	}
 	if outage != nil {
-		out["open_outage"] = tseOutageView(outage)
+		v := tseOutageView(outage)
+		out.OpenOutage = &v
 	}
-	out["healthy"] = len(problems) == 0
-	if problems == nil {
-		problems = []string{}
-	}
-	out["problems"] = problems
+	out.Healthy = len(problems) == 0
+	out.Problems = problems
 	return out, nil
 }

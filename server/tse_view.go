@@ -8,15 +8,13 @@ import (
 )
 
 // tseTxJSON is a transaction as the API shows it (POST and GET
-// /api/tse/transactions/:id, and the items of the list).
+// /api/tse/transactions/:id): the contract's fields in its order, then
+// the appliance's own.
 type tseTxJSON struct {
 	ID                string      `json:"id"`
 	Number            *int64      `json:"number"`
 	State             string      `json:"state"`
 	ClientID          string      `json:"client_id"`
-	ClientSerial      string      `json:"client_serial"`
-	ReceiptType       string      `json:"receipt_type,omitempty"`
-	Total             json.Number `json:"total"`
 	TimeStart         *string     `json:"time_start"`
 	TimeEnd           *string     `json:"time_end"`
 	SignatureCounter  *int64      `json:"signature_counter"`
@@ -25,6 +23,9 @@ type tseTxJSON struct {
 	TSESerialNumber   *string     `json:"tse_serial_number"`
 	Signed            bool        `json:"signed"`
 	TSEUnavailable    bool        `json:"tse_unavailable"`
+	ClientSerial      string      `json:"client_serial"`
+	ReceiptType       string      `json:"receipt_type,omitempty"`
+	Total             json.Number `json:"total"`
 	ReceiptWithoutTSE bool        `json:"receipt_without_tse"`
 	SignedLate        bool        `json:"signed_late"`
 	OutageID          *string     `json:"outage_id"`
@@ -96,8 +97,8 @@ type tseOutageJSON struct {
 	StartedAt            string  `json:"started_at"`
 	EndedAt              *string `json:"ended_at"`
 	Reason               string  `json:"reason"`
-	ReasonCode           string  `json:"reason_code"`
 	AffectedTransactions int     `json:"affected_transactions"`
+	ReasonCode           string  `json:"reason_code"`
 }
 
 func tseOutageView(o *store.TSEOutage) tseOutageJSON {
@@ -105,11 +106,12 @@ func tseOutageView(o *store.TSEOutage) tseOutageJSON {
 		ReasonCode: o.ReasonCode, AffectedTransactions: o.AffectedTransactions}
 }
 
+// tseSelfTestJSON is a self-test: the contract's three fields first.
 type tseSelfTestJSON struct {
-	ID         string          `json:"id"`
 	State      string          `json:"state"`
 	StartedAt  string          `json:"started_at"`
 	FinishedAt *string         `json:"finished_at"`
+	ID         string          `json:"id"`
 	Error      *string         `json:"error"`
 	Checks     json.RawMessage `json:"checks"`
 }
@@ -127,4 +129,27 @@ func daysUntil(t, now time.Time) int {
 		days--
 	}
 	return days
+}
+
+// tseInfoJSON is GET /api/tse/info: the seed's fields in its order, then
+// where the answer came from.
+type tseInfoJSON struct {
+	ID                string  `json:"_id"`
+	Description       string  `json:"description"`
+	State             string  `json:"state"`
+	SerialNumber      string  `json:"serial_number"`
+	PublicKey         string  `json:"public_key"`
+	CertificateExpiry *string `json:"certificate_expiry"`
+	Provider          string  `json:"provider"`
+	ProviderState     string  `json:"provider_state"`
+	Cached            bool    `json:"cached"`
+	FetchedAt         string  `json:"fetched_at"`
+}
+
+// tseQueueJSON is GET /api/tse/queue in the contract's order.
+type tseQueueJSON struct {
+	Pending        int          `json:"pending"`
+	Attention      int          `json:"attention"`
+	OldestQueuedAt *string      `json:"oldest_queued_at"`
+	Items          []tseJobJSON `json:"items"`
 }
