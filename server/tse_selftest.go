@@ -86,7 +86,8 @@ func (q *tseQueue) selfTestChecks(ctx context.Context, restaurantID string) []se
 	info, err := q.p.TSS(cctx)
 	cancel()
 	if err != nil {
-		add("tss_reachable", "failed", err.Error())
+		_, reason := tse.Describe(err)
+		add("tss_reachable", "failed", reason)
 		return out
 	}
 	q.cacheInfo(ctx, info)
@@ -179,7 +180,8 @@ func (q *tseQueue) clientsCheck(ctx context.Context) (string, string, string) {
 		}
 		ci, err := q.p.Client(ctx, c.ClientID)
 		if err != nil {
-			return name, "failed", c.Serial + ": " + err.Error()
+			_, reason := tse.Describe(err)
+			return name, "failed", c.Serial + ": " + reason
 		}
 		if ci.State != tse.ClientRegistered {
 			return name, "failed", c.Serial + " is " + ci.State
@@ -200,7 +202,8 @@ func (q *tseQueue) signatureCheck(ctx context.Context, info tse.TSSInfo) (string
 	}
 	page, err := q.p.ListTx(ctx, tse.ListQuery{OrderBy: "number", Order: "desc", Limit: 1})
 	if err != nil {
-		return name, "failed", err.Error()
+		_, reason := tse.Describe(err)
+		return name, "failed", reason
 	}
 	if len(page.Data) == 0 {
 		return name, "skipped", "no transaction signed yet"

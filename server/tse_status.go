@@ -44,8 +44,15 @@ func (q *tseQueue) status(ctx context.Context, restaurantID string) (map[string]
 		problems = append(problems, "queue paused: the TSS cannot sign")
 	}
 	if cs.LastErr != nil && (cs.Open || cs.Paused) {
-		out["last_error"] = map[string]any{"code": cs.LastErr.Code, "message": cs.LastErr.Message, "http_status": cs.LastErr.HTTPStatus}
+		out["last_error"] = map[string]any{"code": cs.LastErr.Code, "message": cs.LastErr.Reason(), "http_status": cs.LastErr.HTTPStatus}
 	}
+	refused := make([]map[string]any, 0, len(cs.Held))
+	for _, h := range cs.Held {
+		refused = append(refused, map[string]any{"client_serial": h.serial, "code": h.err.Code, "message": h.err.Reason(),
+			"next_attempt_at": ts(h.retryAt)})
+		problems = append(problems, "terminal "+h.serial+" refused by the TSS")
+	}
+	out["refused_terminals"] = refused
 	if known {
 		out["provider_state"] = info.State
 		out["state"] = publicTSSState(info.State, info.CertNotAfter, now)
@@ -73,7 +80,9 @@ func (q *tseQueue) status(ctx context.Context, restaurantID string) (map[string]
 		}
 	}
 	if outage != nil {
+		// Receipts are going out without TSE data until it closes.
 		out["open_outage"] = tseOutageView(outage)
+		problems = append(problems, "outage open: "+outage.Reason)
 	}
 	out["healthy"] = len(problems) == 0
 	if problems == nil {

@@ -13,6 +13,9 @@ const (
 	EIdempotencyKeyReused = "idempotency_key_reused"
 	// ETSEQueueState: an admin action does not fit the item's state.
 	ETSEQueueState = "tse_queue_state"
+	// ETSENotConfigured: the caller's restaurant has no TSE (the
+	// appliance's TSS signs for another restaurant).
+	ETSENotConfigured = "tse_not_configured"
 )
 
 // TSE job statuses.
