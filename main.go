@@ -33,7 +33,7 @@ Usage:
   posbox user add --email E --name N --role admin|staff [--restaurant ID] --password-stdin
   posbox token --email E
   posbox tse setup --api-key K --api-secret S [--url URL]   (default: fiskaly)
-  posbox tse-sim [--addr HOST:PORT] --api-key K --api-secret S [--cert-validity D] [--max-active-tx N]
+  posbox tse-sim [--addr HOST:PORT] --api-key K --api-secret S [--cert-validity D] [--max-active-tx N] [--max-clients N]
   posbox version
 
 Every command takes --data-dir DIR (POSBOX_DATA_DIR) and --config FILE.
