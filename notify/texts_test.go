@@ -32,6 +32,8 @@ func TestRenderEveryKnownTypeInBothLanguages(t *testing.T) {
 			"TSE ERROR: terminal KASSE-07 refused (TSS terminal limit reached: this terminal cannot be registered) - document the outage!"},
 		{"tse_error", `{"reason":"queue_stuck","error_code":"E_FAILED_SCHEMA_VALIDATION","message":"TSE refused the receipt data"}`,
 			"TSE-FEHLER: Beleg von der TSE abgelehnt (TSE lehnt die Belegdaten ab) - bitte prüfen!", "TSE ERROR: receipt refused by the TSE (TSE refused the receipt data) - please check!"},
+		{"tse_error", `{"reason":"self_test_failed","error_code":"E_NETWORK","message":"tss_reachable: TSE provider unreachable (network error)"}`,
+			"TSE-FEHLER: Selbsttest fehlgeschlagen (TSE-Anbieter nicht erreichbar (Netzwerkfehler))", "TSE ERROR: self-test failed (TSE provider unreachable (network error))"},
 		{"tse_error", `{"reason":"self_test_failed","message":"tss_reachable: TSE provider unreachable (network error)"}`,
 			"TSE-FEHLER: Selbsttest fehlgeschlagen (tss_reachable: TSE provider unreachable (network error))", "TSE ERROR: self-test failed (tss_reachable: TSE provider unreachable (network error))"},
 		{"tse_error", `{"reason":"disk_full"}`,
