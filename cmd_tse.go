@@ -16,7 +16,7 @@ import (
 	"posbox/tse"
 )
 
-const tseUsage = "usage: posbox tse setup --url URL --api-key K --api-secret S [--data-dir DIR]"
+const tseUsage = "usage: posbox tse setup --api-key K --api-secret S [--url URL] [--data-dir DIR]"
 
 func cmdTSE(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "setup" {

@@ -36,6 +36,7 @@ func runTSESim(ctx context.Context, args []string, stderr io.Writer, ready chan<
 	apiSecret := fs.String("api-secret", "", "API secret clients sign in with (required)")
 	certValidity := fs.Duration("cert-validity", 365*24*time.Hour, "validity of the certificates of new TSSs (e.g. 720h to show the expiry warning)")
 	maxActive := fs.Int("max-active-tx", 2000, "open transactions a TSS allows (fiskaly: 2000)")
+	maxClients := fs.Int("max-clients", 199, "terminals (clients) a TSS holds (fiskaly: 199)")
 	cfg, err := loadConfig(fs, args, "log_format", "log_level")
 	if err != nil {
 		return usageErr(err)
@@ -46,7 +47,7 @@ func runTSESim(ctx context.Context, args []string, stderr io.Writer, ready chan<
 	log := newLogger(cfg, stderr)
 	dir := filepath.Join(cfg.DataDir, tseSimHTTPDir)
 	// Empty: TSSs come from a setup (PUT /tss/{id}), as at fiskaly.
-	sim, err := tse.OpenSimulator(tse.SimConfig{Dir: dir, Empty: true, CertValidity: *certValidity, MaxActiveTx: *maxActive})
+	sim, err := tse.OpenSimulator(tse.SimConfig{Dir: dir, Empty: true, CertValidity: *certValidity, MaxActiveTx: *maxActive, MaxClients: *maxClients})
 	if err != nil {
 		return err
 	}

@@ -32,8 +32,8 @@ Usage:
   posbox migrate
   posbox user add --email E --name N --role admin|staff [--restaurant ID] --password-stdin
   posbox token --email E
-  posbox tse setup --url URL --api-key K --api-secret S
-  posbox tse-sim [--addr HOST:PORT] --api-key K --api-secret S [--cert-validity D] [--max-active-tx N]
+  posbox tse setup --api-key K --api-secret S [--url URL]   (default: fiskaly)
+  posbox tse-sim [--addr HOST:PORT] --api-key K --api-secret S [--cert-validity D] [--max-active-tx N] [--max-clients N]
   posbox backup [--data-dir DIR] FILE
   posbox service install|uninstall|start|stop|restart|status [--config FILE] [--data-dir DIR]
   posbox version

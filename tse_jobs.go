@@ -38,6 +38,12 @@ func startTSE(workCtx context.Context, cfg Config, log *slog.Logger, st *store.S
 	if err != nil {
 		return fmt.Errorf("tse: %w", err)
 	}
+	// One TSS, one restaurant: the oldest. Others get 409
+	// tse_not_configured rather than sales signed under its TSS.
+	for _, r := range rs[1:] {
+		log.Warn("tse: restaurant has no TSE; its sales are refused (409 tse_not_configured)",
+			"restaurant_id", r.ID, "name", r.Name, "tse_restaurant_id", rs[0].ID)
+	}
 	srv.EnableTSE(p, server.TSEOptions{RestaurantID: rs[0].ID, Budget: cfg.TSEBudget})
 	workers.Add(1)
 	go func() {

@@ -185,18 +185,22 @@ var subjects = map[string]func(v view, typ string) string{
 			fmt.Sprintf("Discount \"%s\" is used up (%s of %s redemptions)", v.s("name"), v.s("usage_count"), v.s("usage_limit")))
 	},
 	"tse_error": func(v view, _ string) string {
-		reasons := map[string][2]string{
-			"provider_down":    {"TSE-Anbieter nicht erreichbar", "TSE provider unreachable"},
-			"self_test_failed": {"Selbsttest fehlgeschlagen", "self-test failed"},
-			"queue_stuck":      {"Signatur-Warteschlange hängt", "signing queue stuck"},
+		cause := v.tseCause()
+		switch v.s("reason") {
+		case "provider_down":
+			return v.pick("TSE-FEHLER: "+cause[0]+" - Ausfall dokumentieren!", "TSE ERROR: "+cause[1]+" - document the outage!")
+		case "terminal_refused":
+			return v.pick(
+				fmt.Sprintf("TSE-FEHLER: Kasse %s abgewiesen (%s) - Ausfall dokumentieren!", v.s("client_serial"), cause[0]),
+				fmt.Sprintf("TSE ERROR: terminal %s refused (%s) - document the outage!", v.s("client_serial"), cause[1]))
+		case "queue_stuck":
+			return v.pick("TSE-FEHLER: Beleg von der TSE abgelehnt ("+cause[0]+") - bitte prüfen!",
+				"TSE ERROR: receipt refused by the TSE ("+cause[1]+") - please check!")
+		case "self_test_failed":
+			return v.pick("TSE-FEHLER: Selbsttest fehlgeschlagen ("+cause[0]+")", "TSE ERROR: self-test failed ("+cause[1]+")")
 		}
-		r, ok := reasons[v.s("reason")]
-		if !ok {
-			r = [2]string{v.s("reason"), v.s("reason")}
-		}
-		return v.pick(
-			fmt.Sprintf("TSE-FEHLER: %s (%s) - Ausfall dokumentieren!", r[0], v.s("message", "error_code")),
-			fmt.Sprintf("TSE ERROR: %s (%s) - document the outage!", r[1], v.s("message", "error_code")))
+		return v.pick("TSE-FEHLER: "+v.s("reason")+" ("+cause[0]+") - Ausfall dokumentieren!",
+			"TSE ERROR: "+v.s("reason")+" ("+cause[1]+") - document the outage!")
 	},
 	"tse_recovered": func(v view, _ string) string {
 		if v.get("started_at") == nil {
@@ -277,4 +281,35 @@ func details(data map[string]any) []string {
 	walk("", data)
 	sort.Strings(lines)
 	return lines
+}
+
+// tseCauses are the TSE error codes in words (German, English); the
+// English ones are the appliance's outage reasons (tse.Reason).
+var tseCauses = map[string][2]string{
+	"E_NETWORK":                  {"TSE-Anbieter nicht erreichbar (Netzwerkfehler)", "TSE provider unreachable (network error)"},
+	"E_TIMEOUT":                  {"TSE-Anbieter antwortet nicht rechtzeitig", "TSE provider did not answer in time"},
+	"E_UNAVAILABLE":              {"TSE-Anbieter nicht erreichbar", "TSE provider unreachable"},
+	"E_TSS_LOCKED":               {"TSE vom Anbieter vorübergehend gesperrt", "TSE temporarily locked by the provider"},
+	"E_TOO_MANY_REQUESTS":        {"Anfragelimit des TSE-Anbieters erreicht", "TSE provider rate limit reached"},
+	"E_UNAUTHORIZED":             {"TSE-Anbieter lehnt den API-Schlüssel ab", "TSE provider refused the API key"},
+	"E_TSS_NOT_FOUND":            {"TSS beim Anbieter nicht gefunden", "TSS not found at the provider"},
+	"E_TSS_NOT_INITIALIZED":      {"TSS nicht initialisiert", "TSS not initialized"},
+	"E_TSS_DISABLED":             {"TSS deaktiviert", "TSS disabled"},
+	"E_TSS_DEFECTIVE":            {"TSS defekt", "TSS defective"},
+	"E_CERTIFICATE_EXPIRED":      {"TSE-Zertifikat abgelaufen", "TSE certificate expired"},
+	"E_TX_LIMIT_REACHED":         {"zu viele offene Transaktionen in der TSE", "too many open transactions at the TSE"},
+	"E_CLIENT_LIMIT_REACHED":     {"Höchstzahl an Kassen der TSS erreicht: diese Kasse kann nicht registriert werden", "TSS terminal limit reached: this terminal cannot be registered"},
+	"E_CLIENT_DEREGISTERED":      {"Kasse bei der TSE abgemeldet", "terminal deregistered at the TSE"},
+	"E_CLIENT_NOT_FOUND":         {"Kasse bei der TSE nicht registriert", "terminal not registered at the TSE"},
+	"E_FAILED_SCHEMA_VALIDATION": {"TSE lehnt die Belegdaten ab", "TSE refused the receipt data"},
+}
+
+// tseCause is the event's error in words: by its code, else its message,
+// else "?".
+func (v view) tseCause() [2]string {
+	if c, ok := tseCauses[v.s("error_code")]; ok {
+		return c
+	}
+	m := v.s("message", "error_code")
+	return [2]string{m, m}
 }

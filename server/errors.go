@@ -53,6 +53,7 @@ var statusOf = map[string]int{
 	// TSE queue (its own block so gofmt leaves the lines above alone)
 	store.EIdempotencyKeyReused: http.StatusUnprocessableEntity,
 	store.ETSEQueueState:        http.StatusConflict,
+	store.ETSENotConfigured:     http.StatusConflict,
 
 	// health
 	eUnavailable: http.StatusServiceUnavailable,

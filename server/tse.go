@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/julienschmidt/httprouter"
 
@@ -19,6 +20,13 @@ func (s *Server) EnableTSE(p tse.Provider, opts TSEOptions) {
 		budget = s.cfg.TSEBudget
 	}
 	s.tse = newTSEQueue(p, s.store, s.log, opts.RestaurantID, budget, opts.Jitter)
+	// Before the first sale: a restart during an outage starts with the
+	// circuit open.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := s.tse.restore(ctx); err != nil {
+		s.log.Error("tse: restore the queue's state", "err", err)
+	}
 }
 
 // RunTSE runs the forwarding worker until ctx ends (serve's workCtx).
@@ -43,9 +51,27 @@ func (s *Server) queue() (*tseQueue, error) {
 	return s.tse, nil
 }
 
+// queueFor is the attached TSE if it signs for the caller's restaurant.
+// The appliance has one TSS, bound to one restaurant (serve binds the
+// oldest); another restaurant's sales must never be signed under it, so
+// everything that would reach the TSS answers 409 tse_not_configured.
+// Reads of the restaurant's own records (transactions, queue, outages)
+// stay open and are simply empty.
+func (s *Server) queueFor(ctx context.Context) (*tseQueue, error) {
+	q, err := s.queue()
+	if err != nil {
+		return nil, err
+	}
+	if caller(ctx).restaurant.ID != q.restaurantID {
+		return nil, store.Errorf(store.ETSENotConfigured,
+			"no TSE is set up for this restaurant: the appliance's TSS signs for another restaurant only (see docs/TSE.md, \"Several restaurants\")")
+	}
+	return q, nil
+}
+
 // createTSETransaction is POST /api/tse/transactions.
 func (s *Server) createTSETransaction(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
-	q, err := s.queue()
+	q, err := s.queueFor(r.Context())
 	if err != nil {
 		return err
 	}
@@ -162,7 +188,7 @@ func (s *Server) tseOutages(w http.ResponseWriter, r *http.Request, _ httprouter
 
 // tseInfo is GET /api/tse/info.
 func (s *Server) tseInfo(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
-	q, err := s.queue()
+	q, err := s.queueFor(r.Context())
 	if err != nil {
 		return err
 	}
@@ -186,7 +212,7 @@ func (s *Server) tseInfo(w http.ResponseWriter, r *http.Request, _ httprouter.Pa
 
 // tseStatus is GET /api/tse/status.
 func (s *Server) tseStatus(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
-	q, err := s.queue()
+	q, err := s.queueFor(r.Context())
 	if err != nil {
 		return err
 	}
@@ -199,7 +225,7 @@ func (s *Server) tseStatus(w http.ResponseWriter, r *http.Request, _ httprouter.
 
 // startTSESelfTest is POST /api/tse/self-test: 202 with the running test.
 func (s *Server) startTSESelfTest(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
-	q, err := s.queue()
+	q, err := s.queueFor(r.Context())
 	if err != nil {
 		return err
 	}
@@ -213,7 +239,7 @@ func (s *Server) startTSESelfTest(w http.ResponseWriter, r *http.Request, _ http
 // tseQueueAction is POST /api/tse/queue/:tx_id/retry and .../cancel.
 func (s *Server) tseQueueAction(action string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p httprouter.Params) error {
-		q, err := s.queue()
+		q, err := s.queueFor(r.Context())
 		if err != nil {
 			return err
 		}

@@ -32,6 +32,7 @@ type tseEnv struct {
 type tseEnvOpts struct {
 	budget      time.Duration // default 30s: tests never wait for it to run out
 	maxActive   int
+	maxClients  int
 	certValid   time.Duration
 	noWorker    bool
 	provider    func(*tse.Simulator) tse.Provider // wraps the simulator (e.g. gate it)
@@ -81,7 +82,7 @@ func newTSEEnv(tb testing.TB, o tseEnvOpts) *tseEnv {
 	}
 	p := o.external
 	if p == nil {
-		e.sim, err = tse.OpenSimulator(tse.SimConfig{Dir: o.simDir, Now: o.clock.Now, MaxActiveTx: o.maxActive, CertValidity: o.certValid})
+		e.sim, err = tse.OpenSimulator(tse.SimConfig{Dir: o.simDir, Now: o.clock.Now, MaxActiveTx: o.maxActive, MaxClients: o.maxClients, CertValidity: o.certValid})
 		if err != nil {
 			tb.Fatal(err)
 		}

@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -59,6 +61,7 @@ type tseQueue struct {
 	lastErr     *tse.Error // last provider error, for reasons and status
 	headBackoff bool       // the head of the queue failed and waits for a retry
 	running     bool
+	held        map[string]*heldClient // terminals the TSS refuses, by client id
 
 	idemMu sync.Mutex
 	idem   map[string]*idemFlight
@@ -76,7 +79,7 @@ func newTSEQueue(p tse.Provider, st *store.Store, log *slog.Logger, restaurantID
 	return &tseQueue{
 		p: p, st: st, log: log.With("component", "tse"), now: st.Now, restaurantID: restaurantID, tssID: p.TSSID(),
 		budget: budget, jitter: jitter, wake: make(chan struct{}, 1), changed: make(chan struct{}),
-		idem: map[string]*idemFlight{}, bgCtx: ctx, bgCancel: cancel,
+		idem: map[string]*idemFlight{}, bgCtx: ctx, bgCancel: cancel, held: map[string]*heldClient{},
 	}
 }
 
@@ -95,18 +98,22 @@ func (q *tseQueue) broadcast() {
 	q.changed = make(chan struct{})
 }
 
-// unavailable reports whether a sale must not wait: the circuit is open
-// or the head of the queue is backing off (nothing behind it can be
-// signed before that retry), with the reason to record.
-func (q *tseQueue) unavailable() (bool, string, string) {
+// unavailable reports whether a sale of this terminal must not wait: the
+// TSS refuses the terminal, the circuit is open, or the head of the queue
+// is backing off (nothing behind it can be signed before that retry),
+// with the code and sentence to record.
+func (q *tseQueue) unavailable(clientID string) (bool, string, string) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	if h := q.held[clientID]; h != nil {
+		return true, h.err.Code, h.err.Reason()
+	}
 	if !q.open && !q.headBackoff {
 		return false, "", ""
 	}
-	code, msg := "E_UNAVAILABLE", "the TSE provider is not answering"
+	code, msg := tse.CodeUnavailable, tse.Reason(tse.CodeUnavailable, 0)
 	if q.lastErr != nil {
-		code, msg = q.lastErr.Code, q.lastErr.Message
+		code, msg = q.lastErr.Code, q.lastErr.Reason()
 	}
 	return true, code, msg
 }
@@ -118,12 +125,18 @@ type circuitState struct {
 	LastErr      *tse.Error
 	Failures     int
 	Running      bool
+	Held         []heldClient
 }
 
 func (q *tseQueue) state() circuitState {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return circuitState{Open: q.open, Paused: q.paused, OpenedAt: q.openedAt, LastErr: q.lastErr, Failures: q.failures, Running: q.running}
+	cs := circuitState{Open: q.open, Paused: q.paused, OpenedAt: q.openedAt, LastErr: q.lastErr, Failures: q.failures, Running: q.running}
+	for _, h := range q.held {
+		cs.Held = append(cs.Held, *h)
+	}
+	slices.SortFunc(cs.Held, func(a, b heldClient) int { return strings.Compare(a.serial, b.serial) })
+	return cs
 }
 
 // Run forwards the queue until ctx ends. A job in flight when ctx ends is
@@ -165,7 +178,8 @@ func (q *tseQueue) Run(ctx context.Context) {
 
 // step does one unit of work or waits for the next one.
 func (q *tseQueue) step(ctx context.Context) {
-	head, err := q.st.TSEHeadJob(ctx, q.tssID)
+	skip, heldUntil := q.heldSkips(q.now())
+	head, err := q.st.TSEHeadJobExcept(ctx, q.tssID, skip)
 	if err != nil {
 		if ctx.Err() == nil {
 			q.log.Error("read queue", "err", err)
@@ -175,7 +189,12 @@ func (q *tseQueue) step(ctx context.Context) {
 	}
 	now := q.now()
 	if head == nil {
-		q.sleep(ctx, 0)
+		// Nothing to send; a held terminal is tried again at its time.
+		var d time.Duration
+		if !heldUntil.IsZero() {
+			d = max(heldUntil.Sub(now), time.Millisecond)
+		}
+		q.sleep(ctx, d)
 		return
 	}
 	q.mu.Lock()
@@ -254,6 +273,7 @@ func (q *tseQueue) send(ctx context.Context, job *store.TSEJob) {
 			q.log.Error("mark client registered", "err", err)
 			return
 		}
+		q.release(job)
 	}
 	tx, err := q.p.Upsert(ctx, tse.UpsertRequest{TxID: job.TxID, Revision: job.Revision, Body: job.Body})
 	if err != nil {
@@ -293,10 +313,14 @@ func (q *tseQueue) failed(ctx context.Context, job *store.TSEJob, err error) {
 	}
 	var te *tse.Error
 	if !errors.As(err, &te) {
-		te = &tse.Error{Class: tse.Transient, Code: "E_NETWORK", Message: err.Error()}
+		te = &tse.Error{Class: tse.Transient, Code: tse.CodeNetwork, Message: err.Error()}
 	}
 	bg := context.WithoutCancel(ctx)
 	now := q.now()
+	// The raw error (URL, provider message, request id) goes to the log;
+	// the queue, the outage record and the events get the code and a
+	// short sentence (tse.Reason).
+	reason := te.Reason()
 	q.log.Warn("TSE request failed", "tx_id", job.TxID, "revision", job.Revision, "class", te.Class.String(),
 		"status", te.HTTPStatus, "code", te.Code, "request_id", te.RequestID, "err", te.Message)
 	switch te.Class {
@@ -304,7 +328,7 @@ func (q *tseQueue) failed(ctx context.Context, job *store.TSEJob, err error) {
 		q.reconcile(ctx, job, te)
 		return
 	case tse.TxPermanent:
-		if err := q.st.ParkTSETx(bg, job, te.HTTPStatus, te.Code, te.Message); err != nil {
+		if err := q.st.ParkTSETx(bg, job, te.HTTPStatus, te.Code, reason); err != nil {
 			q.log.Error("park transaction", "err", err)
 		}
 		q.mu.Lock()
@@ -312,16 +336,26 @@ func (q *tseQueue) failed(ctx context.Context, job *store.TSEJob, err error) {
 		q.broadcast()
 		q.mu.Unlock()
 		return
+	case tse.ClientPermanent:
+		// The TSS refuses this terminal, not the sale: its revisions wait
+		// (in order) and are tried again every probe interval; the other
+		// terminals go on.
+		next := now.Add(tseProbeEvery)
+		if err := q.st.RetryTSEJob(bg, job.Seq, next, te.HTTPStatus, te.Code, reason); err != nil {
+			q.log.Error("requeue job", "err", err)
+		}
+		q.hold(bg, job, te, next)
+		return
 	case tse.TSSPermanent, tse.Auth:
 		// Head-of-line: the TSS cannot sign anything; the job stays first.
-		if err := q.st.RetryTSEJob(bg, job.Seq, now, te.HTTPStatus, te.Code, te.Message); err != nil {
+		if err := q.st.RetryTSEJob(bg, job.Seq, now, te.HTTPStatus, te.Code, reason); err != nil {
 			q.log.Error("requeue job", "err", err)
 		}
 		q.openCircuit(bg, te, true)
 		return
 	case tse.RateLimited:
 		next := now.Add(max(q.backoff(job.Attempts+1), te.RetryAfter))
-		if err := q.st.RetryTSEJob(bg, job.Seq, next, te.HTTPStatus, te.Code, te.Message); err != nil {
+		if err := q.st.RetryTSEJob(bg, job.Seq, next, te.HTTPStatus, te.Code, reason); err != nil {
 			q.log.Error("requeue job", "err", err)
 		}
 		q.mu.Lock()
@@ -333,7 +367,7 @@ func (q *tseQueue) failed(ctx context.Context, job *store.TSEJob, err error) {
 	// Transient: the request may or may not have been applied; the resend
 	// carries the same bytes, which the provider treats idempotently.
 	next := now.Add(max(q.backoff(job.Attempts+1), te.RetryAfter))
-	if err := q.st.RetryTSEJob(bg, job.Seq, next, te.HTTPStatus, te.Code, te.Message); err != nil {
+	if err := q.st.RetryTSEJob(bg, job.Seq, next, te.HTTPStatus, te.Code, reason); err != nil {
 		q.log.Error("requeue job", "err", err)
 	}
 	q.mu.Lock()
@@ -359,7 +393,7 @@ func (q *tseQueue) openCircuit(ctx context.Context, te *tse.Error, paused bool) 
 	q.lastErr = te
 	q.broadcast()
 	q.mu.Unlock()
-	if _, err := q.st.OpenTSEOutage(ctx, q.restaurantID, q.tssID, te.Code, te.Message); err != nil {
+	if _, err := q.st.OpenTSEOutage(ctx, q.restaurantID, q.tssID, te.Code, te.Reason()); err != nil {
 		q.log.Error("open outage", "err", err)
 	}
 }
@@ -380,7 +414,7 @@ func (q *tseQueue) reconcile(ctx context.Context, job *store.TSEJob, cause *tse.
 		var te *tse.Error
 		if errors.As(err, &te) && te.HTTPStatus == 404 && job.Revision == 1 {
 			// Never started: resending revision 1 is safe.
-			if err := q.st.RetryTSEJob(bg, job.Seq, q.now(), cause.HTTPStatus, cause.Code, cause.Message); err != nil {
+			if err := q.st.RetryTSEJob(bg, job.Seq, q.now(), cause.HTTPStatus, cause.Code, cause.Reason()); err != nil {
 				q.log.Error("requeue job", "err", err)
 			}
 			return

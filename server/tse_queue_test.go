@@ -245,7 +245,9 @@ func TestTSECrashBetweenStartAndFinish(t *testing.T) {
 
 	e2 := newTSEEnv(t, tseEnvOpts{dbDir: e.dbDir, simDir: e.simDir, clock: e.clock,
 		restaurant: e.restaurant, admin: e.admin, adminToken: e.adminToken})
-	e2.advance(2 * time.Second) // past the backoff of the lost answer
+	// The lost answer left an outage open, so the restart begins with the
+	// circuit open; the half-open probe 30 s later finds the provider.
+	e2.advance(30 * time.Second)
 	waitFor(t, "queue drained after restart", func() bool { return e2.queueEmpty(t) })
 	got := e2.tx(t, tx["id"].(string))
 	if got["signed"] != true || num(got["number"]) != 2 || got["state"] != "FINISHED" {

@@ -248,7 +248,7 @@ func (q *tseQueue) sell(ctx context.Context, restaurantID string, v *validSale, 
 func (q *tseQueue) await(ctx context.Context, t *store.TSETransaction) (saleAnswer, error) {
 	timer := time.NewTimer(q.budget)
 	defer timer.Stop()
-	code, reason := "E_TIMEOUT", fmt.Sprintf("no signature within %s", q.budget)
+	code, reason := tse.CodeTimeout, tse.Reason(tse.CodeTimeout, 0)
 	for {
 		q.mu.Lock()
 		changed := q.changed
@@ -260,7 +260,7 @@ func (q *tseQueue) await(ctx context.Context, t *store.TSETransaction) (saleAnsw
 		if cur.Signed() {
 			return answerOf(cur)
 		}
-		if down, c, r := q.unavailable(); down {
+		if down, c, r := q.unavailable(t.ClientID); down {
 			code, reason = c, r
 			break
 		}

@@ -29,6 +29,7 @@ type selfTestCheck struct {
 	Name   string `json:"name"`
 	Result string `json:"result"` // ok, warning, failed, skipped
 	Detail string `json:"detail,omitempty"`
+	Code   string `json:"code,omitempty"` // the provider's error code when it failed the check
 }
 
 // startSelfTest starts the self-test unless one is running (then the
@@ -59,14 +60,14 @@ func (q *tseQueue) runSelfTestNow(ctx context.Context) (*store.TSESelfTest, erro
 
 func (q *tseQueue) finishSelfTest(ctx context.Context, t *store.TSESelfTest) *store.TSESelfTest {
 	checks := q.selfTestChecks(ctx, t.RestaurantID)
-	state, msg := store.SelfTestPassed, ""
+	state, msg, code := store.SelfTestPassed, "", ""
 	for _, c := range checks {
 		if c.Result == "failed" {
-			state, msg = store.SelfTestFailed, c.Name+": "+c.Detail
+			state, msg, code = store.SelfTestFailed, c.Name+": "+c.Detail, c.Code
 			break
 		}
 	}
-	done, err := q.st.FinishTSESelfTest(context.WithoutCancel(ctx), t.ID, state, msg, checks)
+	done, err := q.st.FinishTSESelfTest(context.WithoutCancel(ctx), t.ID, state, msg, code, checks)
 	if err != nil {
 		q.log.Error("record self-test", "err", err)
 		return t
@@ -79,14 +80,17 @@ func (q *tseQueue) finishSelfTest(ctx context.Context, t *store.TSESelfTest) *st
 // cannot be read, the checks that need it are skipped.
 func (q *tseQueue) selfTestChecks(ctx context.Context, restaurantID string) []selfTestCheck {
 	var out []selfTestCheck
-	add := func(name, result, detail string) { out = append(out, selfTestCheck{name, result, detail}) }
+	add := func(name, result, detail string) {
+		out = append(out, selfTestCheck{Name: name, Result: result, Detail: detail})
+	}
 	now := q.now()
 
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	info, err := q.p.TSS(cctx)
 	cancel()
 	if err != nil {
-		add("tss_reachable", "failed", err.Error())
+		code, reason := tse.Describe(err)
+		out = append(out, selfTestCheck{Name: "tss_reachable", Result: "failed", Detail: reason, Code: code})
 		return out
 	}
 	q.cacheInfo(ctx, info)
@@ -179,7 +183,8 @@ func (q *tseQueue) clientsCheck(ctx context.Context) (string, string, string) {
 		}
 		ci, err := q.p.Client(ctx, c.ClientID)
 		if err != nil {
-			return name, "failed", c.Serial + ": " + err.Error()
+			_, reason := tse.Describe(err)
+			return name, "failed", c.Serial + ": " + reason
 		}
 		if ci.State != tse.ClientRegistered {
 			return name, "failed", c.Serial + " is " + ci.State
@@ -200,7 +205,8 @@ func (q *tseQueue) signatureCheck(ctx context.Context, info tse.TSSInfo) (string
 	}
 	page, err := q.p.ListTx(ctx, tse.ListQuery{OrderBy: "number", Order: "desc", Limit: 1})
 	if err != nil {
-		return name, "failed", err.Error()
+		_, reason := tse.Describe(err)
+		return name, "failed", reason
 	}
 	if len(page.Data) == 0 {
 		return name, "skipped", "no transaction signed yet"

@@ -163,3 +163,22 @@ func TestTSECertificateExpiringOnce(t *testing.T) {
 		t.Fatalf("status %v", st)
 	}
 }
+
+// A self-test that cannot reach the provider names the cause in words and
+// gives the event the code, so the notification can say it in German.
+func TestTSESelfTestUnreachableIsReadable(t *testing.T) {
+	e := newTSEEnv(t, tseEnvOpts{noWorker: true})
+	e.sim.SetFault(tse.Fault{Offline: true})
+	if err := e.srv.TSESelfTestJob(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if msg := e.status(t)["last_self_test_error"]; msg != "tss_reachable: TSE provider unreachable (network error)" {
+		t.Fatalf("last_self_test_error %v", msg)
+	}
+	ev := e.events(t, store.EventTSEError)
+	var data map[string]any
+	decodeInto(t, ev[0].Data, &data)
+	if len(ev) != 1 || data["reason"] != "self_test_failed" || data["error_code"] != tse.CodeNetwork {
+		t.Fatalf("event %v", data)
+	}
+}

@@ -9,25 +9,35 @@ import (
 // tseStatusJSON is GET /api/tse/status: the seed's three fields first,
 // then the contract's extras in its order, then the appliance's own.
 type tseStatusJSON struct {
-	Healthy                 bool              `json:"healthy"`
-	LastSelfTest            *tseSelfTestJSON  `json:"last_self_test"`
-	LastSelfTestError       *string           `json:"last_self_test_error"`
-	Provider                string            `json:"provider"`
-	Online                  bool              `json:"online"`
-	QueueDepth              int               `json:"queue_depth"`
-	OldestQueuedAt          *string           `json:"oldest_queued_at"`
-	OpenOutage              *tseOutageJSON    `json:"open_outage"`
-	DaysToCertificateExpiry *int              `json:"days_to_certificate_expiry"`
-	Problems                []string          `json:"problems"`
-	State                   *string           `json:"state"`
-	ProviderState           *string           `json:"provider_state"`
-	TSSID                   string            `json:"tss_id"`
-	Circuit                 string            `json:"circuit"`
-	QueuePaused             bool              `json:"queue_paused"`
-	AttentionCount          int               `json:"attention_count"`
-	ActiveTransactions      *int              `json:"active_transactions"`
-	MaxActiveTransactions   *int              `json:"max_active_transactions"`
-	LastError               *tseLastErrorJSON `json:"last_error"`
+	Healthy                 bool                     `json:"healthy"`
+	LastSelfTest            *tseSelfTestJSON         `json:"last_self_test"`
+	LastSelfTestError       *string                  `json:"last_self_test_error"`
+	Provider                string                   `json:"provider"`
+	Online                  bool                     `json:"online"`
+	QueueDepth              int                      `json:"queue_depth"`
+	OldestQueuedAt          *string                  `json:"oldest_queued_at"`
+	OpenOutage              *tseOutageJSON           `json:"open_outage"`
+	DaysToCertificateExpiry *int                     `json:"days_to_certificate_expiry"`
+	Problems                []string                 `json:"problems"`
+	State                   *string                  `json:"state"`
+	ProviderState           *string                  `json:"provider_state"`
+	TSSID                   string                   `json:"tss_id"`
+	Circuit                 string                   `json:"circuit"`
+	QueuePaused             bool                     `json:"queue_paused"`
+	AttentionCount          int                      `json:"attention_count"`
+	ActiveTransactions      *int                     `json:"active_transactions"`
+	MaxActiveTransactions   *int                     `json:"max_active_transactions"`
+	LastError               *tseLastErrorJSON        `json:"last_error"`
+	RefusedTerminals        []tseRefusedTerminalJSON `json:"refused_terminals"`
+}
+
+// tseRefusedTerminalJSON is a till the TSS refused to register (client
+// limit): only its sales wait, retried every 30 s.
+type tseRefusedTerminalJSON struct {
+	ClientSerial  string `json:"client_serial"`
+	Code          string `json:"code"`
+	Message       string `json:"message"`
+	NextAttemptAt string `json:"next_attempt_at"`
 }
 
 // tseLastErrorJSON is the provider error that opened the circuit or paused the queue.
@@ -73,7 +83,13 @@ func (q *tseQueue) status(ctx context.Context, restaurantID string) (*tseStatusJ
 		problems = append(problems, "queue paused: the TSS cannot sign")
 	}
 	if cs.LastErr != nil && (cs.Open || cs.Paused) {
-		out.LastError = &tseLastErrorJSON{Code: cs.LastErr.Code, Message: cs.LastErr.Message, HTTPStatus: cs.LastErr.HTTPStatus}
+		out.LastError = &tseLastErrorJSON{Code: cs.LastErr.Code, Message: cs.LastErr.Reason(), HTTPStatus: cs.LastErr.HTTPStatus}
+	}
+	out.RefusedTerminals = make([]tseRefusedTerminalJSON, 0, len(cs.Held))
+	for _, h := range cs.Held {
+		out.RefusedTerminals = append(out.RefusedTerminals, tseRefusedTerminalJSON{
+			ClientSerial: h.serial, Code: h.err.Code, Message: h.err.Reason(), NextAttemptAt: ts(h.retryAt)})
+		problems = append(problems, "terminal "+h.serial+" refused by the TSS")
 	}
 	if known {
 		state := publicTSSState(info.State, info.CertNotAfter, now)
@@ -105,8 +121,10 @@ func (q *tseQueue) status(ctx context.Context, restaurantID string) (*tseStatusJ
 		}
 	}
 	if outage != nil {
+		// Receipts are going out without TSE data until it closes.
 		v := tseOutageView(outage)
 		out.OpenOutage = &v
+		problems = append(problems, "outage open: "+outage.Reason)
 	}
 	out.Healthy = len(problems) == 0
 	out.Problems = problems

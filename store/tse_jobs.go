@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 	"time"
 )
 
@@ -58,13 +59,56 @@ func scanTSEJob(sc scanner) (*TSEJob, error) {
 // CancelTSETx), and it frees room when the TSS refuses new transactions
 // with E_TX_LIMIT_REACHED, which would otherwise keep it stuck behind them.
 func (s *Store) TSEHeadJob(ctx context.Context, tssID string) (*TSEJob, error) {
+	return s.TSEHeadJobExcept(ctx, tssID, nil)
+}
+
+// TSEHeadJobExcept is TSEHeadJob without the revisions of the given
+// terminals (client ids the TSS refuses for now): they wait, the others
+// go on in order.
+func (s *Store) TSEHeadJobExcept(ctx context.Context, tssID string, skipClients []string) (*TSEJob, error) {
+	args := []any{tssID}
+	skip := ""
+	if len(skipClients) > 0 {
+		skip = ` AND j.client_id NOT IN (?` + strings.Repeat(`, ?`, len(skipClients)-1) + `)`
+		for _, c := range skipClients {
+			args = append(args, c)
+		}
+	}
 	j, err := scanTSEJob(s.rdb.QueryRowContext(ctx, `SELECT `+tseJobColumns+tseJobFrom+`
-		WHERE j.tss_id = ? AND j.status IN ('pending', 'in_flight')
-		ORDER BY (j.target_state = 'CANCELLED') DESC, j.seq LIMIT 1`, tssID))
+		WHERE j.tss_id = ? AND j.status IN ('pending', 'in_flight')`+skip+`
+		ORDER BY (j.target_state = 'CANCELLED') DESC, j.seq LIMIT 1`, args...))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
 	return j, err
+}
+
+// HeldTSEClient is a terminal the TSS refused to register, with revisions
+// still waiting for it.
+type HeldTSEClient struct {
+	ClientID, Serial, Code, Message string
+}
+
+// HeldTSEClients lists unregistered terminals whose waiting revisions
+// last failed with code: the queue's per-terminal hold, rebuilt at start.
+func (s *Store) HeldTSEClients(ctx context.Context, tssID, code string) ([]HeldTSEClient, error) {
+	rows, err := s.rdb.QueryContext(ctx, `SELECT j.client_id, c.client_serial, j.last_error_code, COALESCE(j.last_error_message, '')
+		FROM tse_jobs j JOIN tse_clients c ON c.client_id = j.client_id
+		WHERE j.tss_id = ? AND j.status IN ('pending', 'in_flight') AND c.registered_at IS NULL AND j.last_error_code = ?
+		GROUP BY j.client_id ORDER BY MIN(j.seq)`, tssID, code)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []HeldTSEClient
+	for rows.Next() {
+		var h HeldTSEClient
+		if err := rows.Scan(&h.ClientID, &h.Serial, &h.Code, &h.Message); err != nil {
+			return nil, err
+		}
+		out = append(out, h)
+	}
+	return out, rows.Err()
 }
 
 // StartTSEJob marks a job in flight and counts the attempt before the

@@ -33,33 +33,58 @@ func scanTSEOutage(sc scanner) (*TSEOutage, error) {
 }
 
 // openTSEOutage returns the TSS's open outage, opening one (with event
-// tse_error) when there is none. The partial unique index allows one open
-// outage per TSS.
-func openTSEOutage(ctx context.Context, tx *Tx, restaurantID, tssID, code, reason string) (*TSEOutage, error) {
+// tse_error) when there is none; opened says whether this call opened it.
+// The partial unique index allows one open outage per TSS.
+func openTSEOutage(ctx context.Context, tx *Tx, restaurantID, tssID, code, reason string) (o *TSEOutage, opened bool, err error) {
 	res, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO tse_outages (id, restaurant_id, tss_id, started_at, reason_code, reason)
 		VALUES (?, ?, ?, ?, ?, ?)`, NewID(), restaurantID, tssID, FormatTime(tx.Now), code, reason)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	o, err := scanTSEOutage(tx.QueryRowContext(ctx, `SELECT `+tseOutageColumns+` FROM tse_outages WHERE tss_id = ? AND ended_at IS NULL`, tssID))
+	o, err = scanTSEOutage(tx.QueryRowContext(ctx, `SELECT `+tseOutageColumns+` FROM tse_outages WHERE tss_id = ? AND ended_at IS NULL`, tssID))
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if n, _ := res.RowsAffected(); n == 1 {
-		if _, err := InsertEvent(ctx, tx, o.RestaurantID, EventTSEError, map[string]any{
-			"reason": "provider_down", "outage_id": o.ID, "error_code": code, "message": reason,
-		}); err != nil {
-			return nil, err
+		why := "provider_down"
+		if code == tseCodeClientLimit {
+			why = "terminal_refused"
 		}
+		if _, err := InsertEvent(ctx, tx, o.RestaurantID, EventTSEError, map[string]any{
+			"reason": why, "outage_id": o.ID, "error_code": code, "message": reason,
+		}); err != nil {
+			return nil, false, err
+		}
+		return o, true, nil
 	}
-	return o, nil
+	return o, false, nil
+}
+
+// tseCodeClientLimit is the provider's "this terminal cannot be
+// registered" (tse.CodeClientLimitReached; store imports nothing of tse).
+const tseCodeClientLimit = "E_CLIENT_LIMIT_REACHED"
+
+// HoldTSEClient records that the TSS refuses a terminal: its receipts go
+// out without TSE data, so an outage is opened (or the open one goes on)
+// and tse_error (reason terminal_refused) is raised once, naming it.
+func (s *Store) HoldTSEClient(ctx context.Context, restaurantID, tssID, clientSerial, code, reason string) error {
+	return s.write(ctx, func(tx *Tx) error {
+		o, opened, err := openTSEOutage(ctx, tx, restaurantID, tssID, code, reason)
+		if err != nil || opened {
+			return err
+		}
+		_, err = InsertEvent(ctx, tx, restaurantID, EventTSEError, map[string]any{
+			"reason": "terminal_refused", "outage_id": o.ID, "client_serial": clientSerial, "error_code": code, "message": reason,
+		})
+		return err
+	})
 }
 
 // OpenTSEOutage opens an outage unless one is open; opened says whether
 // this call opened it.
 func (s *Store) OpenTSEOutage(ctx context.Context, restaurantID, tssID, code, reason string) (o *TSEOutage, err error) {
 	err = s.write(ctx, func(tx *Tx) error {
-		o, err = openTSEOutage(ctx, tx, restaurantID, tssID, code, reason)
+		o, _, err = openTSEOutage(ctx, tx, restaurantID, tssID, code, reason)
 		return err
 	})
 	return o, err
@@ -108,7 +133,7 @@ func (s *Store) MarkTSEUnsigned(ctx context.Context, restaurantID, txID, code, r
 			out = t
 			return nil
 		}
-		o, err := openTSEOutage(ctx, tx, restaurantID, t.TSSID, code, reason)
+		o, _, err := openTSEOutage(ctx, tx, restaurantID, t.TSSID, code, reason)
 		if err != nil {
 			return err
 		}

@@ -11,6 +11,9 @@ import (
 const (
 	// ETSEQueueState: an admin action does not fit the item's state.
 	ETSEQueueState = "tse_queue_state"
+	// ETSENotConfigured: the caller's restaurant has no TSE (the
+	// appliance's TSS signs for another restaurant).
+	ETSENotConfigured = "tse_not_configured"
 )
 
 // TSE job statuses.

@@ -60,8 +60,9 @@ func (s *Store) StartTSESelfTest(ctx context.Context, restaurantID, tssID string
 }
 
 // FinishTSESelfTest records the outcome; a failure records tse_error in
-// the same transaction.
-func (s *Store) FinishTSESelfTest(ctx context.Context, id, state, errMsg string, checks any) (*TSESelfTest, error) {
+// the same transaction (with the provider's error code when one failed it,
+// so notifications can name the cause in any language).
+func (s *Store) FinishTSESelfTest(ctx context.Context, id, state, errMsg, errCode string, checks any) (*TSESelfTest, error) {
 	raw, err := json.Marshal(checks)
 	if err != nil {
 		return nil, err
@@ -76,9 +77,11 @@ func (s *Store) FinishTSESelfTest(ctx context.Context, id, state, errMsg string,
 			return err
 		}
 		if state == SelfTestFailed {
-			_, err = InsertEvent(ctx, tx, t.RestaurantID, EventTSEError, map[string]any{
-				"reason": "self_test_failed", "self_test_id": id, "message": errMsg,
-			})
+			data := map[string]any{"reason": "self_test_failed", "self_test_id": id, "message": errMsg}
+			if errCode != "" {
+				data["error_code"] = errCode
+			}
+			_, err = InsertEvent(ctx, tx, t.RestaurantID, EventTSEError, data)
 		}
 		return err
 	})

@@ -20,6 +20,8 @@ func classify(status int, code string) Class {
 		return TSSPermanent
 	case "E_UNAUTHORIZED":
 		return Auth
+	case CodeClientLimitReached:
+		return ClientPermanent
 	}
 	switch {
 	case status == http.StatusTooManyRequests:

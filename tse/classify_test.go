@@ -32,10 +32,38 @@ func TestClassifyFollowsTheTable(t *testing.T) {
 		{423, "E_CERTIFICATE_EXPIRED", TSSPermanent},
 		{423, "E_TSS_DEFECTIVE", TSSPermanent},
 		{432, "E_USE_MIDDLEWARE", TSSPermanent},
+		{403, "E_CLIENT_LIMIT_REACHED", ClientPermanent},
 	}
 	for _, c := range cases {
 		if got := classify(c.status, c.code); got != c.want {
 			t.Errorf("%d %s: %s, want %s", c.status, c.code, got, c.want)
 		}
+	}
+}
+
+// A reason is a short sentence without URLs or Go error text, and every
+// code the simulator and the fiskaly client produce has its own.
+func TestReasonIsAShortSentence(t *testing.T) {
+	cases := []struct {
+		code   string
+		status int
+		want   string
+	}{
+		{CodeNetwork, 0, "TSE provider unreachable (network error)"},
+		{CodeTimeout, 0, "TSE provider did not answer in time"},
+		{"E_TSS_DISABLED", 400, "TSS disabled"},
+		{"E_CERTIFICATE_EXPIRED", 423, "TSE certificate expired"},
+		{CodeClientLimitReached, 403, "TSS terminal limit reached: this terminal cannot be registered"},
+		{"E_HTTP_502", 502, "TSE provider error (HTTP 502)"},
+		{"E_SOMETHING_NEW", 400, "TSE provider refused the request (E_SOMETHING_NEW)"},
+	}
+	for _, c := range cases {
+		if got := Reason(c.code, c.status); got != c.want {
+			t.Errorf("%s: %q, want %q", c.code, got, c.want)
+		}
+	}
+	raw := transportError(CodeNetwork, `Put "http://127.0.0.1:8091/api/v2/tss/x/tx/y?tx_revision=1": EOF`)
+	if code, reason := Describe(raw); code != CodeNetwork || reason != "TSE provider unreachable (network error)" {
+		t.Errorf("Describe: %s %q", code, reason)
 	}
 }

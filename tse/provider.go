@@ -231,6 +231,10 @@ const (
 	// TSSPermanent: the TSS cannot sign (not initialized, disabled,
 	// certificate expired, limit reached); pause the queue.
 	TSSPermanent
+	// ClientPermanent: the TSS refuses one terminal (it cannot be
+	// registered: E_CLIENT_LIMIT_REACHED); hold that terminal's sales, go
+	// on with the others, and try it again later.
+	ClientPermanent
 )
 
 func (c Class) String() string {
@@ -247,6 +251,8 @@ func (c Class) String() string {
 		return "tx_permanent"
 	case TSSPermanent:
 		return "tss_permanent"
+	case ClientPermanent:
+		return "client_permanent"
 	}
 	return fmt.Sprintf("class(%d)", int(c))
 }

@@ -18,6 +18,7 @@ type SimConfig struct {
 	Description  string        // description of TSSs it creates; default "posbox simulator TSS (<id>)"
 	CertValidity time.Duration // default 365 days
 	MaxActiveTx  int           // default 2000 (tests set it small)
+	MaxClients   int           // registered clients per TSS, default 199 (fiskaly's limit)
 	Now          func() time.Time
 	// Empty starts without the default TSS: the HTTP simulator
 	// (posbox tse-sim) waits for a setup to create TSSs with PUT /tss/{id}.
@@ -72,6 +73,9 @@ func OpenSimulator(cfg SimConfig) (*Simulator, error) {
 	}
 	if cfg.MaxActiveTx <= 0 {
 		cfg.MaxActiveTx = 2000
+	}
+	if cfg.MaxClients <= 0 {
+		cfg.MaxClients = simMaxClients
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -150,6 +154,14 @@ func (s *Simulator) SetFault(f Fault) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.fault, s.calls = f, 0
+}
+
+// SetMaxClients changes how many clients a TSS holds, as a fiskaly
+// account's limit can change (or a terminal is removed at the provider).
+func (s *Simulator) SetMaxClients(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cfg.MaxClients = n
 }
 
 // SetState forces the default TSS into a state (DISABLED, DEFECTIVE, even

@@ -418,8 +418,8 @@ func (s *Simulator) upsertClient(t *simTSS, id, serial string, metadata map[stri
 			return nil, apiError(409, "E_CLIENT_CONFLICT", fmt.Sprintf("serial number %q is taken by client %s", serial, c.id))
 		}
 	}
-	if len(t.clients) >= simMaxClients {
-		return nil, apiError(403, "E_CLIENT_LIMIT_REACHED", fmt.Sprintf("a TSS holds at most %d clients", simMaxClients))
+	if len(t.clients) >= s.cfg.MaxClients {
+		return nil, apiError(403, CodeClientLimitReached, fmt.Sprintf("a TSS holds at most %d clients", s.cfg.MaxClients))
 	}
 	rec := record{Op: opClient, TSS: t.id, Time: s.now().Unix(), Counter: t.counter + 1,
 		Client: id, Serial: serial, State: ClientRegistered, Metadata: metadata}
@@ -666,7 +666,7 @@ func (s *Simulator) info(t *simTSS) TSSInfo {
 		PublicKey: t.pubB64, CertificateDER: append([]byte(nil), t.cert...), CertNotAfter: t.notAfter,
 		SignatureAlgorithm: SignatureAlgorithm, SignatureCounter: t.counter, TransactionCounter: t.txCounter,
 		ActiveTransactions: t.active, MaxActiveTx: s.cfg.MaxActiveTx,
-		RegisteredClients: len(t.clients), MaxClients: simMaxClients,
+		RegisteredClients: len(t.clients), MaxClients: s.cfg.MaxClients,
 		ProviderRequestTime: s.now(),
 	}
 }

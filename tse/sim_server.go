@@ -265,7 +265,7 @@ func (h *SimServer) tssJSON(t *simTSS, withPUK bool) map[string]any {
 		"signature_counter":              strconv.FormatUint(t.counter, 10),
 		"transaction_counter":            strconv.FormatUint(t.txCounter, 10),
 		"number_registered_clients":      len(t.clients),
-		"max_number_registered_clients":  simMaxClients,
+		"max_number_registered_clients":  h.sim.cfg.MaxClients,
 		"number_active_transactions":     t.active,
 		"max_number_active_transactions": h.sim.cfg.MaxActiveTx,
 		"supported_update_variants":      "SIGNED",

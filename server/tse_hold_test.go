@@ -1,0 +1,126 @@
+package server
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"posbox/store"
+	"posbox/tse"
+)
+
+// sellAsync posts a sale in a goroutine; the answer must come without the
+// budget (an hour in these tests) running out, so a sale that waited
+// fails the test instead of passing slowly.
+func (e *tseEnv) sellAtOnce(t *testing.T, serial string, cents int) (int, map[string]any) {
+	t.Helper()
+	type answer struct {
+		code int
+		body []byte
+	}
+	done := make(chan answer, 1)
+	go func() {
+		rec := e.do(t, "POST", "/api/tse/transactions", sale(serial, cents), e.adminToken)
+		done <- answer{rec.Code, rec.Body.Bytes()}
+	}()
+	var a answer
+	waitFor(t, "the sale's answer", func() bool {
+		select {
+		case a = <-done:
+			return true
+		default:
+			return false
+		}
+	})
+	return a.code, field(a.body, "transaction")
+}
+
+// A terminal the TSS refuses (its client limit is reached) is held: its
+// sales answer 202 at once and wait in order, the other terminals keep
+// signing, tse_error is raised once naming the terminal, and once the
+// TSS takes it (the limit is raised) everything is signed and the outage
+// closes with its count.
+func TestTSETerminalOverClientLimitIsHeldAlone(t *testing.T) {
+	e := newTSEEnv(t, tseEnvOpts{maxClients: 1, budget: time.Hour})
+	if s, _ := e.sell(t, sale("KASSE-01", 100), e.adminToken); s != http.StatusCreated {
+		t.Fatalf("first terminal: %d", s)
+	}
+	var held []string
+	for i := range 2 {
+		s, tx := e.sellAtOnce(t, "KASSE-02", 200+i)
+		if s != http.StatusAccepted || tx["tse_unavailable"] != true || tx["outage_id"] == nil {
+			t.Fatalf("refused terminal's sale %d: %d %v", i, s, tx)
+		}
+		held = append(held, tx["id"].(string))
+	}
+	// The first terminal is not affected.
+	if s, tx := e.sellAtOnce(t, "KASSE-01", 300); s != http.StatusCreated || num(tx["number"]) != 2 {
+		t.Fatalf("other terminal during the hold: %d %v", s, tx)
+	}
+	st := e.status(t)
+	refused, _ := st["refused_terminals"].([]any)
+	if st["healthy"] != false || st["circuit"] != "closed" || len(refused) != 1 ||
+		refused[0].(map[string]any)["client_serial"] != "KASSE-02" || refused[0].(map[string]any)["code"] != tse.CodeClientLimitReached {
+		t.Fatalf("status during the hold %v", st)
+	}
+	q := e.queue(t)
+	first := q["items"].([]any)[0].(map[string]any)
+	if num(q["pending"]) != 4 || num(q["attention"]) != 0 || first["last_error_code"] != tse.CodeClientLimitReached ||
+		first["last_error"] != "TSS terminal limit reached: this terminal cannot be registered" {
+		t.Fatalf("queue during the hold %v", q)
+	}
+	// Tried again every 30 s; failing again raises nothing new.
+	e.advance(30 * time.Second)
+	waitFor(t, "second refusal filed", func() bool { return e.filed(t, 2) })
+	errs := e.events(t, store.EventTSEError)
+	if len(errs) != 1 {
+		t.Fatalf("%d tse_error events, want 1", len(errs))
+	}
+	var data map[string]any
+	decodeInto(t, errs[0].Data, &data)
+	if data["reason"] != "terminal_refused" || data["error_code"] != tse.CodeClientLimitReached {
+		t.Fatalf("event %v", data)
+	}
+
+	// The owner frees a slot at the provider; the next try registers it.
+	e.sim.SetMaxClients(2)
+	e.advance(30 * time.Second)
+	waitFor(t, "queue drained", func() bool { return e.queueEmpty(t) })
+	for i, id := range held {
+		got := e.tx(t, id)
+		if got["signed"] != true || got["signed_late"] != true || num(got["number"]) != 3+i {
+			t.Fatalf("held sale %d: %v", i, got)
+		}
+	}
+	rec := e.do(t, "GET", "/api/tse/outages", nil, e.adminToken)
+	o := decodeJSON(t, rec)["outages"].([]any)[0].(map[string]any)
+	if o["ended_at"] == nil || num(o["affected_transactions"]) != 2 || o["reason_code"] != tse.CodeClientLimitReached {
+		t.Fatalf("outage %v", o)
+	}
+	if st := e.status(t); st["healthy"] != true || len(st["refused_terminals"].([]any)) != 0 {
+		t.Fatalf("status after %v", st)
+	}
+}
+
+// A restart keeps a refused terminal held (from the queue in the
+// database): its next sale answers 202 at once, and no second tse_error
+// is raised.
+func TestTSERefusedTerminalStaysHeldAfterRestart(t *testing.T) {
+	e := newTSEEnv(t, tseEnvOpts{maxClients: 1, budget: time.Hour})
+	e.sell(t, sale("KASSE-01", 100), e.adminToken)
+	if s, _ := e.sellAtOnce(t, "KASSE-02", 200); s != http.StatusAccepted {
+		t.Fatalf("status %d", s)
+	}
+	e.close()
+	e2 := newTSEEnv(t, tseEnvOpts{dbDir: e.dbDir, simDir: e.simDir, clock: e.clock, maxClients: 1, budget: time.Hour,
+		restaurant: e.restaurant, admin: e.admin, adminToken: e.adminToken})
+	if s, tx := e2.sellAtOnce(t, "KASSE-02", 300); s != http.StatusAccepted || tx["tse_unavailable"] != true {
+		t.Fatalf("after restart: %d %v", s, tx)
+	}
+	if s, _ := e2.sellAtOnce(t, "KASSE-01", 400); s != http.StatusCreated {
+		t.Fatalf("other terminal after restart: %d", s)
+	}
+	if n := len(e2.events(t, store.EventTSEError)); n != 1 {
+		t.Fatalf("%d tse_error events, want 1", n)
+	}
+}
