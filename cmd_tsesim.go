@@ -63,23 +63,13 @@ func runTSESim(ctx context.Context, args []string, stderr io.Writer, ready chan<
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
-	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
-	log.Info("TSE simulator serving fiskaly SIGN DE v2", "url", "http://"+ln.Addr().String()+"/api/v2", "state_dir", dir)
-	if ready != nil {
-		ready <- ln.Addr().String()
-	}
-	select {
-	case <-ctx.Done():
-	case err := <-served:
-		return err
-	}
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := hs.Shutdown(shutdownCtx); err != nil {
-		log.Warn("tse-sim shutdown", "err", err)
-	}
-	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+	err = serveHTTP(ctx, ln, hs, log, func() {
+		log.Info("TSE simulator serving fiskaly SIGN DE v2", "url", "http://"+ln.Addr().String()+"/api/v2", "state_dir", dir)
+		if ready != nil {
+			ready <- ln.Addr().String()
+		}
+	})
+	if err != nil {
 		return err
 	}
 	log.Info("TSE simulator stopped")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -98,25 +97,13 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
-	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
-	log.Info("posbox serving", "addr", ln.Addr().String(), "data_dir", cfg.DataDir, "version", versionString())
-	if ready != nil {
-		ready <- ln.Addr().String()
-	}
-
-	select {
-	case <-ctx.Done():
-	case err := <-served:
-		return err
-	}
-	log.Info("posbox stopping")
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := hs.Shutdown(shutdownCtx); err != nil {
-		log.Warn("http shutdown", "err", err)
-	}
-	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+	err = serveHTTP(ctx, ln, hs, log, func() {
+		log.Info("posbox serving", "addr", ln.Addr().String(), "data_dir", cfg.DataDir, "version", versionString())
+		if ready != nil {
+			ready <- ln.Addr().String()
+		}
+	})
+	if err != nil {
 		return err
 	}
 	log.Info("posbox stopped")

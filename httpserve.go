@@ -1,0 +1,38 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+)
+
+// drainTimeout bounds how long a stop waits for requests in flight.
+const drainTimeout = 10 * time.Second
+
+// serveHTTP serves hs on ln until ctx ends, then drains: it stops
+// accepting, answers the requests already accepted (at most drainTimeout)
+// and returns. serving runs once requests are accepted. The appliance and
+// the TSE simulator stop the same way.
+func serveHTTP(ctx context.Context, ln net.Listener, hs *http.Server, log *slog.Logger, serving func()) error {
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	serving()
+	select {
+	case <-ctx.Done():
+	case err := <-served:
+		return err
+	}
+	log.Info("stopping: draining requests in flight", "bound", drainTimeout)
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), drainTimeout)
+	defer cancel()
+	if err := hs.Shutdown(shutdownCtx); err != nil {
+		log.Warn("http shutdown", "err", err)
+	}
+	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
