@@ -2,7 +2,7 @@
 -- TSE: the outbox of revisions to forward, the local mirror of signed
 -- transactions, the outage record, self-tests and terminals (clients).
 -- The Idempotency-Key of POST /api/tse/transactions lives in the shared
--- idempotency_keys table (00006).
+-- idempotency_keys table (00005).
 
 -- One fiskaly client per POS terminal serial and TSS. registered_at stays
 -- NULL until the provider has confirmed the client (the worker registers it
