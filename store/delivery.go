@@ -98,9 +98,7 @@ func scanDelivery(sc scanner) (*Delivery, error) {
 		return nil, err
 	}
 	d.NextAttemptAt, d.CreatedAt, d.UpdatedAt = ParseTime(next), ParseTime(created), ParseTime(updated)
-	if lastErr.Valid {
-		d.LastError = &lastErr.String
-	}
+	d.LastError = nullString(lastErr)
 	return &d, nil
 }
 

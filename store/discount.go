@@ -240,20 +240,6 @@ func scanDiscount(row scanner) (*Discount, error) {
 	return &d, nil
 }
 
-func nullString(ns sql.NullString) *string {
-	if !ns.Valid {
-		return nil
-	}
-	return &ns.String
-}
-
-func nullInt(n sql.NullInt64) *int64 {
-	if !n.Valid {
-		return nil
-	}
-	return &n.Int64
-}
-
 // discountTx reads a discount of the restaurant inside tx.
 func discountTx(ctx context.Context, tx *Tx, restaurantID, id string) (*Discount, error) {
 	d, err := scanDiscount(tx.QueryRowContext(ctx, `SELECT `+discountColumns+` FROM discounts

@@ -232,11 +232,3 @@ func (s *Store) DeleteNotificationSetting(ctx context.Context, restaurantID, id 
 		return cancelDeliveries(ctx, tx, id, "rule deleted")
 	})
 }
-
-// emptyToNull stores "" as NULL.
-func emptyToNull(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
-}

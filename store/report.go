@@ -180,9 +180,7 @@ func reportTSEOutages(ctx context.Context, db *sql.DB, rep *DailyReport, restaur
 		if err := rows.Scan(&o.StartedAt, &ended, &o.Reason, &o.AffectedTransactions); err != nil {
 			return err
 		}
-		if ended.Valid {
-			o.EndedAt = &ended.String
-		}
+		o.EndedAt = nullString(ended)
 		rep.TSE.OutageList = append(rep.TSE.OutageList, o)
 	}
 	rep.TSE.Outages = len(rep.TSE.OutageList)

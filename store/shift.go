@@ -301,9 +301,7 @@ func scanShift(row scanner) (*Shift, error) {
 	}
 	sh.StartsAt, sh.EndsAt = ParseTime(startsAt), ParseTime(endsAt)
 	sh.CreatedAt, sh.UpdatedAt = ParseTime(created), ParseTime(updated)
-	if notes.Valid {
-		sh.Notes = &notes.String
-	}
+	sh.Notes = nullString(notes)
 	return &sh, nil
 }
 

@@ -168,12 +168,7 @@ func scanTSETransaction(sc scanner) (*TSETransaction, error) {
 	if err != nil {
 		return nil, err
 	}
-	if number.Valid {
-		t.Number = &number.Int64
-	}
-	if counter.Valid {
-		t.SignatureCounter = &counter.Int64
-	}
+	t.Number, t.SignatureCounter = nullInt(number), nullInt(counter)
 	t.TimeStart, t.TimeEnd, t.LogTime = parseNullTime(start), parseNullTime(end), parseNullTime(logTime)
 	t.SignatureValue, t.QRCodeData, t.TSSSerialNumber, t.OutageID = sig.String, qr.String, serial.String, outage.String
 	t.BusinessTime, t.CreatedAt, t.UpdatedAt = ParseTime(business), ParseTime(created), ParseTime(updated)
