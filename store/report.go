@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"strconv"
 	"time"
 )
 
@@ -122,19 +121,8 @@ func reportHours(ctx context.Context, db *sql.DB, rep *DailyReport, restaurantID
 }
 
 // hundredthsOfHour renders minutes as hours with at most two decimals,
-// exactly: 450 → 7.5, 495 → 8.25.
-func hundredthsOfHour(minutes int64) json.Number {
-	h := (minutes*100 + 30) / 60
-	s := strconv.FormatInt(h/100, 10)
-	if frac := h % 100; frac != 0 {
-		f := strconv.FormatInt(frac+100, 10)[1:]
-		if f[1] == '0' {
-			f = f[:1]
-		}
-		s += "." + f
-	}
-	return json.Number(s)
-}
+// half up: 450 → 7.5, 495 → 8.25.
+func hundredthsOfHour(minutes int64) json.Number { return HoursJSON((minutes*100 + 30) / 60) }
 
 // --- Filled in at merge time -------------------------------------------
 // The three functions below read tables other branches create
