@@ -124,12 +124,6 @@ func reportHours(ctx context.Context, db *sql.DB, rep *DailyReport, restaurantID
 // half up: 450 → 7.5, 495 → 8.25.
 func hundredthsOfHour(minutes int64) json.Number { return HoursJSON((minutes*100 + 30) / 60) }
 
-// --- Filled in at merge time -------------------------------------------
-// The three functions below read tables other branches create
-// (discount_redemptions in 00002, tse_transactions and tse_outages in
-// 00003). Until the merge they leave the zero values. The intended query
-// is in each comment.
-
 // reportDiscounts sums the redemptions counted that day. Redemptions keep
 // their history after a discount is deleted, so they all count.
 func reportDiscounts(ctx context.Context, db *sql.DB, rep *DailyReport, restaurantID string) error {
