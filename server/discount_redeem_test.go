@@ -88,9 +88,7 @@ func TestRedeemAmounts(t *testing.T) {
 	t.Run("ResponseFieldOrder", func(t *testing.T) {
 		id := e.createDiscount(t, `{"name":"Order","discount_type":"fixed","value":1}`)["id"].(string)
 		var wrapper map[string]json.RawMessage
-		if err := json.Unmarshal(e.redeem(t, id, `{"order_total":5}`, staff).Body.Bytes(), &wrapper); err != nil {
-			t.Fatal(err)
-		}
+		decodeInto(t, e.redeem(t, id, `{"order_total":5}`, staff).Body.Bytes(), &wrapper)
 		want := []string{"discount_id", "amount", "usage_count", "redemption_id", "discount_name", "redeemed_at"}
 		if got := jsonKeys(t, wrapper["redemption"]); !slices.Equal(got, want) {
 			t.Fatalf("keys %v, want %v", got, want)
@@ -231,9 +229,7 @@ func TestRedeemExhaustedEvent(t *testing.T) {
 		t.Fatalf("%d discount_exhausted events, want 1", len(evs))
 	}
 	var data map[string]any
-	if err := json.Unmarshal(evs[0].Data, &data); err != nil {
-		t.Fatal(err)
-	}
+	decodeInto(t, evs[0].Data, &data)
 	want := map[string]any{"discount_id": id, "name": "Two only", "usage_limit": float64(2), "usage_count": float64(2)}
 	if !mapsEqual(data, want) {
 		t.Fatalf("event data %v, want %v", data, want)

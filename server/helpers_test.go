@@ -122,10 +122,16 @@ func (e *testEnv) do(tb testing.TB, method, path string, body any, token string,
 func decodeJSON(tb testing.TB, rec *httptest.ResponseRecorder) map[string]any {
 	tb.Helper()
 	var m map[string]any
-	if err := json.Unmarshal(rec.Body.Bytes(), &m); err != nil {
-		tb.Fatalf("body %q: %v", rec.Body.String(), err)
-	}
+	decodeInto(tb, rec.Body.Bytes(), &m)
 	return m
+}
+
+// decodeInto reads JSON into v or fails the test.
+func decodeInto(tb testing.TB, b []byte, v any) {
+	tb.Helper()
+	if err := json.Unmarshal(b, v); err != nil {
+		tb.Fatalf("body %q: %v", b, err)
+	}
 }
 
 // wantStatus fails unless the response has the status.

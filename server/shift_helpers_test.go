@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"testing"
 
@@ -32,9 +31,7 @@ func (e *testEnv) events(t *testing.T, typ string) []map[string]any {
 	}
 	out := make([]map[string]any, len(evs))
 	for i, ev := range evs {
-		if err := json.Unmarshal(ev.Data, &out[len(evs)-1-i]); err != nil {
-			t.Fatal(err)
-		}
+		decodeInto(t, ev.Data, &out[len(evs)-1-i])
 	}
 	return out
 }
@@ -47,8 +44,6 @@ func (e *testEnv) listShifts(t *testing.T, query string) []map[string]any {
 	var body struct {
 		Shifts []map[string]any `json:"shifts"`
 	}
-	if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
-		t.Fatal(err)
-	}
+	decodeInto(t, rec.Body.Bytes(), &body)
 	return body.Shifts
 }

@@ -242,13 +242,6 @@ func (e *tseEnv) events(tb testing.TB, typ string) []*store.Event {
 
 func num(v any) int { f, _ := v.(float64); return int(f) }
 
-func decodeInto(tb testing.TB, b []byte, v any) {
-	tb.Helper()
-	if err := json.Unmarshal(b, v); err != nil {
-		tb.Fatalf("body %q: %v", b, err)
-	}
-}
-
 // field reads one wrapped object from a body without failing the test,
 // for goroutines (which must not call t.Fatal).
 func field(body []byte, key string) map[string]any {
