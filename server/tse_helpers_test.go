@@ -215,6 +215,18 @@ func (e *tseEnv) filed(tb testing.TB, n int) bool {
 	return j != nil && j.Attempts == n && j.Status == store.TSEJobPending && j.LastErrorCode != ""
 }
 
+// failUntilCircuitOpens walks the head job through the failures that
+// open the circuit (the provider must be unreachable): the first attempt,
+// the retry after the 2 s backoff, the third after 4 s.
+func (e *tseEnv) failUntilCircuitOpens(tb testing.TB) {
+	tb.Helper()
+	waitFor(tb, "first failure", func() bool { return e.filed(tb, 1) })
+	e.advance(2 * time.Second)
+	waitFor(tb, "second failure", func() bool { return e.filed(tb, 2) })
+	e.advance(4 * time.Second)
+	waitFor(tb, "circuit open", func() bool { return e.status(tb)["circuit"] == "open" })
+}
+
 // queueEmpty reports that nothing is pending or in flight.
 func (e *tseEnv) queueEmpty(tb testing.TB) bool {
 	return e.headAttempts(tb) == -1

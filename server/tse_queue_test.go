@@ -60,11 +60,7 @@ func TestTSEOutageThenRecoveryInOrder(t *testing.T) {
 		t.Fatalf("status %d", s)
 	}
 	ids = append(ids, tx["id"].(string))
-	waitFor(t, "first failure", func() bool { return e.filed(t, 1) })
-	e.advance(2 * time.Second)
-	waitFor(t, "second failure", func() bool { return e.filed(t, 2) })
-	e.advance(4 * time.Second)
-	waitFor(t, "circuit open", func() bool { return e.status(t)["circuit"] == "open" })
+	e.failUntilCircuitOpens(t)
 	st := e.status(t)
 	if st["healthy"] != false || st["online"] != false || st["open_outage"] == nil {
 		t.Fatalf("status during outage %v", st)

@@ -31,11 +31,7 @@ func TestTSEOutageReasonIsReadableAndSurvivesRestart(t *testing.T) {
 		t.Fatalf("status %d", s)
 	}
 	ids = append(ids, tx["id"].(string))
-	waitFor(t, "first failure", func() bool { return e.filed(t, 1) })
-	e.advance(2 * time.Second)
-	waitFor(t, "second failure", func() bool { return e.filed(t, 2) })
-	e.advance(4 * time.Second)
-	waitFor(t, "circuit open", func() bool { return e.status(t)["circuit"] == "open" })
+	e.failUntilCircuitOpens(t)
 
 	const want = "TSE provider unreachable (network error)"
 	readable := func(where, s string) {
