@@ -155,7 +155,7 @@ func TestRedeemRefusals(t *testing.T) {
 				}
 			}
 			before := e.getDiscount(t, id)
-			events := len(e.exhaustedEvents(t))
+			events := len(e.storedEvents(t, store.EventDiscountExhausted))
 			rec := e.redeem(t, id, tc.body, staff)
 			if tc.code == store.EValidation {
 				wantFieldError(t, rec, tc.field)
@@ -168,7 +168,7 @@ func TestRedeemRefusals(t *testing.T) {
 			if n := e.redemptions(t, id); n != tc.used {
 				t.Fatalf("%d redemptions stored, want %d", n, tc.used)
 			}
-			if n := len(e.exhaustedEvents(t)); n != events {
+			if n := len(e.storedEvents(t, store.EventDiscountExhausted)); n != events {
 				t.Fatalf("refusal raised an event")
 			}
 		})
@@ -219,12 +219,12 @@ func TestRedeemExhaustedEvent(t *testing.T) {
 		wantStatus(t, e.redeem(t, unlimited, `{"order_total":10}`, staff), http.StatusOK)
 	}
 	wantStatus(t, e.redeem(t, id, `{"order_total":10}`, staff), http.StatusOK)
-	if n := len(e.exhaustedEvents(t)); n != 0 {
+	if n := len(e.storedEvents(t, store.EventDiscountExhausted)); n != 0 {
 		t.Fatalf("%d events before the limit", n)
 	}
 	wantStatus(t, e.redeem(t, id, `{"order_total":10}`, staff), http.StatusOK)
 	wantProblem(t, e.redeem(t, id, `{"order_total":10}`, staff), http.StatusConflict, store.EUsageLimitReached)
-	evs := e.exhaustedEvents(t)
+	evs := e.storedEvents(t, store.EventDiscountExhausted)
 	if len(evs) != 1 {
 		t.Fatalf("%d discount_exhausted events, want 1", len(evs))
 	}
@@ -317,7 +317,7 @@ func TestRedeemConcurrent(t *testing.T) {
 	if got := e.redemptions(t, id); got != 10 {
 		t.Fatalf("%d redemption rows, want 10", got)
 	}
-	if got := len(e.exhaustedEvents(t)); got != 1 {
+	if got := len(e.storedEvents(t, store.EventDiscountExhausted)); got != 1 {
 		t.Fatalf("%d discount_exhausted events, want 1", got)
 	}
 }

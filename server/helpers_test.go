@@ -118,6 +118,17 @@ func (e *testEnv) do(tb testing.TB, method, path string, body any, token string,
 	return rec
 }
 
+// storedEvents reads the test restaurant's events of one type, newest
+// first, as the store keeps them.
+func (e *testEnv) storedEvents(tb testing.TB, typ string) []*store.Event {
+	tb.Helper()
+	evs, err := e.st.Events(context.Background(), e.restaurant.ID, typ, 1000)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return evs
+}
+
 // decodeJSON reads a response body into a generic map.
 func decodeJSON(tb testing.TB, rec *httptest.ResponseRecorder) map[string]any {
 	tb.Helper()

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"net/http"
 	"testing"
 
@@ -25,10 +24,7 @@ func (e *testEnv) createShift(t *testing.T, body map[string]any) map[string]any 
 // first.
 func (e *testEnv) events(t *testing.T, typ string) []map[string]any {
 	t.Helper()
-	evs, err := e.st.Events(context.Background(), e.restaurant.ID, typ, 1000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	evs := e.storedEvents(t, typ)
 	out := make([]map[string]any, len(evs))
 	for i, ev := range evs {
 		decodeInto(t, ev.Data, &out[len(evs)-1-i])

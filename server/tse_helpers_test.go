@@ -242,16 +242,6 @@ func (e *tseEnv) providerTx(tb testing.TB, id string) tse.Tx {
 	return tx
 }
 
-// events counts a restaurant's events of one type.
-func (e *tseEnv) events(tb testing.TB, typ string) []*store.Event {
-	tb.Helper()
-	ev, err := e.st.Events(context.Background(), e.restaurant.ID, typ, 1000)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return ev
-}
-
 func num(v any) int { f, _ := v.(float64); return int(f) }
 
 // field reads one wrapped object from a body without failing the test,

@@ -72,7 +72,7 @@ func TestTSETerminalOverClientLimitIsHeldAlone(t *testing.T) {
 	// Tried again every 30 s; failing again raises nothing new.
 	e.advance(30 * time.Second)
 	waitFor(t, "second refusal filed", func() bool { return e.filed(t, 2) })
-	errs := e.events(t, store.EventTSEError)
+	errs := e.storedEvents(t, store.EventTSEError)
 	if len(errs) != 1 {
 		t.Fatalf("%d tse_error events, want 1", len(errs))
 	}

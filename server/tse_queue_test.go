@@ -123,10 +123,10 @@ func TestTSEOutageThenRecoveryInOrder(t *testing.T) {
 	if o["ended_at"] == nil || num(o["affected_transactions"]) != len(ids) || o["reason_code"] != tse.CodeNetwork {
 		t.Fatalf("outage %v, want closed with %d affected", o, len(ids))
 	}
-	if n := len(e.events(t, store.EventTSEError)); n != 1 {
+	if n := len(e.storedEvents(t, store.EventTSEError)); n != 1 {
 		t.Fatalf("%d tse_error events, want 1", n)
 	}
-	if n := len(e.events(t, store.EventTSERecovered)); n != 1 {
+	if n := len(e.storedEvents(t, store.EventTSERecovered)); n != 1 {
 		t.Fatalf("%d tse_recovered events, want 1", n)
 	}
 	if st := e.status(t); st["healthy"] != true || st["open_outage"] != nil {

@@ -50,7 +50,7 @@ func TestTSEOutageReasonIsReadableAndSurvivesRestart(t *testing.T) {
 	readable("queue last_error", item["last_error"].(string))
 	readable("status last_error", e.status(t)["last_error"].(map[string]any)["message"].(string))
 	var data map[string]any
-	decodeInto(t, e.events(t, store.EventTSEError)[0].Data, &data)
+	decodeInto(t, e.storedEvents(t, store.EventTSEError)[0].Data, &data)
 	readable("tse_error message", data["message"].(string))
 
 	// Restart the appliance while the provider is still down.
