@@ -253,21 +253,8 @@ func discountTx(ctx context.Context, tx *Tx, restaurantID, id string) (*Discount
 // Discounts lists all discounts of the restaurant, inactive and expired
 // ones included, newest first.
 func (s *Store) Discounts(ctx context.Context, restaurantID string) ([]*Discount, error) {
-	rows, err := s.rdb.QueryContext(ctx, `SELECT `+discountColumns+` FROM discounts
+	return queryAll(ctx, s.rdb, scanDiscount, `SELECT `+discountColumns+` FROM discounts
 		WHERE restaurant_id = ? ORDER BY created_at DESC, id DESC`, restaurantID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*Discount
-	for rows.Next() {
-		d, err := scanDiscount(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, d)
-	}
-	return out, rows.Err()
 }
 
 // UpdateDiscount applies a partial update and validates the merged

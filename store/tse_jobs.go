@@ -291,20 +291,7 @@ func (s *Store) TSEQueueState(ctx context.Context, restaurantID string) (*TSEQue
 
 // TSETxJobs lists every revision of one transaction.
 func (s *Store) TSETxJobs(ctx context.Context, txID string) ([]*TSEJob, error) {
-	rows, err := s.rdb.QueryContext(ctx, `SELECT `+tseJobColumns+tseJobFrom+` WHERE j.tx_id = ? ORDER BY j.revision`, txID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*TSEJob
-	for rows.Next() {
-		j, err := scanTSEJob(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, j)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, s.rdb, scanTSEJob, `SELECT `+tseJobColumns+tseJobFrom+` WHERE j.tx_id = ? ORDER BY j.revision`, txID)
 }
 
 // RetryTSEAttention puts a transaction's parked revisions back in the

@@ -152,21 +152,8 @@ func (s *Store) MarkTSEUnsigned(ctx context.Context, restaurantID, txID, code, r
 
 // TSEOutages lists a restaurant's outages, newest first.
 func (s *Store) TSEOutages(ctx context.Context, restaurantID string) ([]*TSEOutage, error) {
-	rows, err := s.rdb.QueryContext(ctx, `SELECT `+tseOutageColumns+` FROM tse_outages WHERE restaurant_id = ?
+	return queryAll(ctx, s.rdb, scanTSEOutage, `SELECT `+tseOutageColumns+` FROM tse_outages WHERE restaurant_id = ?
 		ORDER BY started_at DESC, id DESC LIMIT 1000`, restaurantID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []*TSEOutage{}
-	for rows.Next() {
-		o, err := scanTSEOutage(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, o)
-	}
-	return out, rows.Err()
 }
 
 // OpenTSEOutageOf is the TSS's open outage, nil when none.

@@ -160,21 +160,8 @@ func (s *Store) UserByEmail(ctx context.Context, email string) (*User, error) {
 
 // Users lists a restaurant's live users by name.
 func (s *Store) Users(ctx context.Context, restaurantID string) ([]*User, error) {
-	rows, err := s.rdb.QueryContext(ctx, `SELECT `+userColumns+` FROM users
+	return queryAll(ctx, s.rdb, scanUser, `SELECT `+userColumns+` FROM users
 		WHERE deleted_at IS NULL AND restaurant_id = ? ORDER BY name, email`, restaurantID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*User
-	for rows.Next() {
-		u, err := scanUser(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, u)
-	}
-	return out, rows.Err()
 }
 
 // UpdateUser applies a partial update. It refuses to leave the restaurant
