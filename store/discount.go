@@ -99,14 +99,8 @@ func (d *Discount) apply(u DiscountUpdate, f *Fields) {
 	d.Name = strings.TrimSpace(d.Name)
 }
 
-// Validate checks the discount as a whole; the table's CHECK constraints
+// validate checks the discount as a whole; the table's CHECK constraints
 // mirror these rules.
-func (d *Discount) Validate() error {
-	var f Fields
-	d.validate(&f)
-	return f.Err()
-}
-
 func (d *Discount) validate(f *Fields) {
 	if n := utf8.RuneCountInString(d.Name); n < 1 || n > MaxDiscountNameLen {
 		f.Add("name", "must be 1-200 characters")

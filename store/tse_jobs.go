@@ -289,11 +289,6 @@ func (s *Store) TSEQueueState(ctx context.Context, restaurantID string) (*TSEQue
 	return q, rows.Err()
 }
 
-// TSETxJobs lists every revision of one transaction.
-func (s *Store) TSETxJobs(ctx context.Context, txID string) ([]*TSEJob, error) {
-	return queryAll(ctx, s.rdb, scanTSEJob, `SELECT `+tseJobColumns+tseJobFrom+` WHERE j.tx_id = ? ORDER BY j.revision`, txID)
-}
-
 // RetryTSEAttention puts a transaction's parked revisions back in the
 // queue, due now (admin: "retry").
 func (s *Store) RetryTSEAttention(ctx context.Context, restaurantID, txID string) error {

@@ -111,15 +111,6 @@ func closeTSEOutage(ctx context.Context, tx *Tx, tssID string) (*TSEOutage, erro
 	return o, err
 }
 
-// CloseTSEOutage ends the open outage of a TSS (nil when none was open).
-func (s *Store) CloseTSEOutage(ctx context.Context, tssID string) (o *TSEOutage, err error) {
-	err = s.write(ctx, func(tx *Tx) error {
-		o, err = closeTSEOutage(ctx, tx, tssID)
-		return err
-	})
-	return o, err
-}
-
 // MarkTSEUnsigned records that a sale's receipt went out without TSE data:
 // it joins the open outage (opened now if needed) and counts there once.
 func (s *Store) MarkTSEUnsigned(ctx context.Context, restaurantID, txID, code, reason string) (*TSETransaction, error) {
