@@ -122,7 +122,7 @@ func (s *Store) CreateUser(ctx context.Context, u *User, password string) error 
 			VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)`,
 			u.ID, u.RestaurantID, u.Email, u.Name, u.Role, u.PasswordHash, FormatTime(tx.Now), FormatTime(tx.Now))
 		if isUnique(err) {
-			return &Error{Code: EValidation, Message: "1 field is invalid", Fields: []FieldError{{"email", "is already in use"}}}
+			return Invalid("email", "is already in use")
 		}
 		return err
 	})
@@ -220,7 +220,7 @@ func (s *Store) UpdateUser(ctx context.Context, restaurantID, id string, upd Use
 		_, err = tx.ExecContext(ctx, `UPDATE users SET email = ?, name = ?, role = ?, is_active = ?, password_hash = ?, updated_at = ?
 			WHERE id = ?`, u.Email, u.Name, u.Role, u.IsActive, u.PasswordHash, FormatTime(tx.Now), id)
 		if isUnique(err) {
-			return &Error{Code: EValidation, Message: "1 field is invalid", Fields: []FieldError{{"email", "is already in use"}}}
+			return Invalid("email", "is already in use")
 		}
 		return err
 	})
