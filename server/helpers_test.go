@@ -59,12 +59,18 @@ func newTestEnv(tb testing.TB) *testEnv {
 	srv := New(st, Config{Version: "test", JWTKey: testKey}, log)
 	tb.Cleanup(srv.Close)
 	e := &testEnv{st: st, srv: srv, h: srv.Handler(), clock: clock}
+	e.seedRestaurant(tb)
+	return e
+}
+
+// seedRestaurant creates the test restaurant (Europe/Berlin) and its admin.
+func (e *testEnv) seedRestaurant(tb testing.TB) {
+	tb.Helper()
 	e.restaurant = &store.Restaurant{Name: "Test", Timezone: "Europe/Berlin"}
-	if err := st.CreateRestaurant(context.Background(), e.restaurant); err != nil {
+	if err := e.st.CreateRestaurant(context.Background(), e.restaurant); err != nil {
 		tb.Fatal(err)
 	}
 	e.admin, e.adminToken = e.addUser(tb, e.restaurant.ID, "admin@test.local", "Ada Admin", store.RoleAdmin)
-	return e
 }
 
 // addUser creates a user (password "password1") and returns a token.

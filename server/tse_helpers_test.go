@@ -72,11 +72,7 @@ func newTSEEnv(tb testing.TB, o tseEnvOpts) *tseEnv {
 	srv := New(st, Config{Version: "test", JWTKey: testKey, TSEBudget: o.budget}, log)
 	e := &tseEnv{testEnv: &testEnv{st: st, srv: srv, h: srv.Handler(), clock: o.clock}, dbDir: o.dbDir, simDir: o.simDir}
 	if o.restaurant == nil {
-		e.restaurant = &store.Restaurant{Name: "Test", Timezone: "Europe/Berlin"}
-		if err := st.CreateRestaurant(context.Background(), e.restaurant); err != nil {
-			tb.Fatal(err)
-		}
-		e.admin, e.adminToken = e.addUser(tb, e.restaurant.ID, "admin@test.local", "Ada Admin", store.RoleAdmin)
+		e.seedRestaurant(tb)
 	} else {
 		e.restaurant, e.admin, e.adminToken = o.restaurant, o.admin, o.adminToken
 	}
