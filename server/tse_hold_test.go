@@ -9,32 +9,6 @@ import (
 	"posbox/tse"
 )
 
-// sellAsync posts a sale in a goroutine; the answer must come without the
-// budget (an hour in these tests) running out, so a sale that waited
-// fails the test instead of passing slowly.
-func (e *tseEnv) sellAtOnce(t *testing.T, serial string, cents int) (int, map[string]any) {
-	t.Helper()
-	type answer struct {
-		code int
-		body []byte
-	}
-	done := make(chan answer, 1)
-	go func() {
-		rec := e.do(t, "POST", "/api/tse/transactions", sale(serial, cents), e.adminToken)
-		done <- answer{rec.Code, rec.Body.Bytes()}
-	}()
-	var a answer
-	waitFor(t, "the sale's answer", func() bool {
-		select {
-		case a = <-done:
-			return true
-		default:
-			return false
-		}
-	})
-	return a.code, field(a.body, "transaction")
-}
-
 // A terminal the TSS refuses (its client limit is reached) is held: its
 // sales answer 202 at once and wait in order, the other terminals keep
 // signing, tse_error is raised once naming the terminal, and once the
