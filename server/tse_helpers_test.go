@@ -127,7 +127,7 @@ func (e *tseEnv) close() {
 // advance moves the clock and wakes the worker.
 func (e *tseEnv) advance(d time.Duration) {
 	e.clock.Add(d)
-	e.srv.WakeTSE()
+	e.srv.tse.Wake()
 }
 
 // waitFor polls cond (bounded) until it holds.
