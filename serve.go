@@ -72,7 +72,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 		stopScheduler(stopCtx, sched)
 	}()
 	// Each area starts its workers and registers its jobs here, one line each:
-	if err := startTSE(workCtx, cfg, log, st, srv, sched, &workers); err != nil {
+	if err := startTSE(workCtx, &workers, sched, st, srv, cfg, log); err != nil {
 		return err
 	}
 	if err := startNotifications(workCtx, &workers, sched, st, srv, cfg, log); err != nil {

@@ -26,7 +26,7 @@ const (
 // startTSE opens the configured TSE provider, attaches it to the server,
 // starts the forwarding worker on workCtx (waited for via workers) and
 // registers the TSE jobs. The provider closes after the worker stopped.
-func startTSE(workCtx context.Context, cfg Config, log *slog.Logger, st *store.Store, srv *server.Server, sched *cron.Cron, workers *sync.WaitGroup) error {
+func startTSE(workCtx context.Context, workers *sync.WaitGroup, sched *cron.Cron, st *store.Store, srv *server.Server, cfg Config, log *slog.Logger) error {
 	rs, err := st.Restaurants(workCtx)
 	if err != nil {
 		return err

@@ -7,8 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
-
-	"posbox/store"
 )
 
 // createDiscount posts body as the admin, wants 201 and returns the
@@ -78,14 +76,4 @@ func (e *testEnv) countRows(tb testing.TB, query string, args ...any) int {
 func (e *testEnv) redemptions(tb testing.TB, discountID string) int {
 	tb.Helper()
 	return e.countRows(tb, `SELECT count(*) FROM discount_redemptions WHERE discount_id = ?`, discountID)
-}
-
-// exhaustedEvents lists the discount_exhausted events of the restaurant.
-func (e *testEnv) exhaustedEvents(tb testing.TB) []*store.Event {
-	tb.Helper()
-	evs, err := e.st.Events(context.Background(), e.restaurant.ID, store.EventDiscountExhausted, 100)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return evs
 }

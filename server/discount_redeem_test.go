@@ -88,9 +88,7 @@ func TestRedeemAmounts(t *testing.T) {
 	t.Run("ResponseFieldOrder", func(t *testing.T) {
 		id := e.createDiscount(t, `{"name":"Order","discount_type":"fixed","value":1}`)["id"].(string)
 		var wrapper map[string]json.RawMessage
-		if err := json.Unmarshal(e.redeem(t, id, `{"order_total":5}`, staff).Body.Bytes(), &wrapper); err != nil {
-			t.Fatal(err)
-		}
+		decodeInto(t, e.redeem(t, id, `{"order_total":5}`, staff).Body.Bytes(), &wrapper)
 		want := []string{"discount_id", "amount", "usage_count", "redemption_id", "discount_name", "redeemed_at"}
 		if got := jsonKeys(t, wrapper["redemption"]); !slices.Equal(got, want) {
 			t.Fatalf("keys %v, want %v", got, want)
@@ -157,7 +155,7 @@ func TestRedeemRefusals(t *testing.T) {
 				}
 			}
 			before := e.getDiscount(t, id)
-			events := len(e.exhaustedEvents(t))
+			events := len(e.storedEvents(t, store.EventDiscountExhausted))
 			rec := e.redeem(t, id, tc.body, staff)
 			if tc.code == store.EValidation {
 				wantFieldError(t, rec, tc.field)
@@ -170,7 +168,7 @@ func TestRedeemRefusals(t *testing.T) {
 			if n := e.redemptions(t, id); n != tc.used {
 				t.Fatalf("%d redemptions stored, want %d", n, tc.used)
 			}
-			if n := len(e.exhaustedEvents(t)); n != events {
+			if n := len(e.storedEvents(t, store.EventDiscountExhausted)); n != events {
 				t.Fatalf("refusal raised an event")
 			}
 		})
@@ -221,19 +219,17 @@ func TestRedeemExhaustedEvent(t *testing.T) {
 		wantStatus(t, e.redeem(t, unlimited, `{"order_total":10}`, staff), http.StatusOK)
 	}
 	wantStatus(t, e.redeem(t, id, `{"order_total":10}`, staff), http.StatusOK)
-	if n := len(e.exhaustedEvents(t)); n != 0 {
+	if n := len(e.storedEvents(t, store.EventDiscountExhausted)); n != 0 {
 		t.Fatalf("%d events before the limit", n)
 	}
 	wantStatus(t, e.redeem(t, id, `{"order_total":10}`, staff), http.StatusOK)
 	wantProblem(t, e.redeem(t, id, `{"order_total":10}`, staff), http.StatusConflict, store.EUsageLimitReached)
-	evs := e.exhaustedEvents(t)
+	evs := e.storedEvents(t, store.EventDiscountExhausted)
 	if len(evs) != 1 {
 		t.Fatalf("%d discount_exhausted events, want 1", len(evs))
 	}
 	var data map[string]any
-	if err := json.Unmarshal(evs[0].Data, &data); err != nil {
-		t.Fatal(err)
-	}
+	decodeInto(t, evs[0].Data, &data)
 	want := map[string]any{"discount_id": id, "name": "Two only", "usage_limit": float64(2), "usage_count": float64(2)}
 	if !mapsEqual(data, want) {
 		t.Fatalf("event data %v, want %v", data, want)
@@ -321,7 +317,7 @@ func TestRedeemConcurrent(t *testing.T) {
 	if got := e.redemptions(t, id); got != 10 {
 		t.Fatalf("%d redemption rows, want 10", got)
 	}
-	if got := len(e.exhaustedEvents(t)); got != 1 {
+	if got := len(e.storedEvents(t, store.EventDiscountExhausted)); got != 1 {
 		t.Fatalf("%d discount_exhausted events, want 1", got)
 	}
 }

@@ -23,9 +23,7 @@ func TestDiscountCreateDefaults(t *testing.T) {
 	rec := e.do(t, "POST", "/api/discounts", `{"name":"  Happy Hour ","discount_type":"percentage","value":12.5}`, e.adminToken)
 	wantStatus(t, rec, http.StatusCreated)
 	var wrapper map[string]json.RawMessage
-	if err := json.Unmarshal(rec.Body.Bytes(), &wrapper); err != nil {
-		t.Fatal(err)
-	}
+	decodeInto(t, rec.Body.Bytes(), &wrapper)
 	wantKeys := []string{"id", "name", "description", "discount_type", "value", "min_order_amount", "max_discount_amount",
 		"applicable_to", "category_id", "item_id", "valid_from", "valid_until", "usage_limit", "usage_count",
 		"is_active", "created_at", "updated_at"}

@@ -50,7 +50,7 @@ var statusOf = map[string]int{
 	eRateLimited:              http.StatusTooManyRequests,
 	eInternal:                 http.StatusInternalServerError,
 
-	// TSE queue (its own block so gofmt leaves the lines above alone)
+	// Idempotency-Key (sales and redemptions) and the TSE queue
 	store.EIdempotencyKeyReused: http.StatusUnprocessableEntity,
 	store.ETSEQueueState:        http.StatusConflict,
 	store.ETSENotConfigured:     http.StatusConflict,

@@ -59,12 +59,18 @@ func newTestEnv(tb testing.TB) *testEnv {
 	srv := New(st, Config{Version: "test", JWTKey: testKey}, log)
 	tb.Cleanup(srv.Close)
 	e := &testEnv{st: st, srv: srv, h: srv.Handler(), clock: clock}
+	e.seedRestaurant(tb)
+	return e
+}
+
+// seedRestaurant creates the test restaurant (Europe/Berlin) and its admin.
+func (e *testEnv) seedRestaurant(tb testing.TB) {
+	tb.Helper()
 	e.restaurant = &store.Restaurant{Name: "Test", Timezone: "Europe/Berlin"}
-	if err := st.CreateRestaurant(context.Background(), e.restaurant); err != nil {
+	if err := e.st.CreateRestaurant(context.Background(), e.restaurant); err != nil {
 		tb.Fatal(err)
 	}
 	e.admin, e.adminToken = e.addUser(tb, e.restaurant.ID, "admin@test.local", "Ada Admin", store.RoleAdmin)
-	return e
 }
 
 // addUser creates a user (password "password1") and returns a token.
@@ -118,14 +124,31 @@ func (e *testEnv) do(tb testing.TB, method, path string, body any, token string,
 	return rec
 }
 
+// storedEvents reads the test restaurant's events of one type, newest
+// first, as the store keeps them.
+func (e *testEnv) storedEvents(tb testing.TB, typ string) []*store.Event {
+	tb.Helper()
+	evs, err := e.st.Events(context.Background(), e.restaurant.ID, typ, 1000)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return evs
+}
+
 // decodeJSON reads a response body into a generic map.
 func decodeJSON(tb testing.TB, rec *httptest.ResponseRecorder) map[string]any {
 	tb.Helper()
 	var m map[string]any
-	if err := json.Unmarshal(rec.Body.Bytes(), &m); err != nil {
-		tb.Fatalf("body %q: %v", rec.Body.String(), err)
-	}
+	decodeInto(tb, rec.Body.Bytes(), &m)
 	return m
+}
+
+// decodeInto reads JSON into v or fails the test.
+func decodeInto(tb testing.TB, b []byte, v any) {
+	tb.Helper()
+	if err := json.Unmarshal(b, v); err != nil {
+		tb.Fatalf("body %q: %v", b, err)
+	}
 }
 
 // wantStatus fails unless the response has the status.

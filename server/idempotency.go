@@ -30,19 +30,3 @@ func hashOf(v any) string {
 	sum := sha256.Sum256(raw)
 	return hex.EncodeToString(sum[:])
 }
-
-// renderJSON is the body writeJSON would send, kept as bytes so a replay
-// answers byte for byte what the first request answered.
-func renderJSON(v any) ([]byte, error) {
-	body, err := json.Marshal(v)
-	return append(body, '\n'), err
-}
-
-// writeAnswer sends a rendered (or replayed) JSON answer.
-func writeAnswer(w http.ResponseWriter, status int, body []byte) error {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	_, err := w.Write(body)
-	return err
-}

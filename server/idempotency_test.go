@@ -103,6 +103,27 @@ func TestRedeemIdempotencyKeyRetry(t *testing.T) {
 	}
 }
 
+// An answer kept for Idempotency-Key replays is written like every other
+// answer: no HTML escaping, so a till sees the same bytes with or without
+// a key.
+func TestRedeemIdempotencyAnswerIsNotHTMLEscaped(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	_, till := e.staff(t, "Till One")
+	id := e.createDiscount(t, `{"name":"Fish & Chips <Mo>","discount_type":"fixed","value":1}`)["id"].(string)
+	const want = `"discount_name":"Fish & Chips <Mo>"`
+	for _, rec := range []*httptest.ResponseRecorder{
+		e.redeem(t, id, `{"order_total":10}`, till),
+		e.redeemKey(t, id, `{"order_total":10}`, till, "fish"),
+		e.redeemKey(t, id, `{"order_total":10}`, till, "fish"),
+	} {
+		wantStatus(t, rec, http.StatusOK)
+		if !strings.Contains(rec.Body.String(), want) {
+			t.Fatalf("body %s, want %s", rec.Body.String(), want)
+		}
+	}
+}
+
 // The redemption that used the last allowed use is replayed as the 200 it
 // was, not re-judged as usage_limit_reached; nor after the discount was
 // deactivated or deleted.

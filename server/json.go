@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -11,10 +12,29 @@ import (
 
 // writeJSON answers with a JSON body.
 func writeJSON(w http.ResponseWriter, status int, v any) error {
+	body, err := renderJSON(v)
+	if err != nil {
+		return err
+	}
+	return writeAnswer(w, status, body)
+}
+
+// renderJSON is the body writeJSON sends, kept as bytes so that an
+// Idempotency-Key replay answers byte for byte what the first request
+// answered.
+func renderJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	err := newEncoder(&b).Encode(v)
+	return b.Bytes(), err
+}
+
+// writeAnswer sends a rendered (or replayed) JSON answer.
+func writeAnswer(w http.ResponseWriter, status int, body []byte) error {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	return newEncoder(w).Encode(v)
+	_, err := w.Write(body)
+	return err
 }
 
 // newEncoder writes JSON as a person reads it: "<token>" stays "<token>"

@@ -35,7 +35,7 @@ type Limit struct {
 	Every time.Duration
 }
 
-// DefaultConfig fills what a caller left zero.
+// withDefaults fills what a caller left zero.
 func (c Config) withDefaults() Config {
 	if c.TokenTTL == 0 {
 		c.TokenTTL = 12 * time.Hour

@@ -1,8 +1,6 @@
 package server
 
 import (
-	"context"
-	"encoding/json"
 	"net/http"
 	"testing"
 
@@ -26,15 +24,10 @@ func (e *testEnv) createShift(t *testing.T, body map[string]any) map[string]any 
 // first.
 func (e *testEnv) events(t *testing.T, typ string) []map[string]any {
 	t.Helper()
-	evs, err := e.st.Events(context.Background(), e.restaurant.ID, typ, 1000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	evs := e.storedEvents(t, typ)
 	out := make([]map[string]any, len(evs))
 	for i, ev := range evs {
-		if err := json.Unmarshal(ev.Data, &out[len(evs)-1-i]); err != nil {
-			t.Fatal(err)
-		}
+		decodeInto(t, ev.Data, &out[len(evs)-1-i])
 	}
 	return out
 }
@@ -47,8 +40,6 @@ func (e *testEnv) listShifts(t *testing.T, query string) []map[string]any {
 	var body struct {
 		Shifts []map[string]any `json:"shifts"`
 	}
-	if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
-		t.Fatal(err)
-	}
+	decodeInto(t, rec.Body.Bytes(), &body)
 	return body.Shifts
 }

@@ -21,9 +21,7 @@ func TestShiftCreate(t *testing.T) {
 	rec := e.do(t, "POST", "/api/shifts", body, e.adminToken)
 	wantStatus(t, rec, http.StatusCreated)
 	var wrapped map[string]json.RawMessage
-	if err := json.Unmarshal(rec.Body.Bytes(), &wrapped); err != nil {
-		t.Fatal(err)
-	}
+	decodeInto(t, rec.Body.Bytes(), &wrapped)
 	wantKeys := []string{"id", "user_id", "user_name", "shift_date", "start_time", "end_time", "break_minutes", "role", "status", "notes", "created_at", "updated_at"}
 	if got := jsonKeys(t, wrapped["shift"]); !reflect.DeepEqual(got, wantKeys) {
 		t.Fatalf("field order %v, want %v", got, wantKeys)

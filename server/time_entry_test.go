@@ -28,7 +28,7 @@ func TestClockInOut(t *testing.T) {
 	rec = e.do(t, "POST", "/api/shifts/clock-in", nil, tok)
 	wantStatus(t, rec, http.StatusCreated)
 	var body map[string]json.RawMessage
-	_ = json.Unmarshal(rec.Body.Bytes(), &body)
+	decodeInto(t, rec.Body.Bytes(), &body)
 	if keys := jsonKeys(t, body["time_entry"]); !reflect.DeepEqual(keys, []string{"id", "user_id", "clock_in", "clock_out", "break_minutes"}) {
 		t.Fatalf("time entry fields %v", keys)
 	}
@@ -136,9 +136,7 @@ func (e *testEnv) timeEntries(t *testing.T, query string) []map[string]any {
 	var body struct {
 		Entries []map[string]any `json:"time_entries"`
 	}
-	if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
-		t.Fatal(err)
-	}
+	decodeInto(t, rec.Body.Bytes(), &body)
 	return body.Entries
 }
 
@@ -172,16 +170,14 @@ func TestTimeEntriesWorkedHours(t *testing.T) {
 	var body struct {
 		Entries []map[string]json.RawMessage `json:"time_entries"`
 	}
-	if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
-		t.Fatal(err)
-	}
+	decodeInto(t, rec.Body.Bytes(), &body)
 	if len(body.Entries) != len(cases)+1 {
 		t.Fatalf("%d entries, want %d", len(body.Entries), len(cases)+1)
 	}
 	var raw struct {
 		Entries []json.RawMessage `json:"time_entries"`
 	}
-	_ = json.Unmarshal(rec.Body.Bytes(), &raw)
+	decodeInto(t, rec.Body.Bytes(), &raw)
 	if keys := jsonKeys(t, raw.Entries[0]); !reflect.DeepEqual(keys, []string{"id", "user_id", "user_name", "clock_in", "clock_out", "break_minutes", "worked_hours"}) {
 		t.Fatalf("admin time entry fields %v", keys)
 	}

@@ -36,13 +36,6 @@ func (s *Server) RunTSE(ctx context.Context) {
 	}
 }
 
-// WakeTSE makes the worker look at the queue now.
-func (s *Server) WakeTSE() {
-	if s.tse != nil {
-		s.tse.Wake()
-	}
-}
-
 // queue is the attached TSE or the 503 every TSE endpoint answers without one.
 func (s *Server) queue() (*tseQueue, error) {
 	if s.tse == nil {

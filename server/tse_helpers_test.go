@@ -72,11 +72,7 @@ func newTSEEnv(tb testing.TB, o tseEnvOpts) *tseEnv {
 	srv := New(st, Config{Version: "test", JWTKey: testKey, TSEBudget: o.budget}, log)
 	e := &tseEnv{testEnv: &testEnv{st: st, srv: srv, h: srv.Handler(), clock: o.clock}, dbDir: o.dbDir, simDir: o.simDir}
 	if o.restaurant == nil {
-		e.restaurant = &store.Restaurant{Name: "Test", Timezone: "Europe/Berlin"}
-		if err := st.CreateRestaurant(context.Background(), e.restaurant); err != nil {
-			tb.Fatal(err)
-		}
-		e.admin, e.adminToken = e.addUser(tb, e.restaurant.ID, "admin@test.local", "Ada Admin", store.RoleAdmin)
+		e.seedRestaurant(tb)
 	} else {
 		e.restaurant, e.admin, e.adminToken = o.restaurant, o.admin, o.adminToken
 	}
@@ -131,7 +127,7 @@ func (e *tseEnv) close() {
 // advance moves the clock and wakes the worker.
 func (e *tseEnv) advance(d time.Duration) {
 	e.clock.Add(d)
-	e.srv.WakeTSE()
+	e.srv.tse.Wake()
 }
 
 // waitFor polls cond (bounded) until it holds.
@@ -165,6 +161,32 @@ func (e *tseEnv) sell(tb testing.TB, body any, token string, headers ...string) 
 		tb.Fatalf("sale: status %d: %s", rec.Code, rec.Body.String())
 	}
 	return rec.Code, decodeJSON(tb, rec)["transaction"].(map[string]any)
+}
+
+// sellAtOnce posts a sale in a goroutine; the answer must come without the
+// budget (an hour in these tests) running out, so a sale that waited
+// fails the test instead of passing slowly.
+func (e *tseEnv) sellAtOnce(t *testing.T, serial string, cents int) (int, map[string]any) {
+	t.Helper()
+	type answer struct {
+		code int
+		body []byte
+	}
+	done := make(chan answer, 1)
+	go func() {
+		rec := e.do(t, "POST", "/api/tse/transactions", sale(serial, cents), e.adminToken)
+		done <- answer{rec.Code, rec.Body.Bytes()}
+	}()
+	var a answer
+	waitFor(t, "the sale's answer", func() bool {
+		select {
+		case a = <-done:
+			return true
+		default:
+			return false
+		}
+	})
+	return a.code, field(a.body, "transaction")
 }
 
 // tx reads a transaction through the API.
@@ -215,6 +237,18 @@ func (e *tseEnv) filed(tb testing.TB, n int) bool {
 	return j != nil && j.Attempts == n && j.Status == store.TSEJobPending && j.LastErrorCode != ""
 }
 
+// failUntilCircuitOpens walks the head job through the failures that
+// open the circuit (the provider must be unreachable): the first attempt,
+// the retry after the 2 s backoff, the third after 4 s.
+func (e *tseEnv) failUntilCircuitOpens(tb testing.TB) {
+	tb.Helper()
+	waitFor(tb, "first failure", func() bool { return e.filed(tb, 1) })
+	e.advance(2 * time.Second)
+	waitFor(tb, "second failure", func() bool { return e.filed(tb, 2) })
+	e.advance(4 * time.Second)
+	waitFor(tb, "circuit open", func() bool { return e.status(tb)["circuit"] == "open" })
+}
+
 // queueEmpty reports that nothing is pending or in flight.
 func (e *tseEnv) queueEmpty(tb testing.TB) bool {
 	return e.headAttempts(tb) == -1
@@ -230,24 +264,7 @@ func (e *tseEnv) providerTx(tb testing.TB, id string) tse.Tx {
 	return tx
 }
 
-// events counts a restaurant's events of one type.
-func (e *tseEnv) events(tb testing.TB, typ string) []*store.Event {
-	tb.Helper()
-	ev, err := e.st.Events(context.Background(), e.restaurant.ID, typ, 1000)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return ev
-}
-
 func num(v any) int { f, _ := v.(float64); return int(f) }
-
-func decodeInto(tb testing.TB, b []byte, v any) {
-	tb.Helper()
-	if err := json.Unmarshal(b, v); err != nil {
-		tb.Fatalf("body %q: %v", b, err)
-	}
-}
 
 // field reads one wrapped object from a body without failing the test,
 // for goroutines (which must not call t.Fatal).

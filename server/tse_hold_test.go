@@ -9,32 +9,6 @@ import (
 	"posbox/tse"
 )
 
-// sellAsync posts a sale in a goroutine; the answer must come without the
-// budget (an hour in these tests) running out, so a sale that waited
-// fails the test instead of passing slowly.
-func (e *tseEnv) sellAtOnce(t *testing.T, serial string, cents int) (int, map[string]any) {
-	t.Helper()
-	type answer struct {
-		code int
-		body []byte
-	}
-	done := make(chan answer, 1)
-	go func() {
-		rec := e.do(t, "POST", "/api/tse/transactions", sale(serial, cents), e.adminToken)
-		done <- answer{rec.Code, rec.Body.Bytes()}
-	}()
-	var a answer
-	waitFor(t, "the sale's answer", func() bool {
-		select {
-		case a = <-done:
-			return true
-		default:
-			return false
-		}
-	})
-	return a.code, field(a.body, "transaction")
-}
-
 // A terminal the TSS refuses (its client limit is reached) is held: its
 // sales answer 202 at once and wait in order, the other terminals keep
 // signing, tse_error is raised once naming the terminal, and once the
@@ -72,7 +46,7 @@ func TestTSETerminalOverClientLimitIsHeldAlone(t *testing.T) {
 	// Tried again every 30 s; failing again raises nothing new.
 	e.advance(30 * time.Second)
 	waitFor(t, "second refusal filed", func() bool { return e.filed(t, 2) })
-	errs := e.events(t, store.EventTSEError)
+	errs := e.storedEvents(t, store.EventTSEError)
 	if len(errs) != 1 {
 		t.Fatalf("%d tse_error events, want 1", len(errs))
 	}

@@ -94,11 +94,7 @@ func TestTSEOverHTTPSimRestartWhileSelling(t *testing.T) {
 		t.Fatalf("status %d", s)
 	}
 	ids = append(ids, tx["id"].(string))
-	waitFor(t, "first failure", func() bool { return e.filed(t, 1) })
-	e.advance(2 * time.Second)
-	waitFor(t, "second failure", func() bool { return e.filed(t, 2) })
-	e.advance(4 * time.Second)
-	waitFor(t, "circuit open", func() bool { return e.status(t)["circuit"] == "open" })
+	e.failUntilCircuitOpens(t)
 	for i := range 6 {
 		s, tx := e.sell(t, sale("KASSE-0"+itoa(1+i%2), 1200+i), e.adminToken)
 		if s != http.StatusAccepted || tx["tse_unavailable"] != true {

@@ -60,11 +60,7 @@ func TestTSEOutageThenRecoveryInOrder(t *testing.T) {
 		t.Fatalf("status %d", s)
 	}
 	ids = append(ids, tx["id"].(string))
-	waitFor(t, "first failure", func() bool { return e.filed(t, 1) })
-	e.advance(2 * time.Second)
-	waitFor(t, "second failure", func() bool { return e.filed(t, 2) })
-	e.advance(4 * time.Second)
-	waitFor(t, "circuit open", func() bool { return e.status(t)["circuit"] == "open" })
+	e.failUntilCircuitOpens(t)
 	st := e.status(t)
 	if st["healthy"] != false || st["online"] != false || st["open_outage"] == nil {
 		t.Fatalf("status during outage %v", st)
@@ -127,10 +123,10 @@ func TestTSEOutageThenRecoveryInOrder(t *testing.T) {
 	if o["ended_at"] == nil || num(o["affected_transactions"]) != len(ids) || o["reason_code"] != tse.CodeNetwork {
 		t.Fatalf("outage %v, want closed with %d affected", o, len(ids))
 	}
-	if n := len(e.events(t, store.EventTSEError)); n != 1 {
+	if n := len(e.storedEvents(t, store.EventTSEError)); n != 1 {
 		t.Fatalf("%d tse_error events, want 1", n)
 	}
-	if n := len(e.events(t, store.EventTSERecovered)); n != 1 {
+	if n := len(e.storedEvents(t, store.EventTSERecovered)); n != 1 {
 		t.Fatalf("%d tse_recovered events, want 1", n)
 	}
 	if st := e.status(t); st["healthy"] != true || st["open_outage"] != nil {

@@ -31,11 +31,7 @@ func TestTSEOutageReasonIsReadableAndSurvivesRestart(t *testing.T) {
 		t.Fatalf("status %d", s)
 	}
 	ids = append(ids, tx["id"].(string))
-	waitFor(t, "first failure", func() bool { return e.filed(t, 1) })
-	e.advance(2 * time.Second)
-	waitFor(t, "second failure", func() bool { return e.filed(t, 2) })
-	e.advance(4 * time.Second)
-	waitFor(t, "circuit open", func() bool { return e.status(t)["circuit"] == "open" })
+	e.failUntilCircuitOpens(t)
 
 	const want = "TSE provider unreachable (network error)"
 	readable := func(where, s string) {
@@ -54,7 +50,7 @@ func TestTSEOutageReasonIsReadableAndSurvivesRestart(t *testing.T) {
 	readable("queue last_error", item["last_error"].(string))
 	readable("status last_error", e.status(t)["last_error"].(map[string]any)["message"].(string))
 	var data map[string]any
-	decodeInto(t, e.events(t, store.EventTSEError)[0].Data, &data)
+	decodeInto(t, e.storedEvents(t, store.EventTSEError)[0].Data, &data)
 	readable("tse_error message", data["message"].(string))
 
 	// Restart the appliance while the provider is still down.

@@ -48,7 +48,7 @@ func (q *tseQueue) startSelfTest(ctx context.Context, restaurantID string) (*sto
 	return t, nil
 }
 
-// RunSelfTest runs a self-test to its end (the 02:00 UTC job); it does
+// runSelfTestNow runs a self-test to its end (the 02:00 UTC job); it does
 // nothing when one is already running.
 func (q *tseQueue) runSelfTestNow(ctx context.Context) (*store.TSESelfTest, error) {
 	t, started, err := q.st.StartTSESelfTest(ctx, q.restaurantID, q.tssID)

@@ -127,7 +127,7 @@ func TestTSESelfTestFailure(t *testing.T) {
 	if msg, _ := st["last_self_test_error"].(string); msg == "" {
 		t.Fatalf("no error: %v", st)
 	}
-	ev := e.events(t, store.EventTSEError)
+	ev := e.storedEvents(t, store.EventTSEError)
 	if len(ev) != 1 || !strings.Contains(string(ev[0].Data), "self_test_failed") {
 		t.Fatalf("events %v", ev)
 	}
@@ -140,7 +140,7 @@ func TestTSECertificateExpiringOnce(t *testing.T) {
 	if err := e.srv.TSECertificateJob(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(e.events(t, store.EventTSECertExpiring)); n != 0 {
+	if n := len(e.storedEvents(t, store.EventTSECertExpiring)); n != 0 {
 		t.Fatalf("%d events with 40 days left", n)
 	}
 	// Day 10 (30 days left), then the next two daily runs.
@@ -150,7 +150,7 @@ func TestTSECertificateExpiringOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ev := e.events(t, store.EventTSECertExpiring)
+	ev := e.storedEvents(t, store.EventTSECertExpiring)
 	if len(ev) != 1 || !strings.Contains(string(ev[0].Data), `"days_left":30`) {
 		t.Fatalf("events %v", ev)
 	}
@@ -175,7 +175,7 @@ func TestTSESelfTestUnreachableIsReadable(t *testing.T) {
 	if msg := e.status(t)["last_self_test_error"]; msg != "tss_reachable: TSE provider unreachable (network error)" {
 		t.Fatalf("last_self_test_error %v", msg)
 	}
-	ev := e.events(t, store.EventTSEError)
+	ev := e.storedEvents(t, store.EventTSEError)
 	var data map[string]any
 	decodeInto(t, ev[0].Data, &data)
 	if len(ev) != 1 || data["reason"] != "self_test_failed" || data["error_code"] != tse.CodeNetwork {

@@ -98,9 +98,7 @@ func scanDelivery(sc scanner) (*Delivery, error) {
 		return nil, err
 	}
 	d.NextAttemptAt, d.CreatedAt, d.UpdatedAt = ParseTime(next), ParseTime(created), ParseTime(updated)
-	if lastErr.Valid {
-		d.LastError = &lastErr.String
-	}
+	d.LastError = nullString(lastErr)
 	return &d, nil
 }
 
@@ -283,21 +281,8 @@ func (p prefixScanner) Scan(dest ...any) error { return p.sc.Scan(append([]any{p
 // Deliveries lists a restaurant's deliveries in one status (all when
 // status is ""), oldest first.
 func (s *Store) Deliveries(ctx context.Context, restaurantID, status string) ([]*Delivery, error) {
-	rows, err := s.rdb.QueryContext(ctx, `SELECT `+deliveryCols+` FROM notification_deliveries
+	return queryAll(ctx, s.rdb, scanDelivery, `SELECT `+deliveryCols+` FROM notification_deliveries
 		WHERE restaurant_id = ? AND (? = '' OR status = ?) ORDER BY created_at, id`, restaurantID, status, status)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*Delivery
-	for rows.Next() {
-		d, err := scanDelivery(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, d)
-	}
-	return out, rows.Err()
 }
 
 // DeliveryRule is a delivery's rule as it is now, for the dispatcher's

@@ -99,14 +99,8 @@ func (d *Discount) apply(u DiscountUpdate, f *Fields) {
 	d.Name = strings.TrimSpace(d.Name)
 }
 
-// Validate checks the discount as a whole; the table's CHECK constraints
+// validate checks the discount as a whole; the table's CHECK constraints
 // mirror these rules.
-func (d *Discount) Validate() error {
-	var f Fields
-	d.validate(&f)
-	return f.Err()
-}
-
 func (d *Discount) validate(f *Fields) {
 	if n := utf8.RuneCountInString(d.Name); n < 1 || n > MaxDiscountNameLen {
 		f.Add("name", "must be 1-200 characters")
@@ -240,20 +234,6 @@ func scanDiscount(row scanner) (*Discount, error) {
 	return &d, nil
 }
 
-func nullString(ns sql.NullString) *string {
-	if !ns.Valid {
-		return nil
-	}
-	return &ns.String
-}
-
-func nullInt(n sql.NullInt64) *int64 {
-	if !n.Valid {
-		return nil
-	}
-	return &n.Int64
-}
-
 // discountTx reads a discount of the restaurant inside tx.
 func discountTx(ctx context.Context, tx *Tx, restaurantID, id string) (*Discount, error) {
 	d, err := scanDiscount(tx.QueryRowContext(ctx, `SELECT `+discountColumns+` FROM discounts
@@ -267,21 +247,8 @@ func discountTx(ctx context.Context, tx *Tx, restaurantID, id string) (*Discount
 // Discounts lists all discounts of the restaurant, inactive and expired
 // ones included, newest first.
 func (s *Store) Discounts(ctx context.Context, restaurantID string) ([]*Discount, error) {
-	rows, err := s.rdb.QueryContext(ctx, `SELECT `+discountColumns+` FROM discounts
+	return queryAll(ctx, s.rdb, scanDiscount, `SELECT `+discountColumns+` FROM discounts
 		WHERE restaurant_id = ? ORDER BY created_at DESC, id DESC`, restaurantID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*Discount
-	for rows.Next() {
-		d, err := scanDiscount(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, d)
-	}
-	return out, rows.Err()
 }
 
 // UpdateDiscount applies a partial update and validates the merged

@@ -17,7 +17,6 @@ const (
 	ENotClockedIn     = "not_clocked_in"
 	EShiftOverlap     = "shift_overlap"
 	ELastAdmin        = "last_admin"
-	EEmailTaken       = "email_taken"
 
 	// Discounts (redemption at the till).
 	EDiscountInactive   = "discount_inactive"

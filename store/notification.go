@@ -135,21 +135,8 @@ func scanSetting(sc scanner) (*NotificationSetting, error) {
 
 // NotificationSettings lists a restaurant's rules, oldest first.
 func (s *Store) NotificationSettings(ctx context.Context, restaurantID string) ([]*NotificationSetting, error) {
-	rows, err := s.rdb.QueryContext(ctx, `SELECT `+settingCols+` FROM notification_settings
+	return queryAll(ctx, s.rdb, scanSetting, `SELECT `+settingCols+` FROM notification_settings
 		WHERE restaurant_id = ? ORDER BY created_at, id`, restaurantID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []*NotificationSetting{}
-	for rows.Next() {
-		n, err := scanSetting(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, n)
-	}
-	return out, rows.Err()
 }
 
 // NotificationSetting finds one rule of a restaurant.
@@ -231,12 +218,4 @@ func (s *Store) DeleteNotificationSetting(ctx context.Context, restaurantID, id 
 		}
 		return cancelDeliveries(ctx, tx, id, "rule deleted")
 	})
-}
-
-// emptyToNull stores "" as NULL.
-func emptyToNull(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
 }

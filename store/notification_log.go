@@ -78,16 +78,9 @@ func (s *Store) NotificationLogs(ctx context.Context, restaurantID string, limit
 			&l.Status, &errText, &msg, &l.Attempt, &l.Temporary, &sent); err != nil {
 			return nil, err
 		}
-		l.SettingID, l.DeliveryID = nullToPtr(setting), nullToPtr(delivery)
-		l.Error, l.Message, l.SentAt = nullToPtr(errText), nullToPtr(msg), ParseTime(sent)
+		l.SettingID, l.DeliveryID = nullString(setting), nullString(delivery)
+		l.Error, l.Message, l.SentAt = nullString(errText), nullString(msg), ParseTime(sent)
 		out = append(out, &l)
 	}
 	return out, rows.Err()
-}
-
-func nullToPtr(ns sql.NullString) *string {
-	if !ns.Valid {
-		return nil
-	}
-	return &ns.String
 }

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"strconv"
 	"time"
 )
 
@@ -122,25 +121,8 @@ func reportHours(ctx context.Context, db *sql.DB, rep *DailyReport, restaurantID
 }
 
 // hundredthsOfHour renders minutes as hours with at most two decimals,
-// exactly: 450 → 7.5, 495 → 8.25.
-func hundredthsOfHour(minutes int64) json.Number {
-	h := (minutes*100 + 30) / 60
-	s := strconv.FormatInt(h/100, 10)
-	if frac := h % 100; frac != 0 {
-		f := strconv.FormatInt(frac+100, 10)[1:]
-		if f[1] == '0' {
-			f = f[:1]
-		}
-		s += "." + f
-	}
-	return json.Number(s)
-}
-
-// --- Filled in at merge time -------------------------------------------
-// The three functions below read tables other branches create
-// (discount_redemptions in 00002, tse_transactions and tse_outages in
-// 00003). Until the merge they leave the zero values. The intended query
-// is in each comment.
+// half up: 450 → 7.5, 495 → 8.25.
+func hundredthsOfHour(minutes int64) json.Number { return HoursJSON((minutes*100 + 30) / 60) }
 
 // reportDiscounts sums the redemptions counted that day. Redemptions keep
 // their history after a discount is deleted, so they all count.
@@ -180,9 +162,7 @@ func reportTSEOutages(ctx context.Context, db *sql.DB, rep *DailyReport, restaur
 		if err := rows.Scan(&o.StartedAt, &ended, &o.Reason, &o.AffectedTransactions); err != nil {
 			return err
 		}
-		if ended.Valid {
-			o.EndedAt = &ended.String
-		}
+		o.EndedAt = nullString(ended)
 		rep.TSE.OutageList = append(rep.TSE.OutageList, o)
 	}
 	rep.TSE.Outages = len(rep.TSE.OutageList)

@@ -261,21 +261,8 @@ func (s *Store) Shifts(ctx context.Context, restaurantID, from, to string) ([]*S
 	if to != "" {
 		where, args = where+` AND s.shift_date <= ?`, append(args, to)
 	}
-	rows, err := s.rdb.QueryContext(ctx, `SELECT `+shiftColumns+` FROM shifts s JOIN users u ON u.id = s.user_id
+	return queryAll(ctx, s.rdb, scanShift, `SELECT `+shiftColumns+` FROM shifts s JOIN users u ON u.id = s.user_id
 		WHERE `+where+` ORDER BY s.shift_date, s.start_time, u.name, s.id`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []*Shift{}
-	for rows.Next() {
-		sh, err := scanShift(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, sh)
-	}
-	return out, rows.Err()
 }
 
 // Shift finds one shift of a restaurant.
@@ -301,9 +288,7 @@ func scanShift(row scanner) (*Shift, error) {
 	}
 	sh.StartsAt, sh.EndsAt = ParseTime(startsAt), ParseTime(endsAt)
 	sh.CreatedAt, sh.UpdatedAt = ParseTime(created), ParseTime(updated)
-	if notes.Valid {
-		sh.Notes = &notes.String
-	}
+	sh.Notes = nullString(notes)
 	return &sh, nil
 }
 

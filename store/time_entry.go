@@ -116,22 +116,9 @@ func (s *Store) TimeEntries(ctx context.Context, r *Restaurant, date string) ([]
 		return nil, Invalid("date", "must be a date YYYY-MM-DD")
 	}
 	from, to := LocalDayBounds(d, r.Location())
-	rows, err := s.rdb.QueryContext(ctx, `SELECT `+timeEntryColumns+` FROM time_entries t JOIN users u ON u.id = t.user_id
+	return queryAll(ctx, s.rdb, scanTimeEntry, `SELECT `+timeEntryColumns+` FROM time_entries t JOIN users u ON u.id = t.user_id
 		WHERE t.restaurant_id = ? AND t.clock_in >= ? AND t.clock_in < ? ORDER BY t.clock_in, t.id`,
 		r.ID, FormatTime(from), FormatTime(to))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []*TimeEntry{}
-	for rows.Next() {
-		e, err := scanTimeEntry(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
 }
 
 const timeEntryColumns = `t.id, t.restaurant_id, t.user_id, u.name, t.clock_in, t.clock_out, t.break_minutes, t.created_at, t.updated_at`

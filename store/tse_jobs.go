@@ -289,24 +289,6 @@ func (s *Store) TSEQueueState(ctx context.Context, restaurantID string) (*TSEQue
 	return q, rows.Err()
 }
 
-// TSETxJobs lists every revision of one transaction.
-func (s *Store) TSETxJobs(ctx context.Context, txID string) ([]*TSEJob, error) {
-	rows, err := s.rdb.QueryContext(ctx, `SELECT `+tseJobColumns+tseJobFrom+` WHERE j.tx_id = ? ORDER BY j.revision`, txID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*TSEJob
-	for rows.Next() {
-		j, err := scanTSEJob(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, j)
-	}
-	return out, rows.Err()
-}
-
 // RetryTSEAttention puts a transaction's parked revisions back in the
 // queue, due now (admin: "retry").
 func (s *Store) RetryTSEAttention(ctx context.Context, restaurantID, txID string) error {

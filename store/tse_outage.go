@@ -111,15 +111,6 @@ func closeTSEOutage(ctx context.Context, tx *Tx, tssID string) (*TSEOutage, erro
 	return o, err
 }
 
-// CloseTSEOutage ends the open outage of a TSS (nil when none was open).
-func (s *Store) CloseTSEOutage(ctx context.Context, tssID string) (o *TSEOutage, err error) {
-	err = s.write(ctx, func(tx *Tx) error {
-		o, err = closeTSEOutage(ctx, tx, tssID)
-		return err
-	})
-	return o, err
-}
-
 // MarkTSEUnsigned records that a sale's receipt went out without TSE data:
 // it joins the open outage (opened now if needed) and counts there once.
 func (s *Store) MarkTSEUnsigned(ctx context.Context, restaurantID, txID, code, reason string) (*TSETransaction, error) {
@@ -152,21 +143,8 @@ func (s *Store) MarkTSEUnsigned(ctx context.Context, restaurantID, txID, code, r
 
 // TSEOutages lists a restaurant's outages, newest first.
 func (s *Store) TSEOutages(ctx context.Context, restaurantID string) ([]*TSEOutage, error) {
-	rows, err := s.rdb.QueryContext(ctx, `SELECT `+tseOutageColumns+` FROM tse_outages WHERE restaurant_id = ?
+	return queryAll(ctx, s.rdb, scanTSEOutage, `SELECT `+tseOutageColumns+` FROM tse_outages WHERE restaurant_id = ?
 		ORDER BY started_at DESC, id DESC LIMIT 1000`, restaurantID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []*TSEOutage{}
-	for rows.Next() {
-		o, err := scanTSEOutage(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, o)
-	}
-	return out, rows.Err()
 }
 
 // OpenTSEOutageOf is the TSS's open outage, nil when none.

@@ -168,12 +168,7 @@ func scanTSETransaction(sc scanner) (*TSETransaction, error) {
 	if err != nil {
 		return nil, err
 	}
-	if number.Valid {
-		t.Number = &number.Int64
-	}
-	if counter.Valid {
-		t.SignatureCounter = &counter.Int64
-	}
+	t.Number, t.SignatureCounter = nullInt(number), nullInt(counter)
 	t.TimeStart, t.TimeEnd, t.LogTime = parseNullTime(start), parseNullTime(end), parseNullTime(logTime)
 	t.SignatureValue, t.QRCodeData, t.TSSSerialNumber, t.OutageID = sig.String, qr.String, serial.String, outage.String
 	t.BusinessTime, t.CreatedAt, t.UpdatedAt = ParseTime(business), ParseTime(created), ParseTime(updated)
@@ -201,20 +196,7 @@ func (s *Store) TSETransaction(ctx context.Context, restaurantID, txID string) (
 // TSETransactions lists the signed transactions (with a number) whose
 // time_start lies in [from, to], by number.
 func (s *Store) TSETransactions(ctx context.Context, restaurantID string, from, to time.Time) ([]*TSETransaction, error) {
-	rows, err := s.rdb.QueryContext(ctx, `SELECT `+tseTxColumns+` FROM tse_transactions
+	return queryAll(ctx, s.rdb, scanTSETransaction, `SELECT `+tseTxColumns+` FROM tse_transactions
 		WHERE restaurant_id = ? AND number IS NOT NULL AND time_start >= ? AND time_start <= ?
 		ORDER BY number`, restaurantID, FormatTime(from), FormatTime(to))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []*TSETransaction{}
-	for rows.Next() {
-		t, err := scanTSETransaction(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
 }

@@ -122,7 +122,7 @@ func (s *Store) CreateUser(ctx context.Context, u *User, password string) error 
 			VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)`,
 			u.ID, u.RestaurantID, u.Email, u.Name, u.Role, u.PasswordHash, FormatTime(tx.Now), FormatTime(tx.Now))
 		if isUnique(err) {
-			return &Error{Code: EValidation, Message: "1 field is invalid", Fields: []FieldError{{"email", "is already in use"}}}
+			return Invalid("email", "is already in use")
 		}
 		return err
 	})
@@ -160,21 +160,8 @@ func (s *Store) UserByEmail(ctx context.Context, email string) (*User, error) {
 
 // Users lists a restaurant's live users by name.
 func (s *Store) Users(ctx context.Context, restaurantID string) ([]*User, error) {
-	rows, err := s.rdb.QueryContext(ctx, `SELECT `+userColumns+` FROM users
+	return queryAll(ctx, s.rdb, scanUser, `SELECT `+userColumns+` FROM users
 		WHERE deleted_at IS NULL AND restaurant_id = ? ORDER BY name, email`, restaurantID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*User
-	for rows.Next() {
-		u, err := scanUser(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, u)
-	}
-	return out, rows.Err()
 }
 
 // UpdateUser applies a partial update. It refuses to leave the restaurant
@@ -233,7 +220,7 @@ func (s *Store) UpdateUser(ctx context.Context, restaurantID, id string, upd Use
 		_, err = tx.ExecContext(ctx, `UPDATE users SET email = ?, name = ?, role = ?, is_active = ?, password_hash = ?, updated_at = ?
 			WHERE id = ?`, u.Email, u.Name, u.Role, u.IsActive, u.PasswordHash, FormatTime(tx.Now), id)
 		if isUnique(err) {
-			return &Error{Code: EValidation, Message: "1 field is invalid", Fields: []FieldError{{"email", "is already in use"}}}
+			return Invalid("email", "is already in use")
 		}
 		return err
 	})

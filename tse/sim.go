@@ -317,69 +317,53 @@ func (s *Simulator) TSSID() string {
 	return s.def.id
 }
 
-// TSS reads the default TSS.
-func (s *Simulator) TSS(ctx context.Context) (TSSInfo, error) {
+// onDefaultTSS is one in-process call: the injected fault first, then f
+// on the default TSS under the lock.
+func onDefaultTSS[T any](ctx context.Context, s *Simulator, f func(t *simTSS) (T, error)) (T, error) {
+	var zero T
 	if err := s.enter(ctx); err != nil {
-		return TSSInfo{}, err
+		return zero, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t, err := s.defaultTSS()
 	if err != nil {
-		return TSSInfo{}, err
+		return zero, err
 	}
-	return s.info(t), nil
+	return f(t)
+}
+
+// TSS reads the default TSS.
+func (s *Simulator) TSS(ctx context.Context) (TSSInfo, error) {
+	return onDefaultTSS(ctx, s, func(t *simTSS) (TSSInfo, error) { return s.info(t), nil })
 }
 
 // Client reads a client of the default TSS.
 func (s *Simulator) Client(ctx context.Context, clientID string) (ClientInfo, error) {
-	if err := s.enter(ctx); err != nil {
-		return ClientInfo{}, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, err := s.defaultTSS()
-	if err != nil {
-		return ClientInfo{}, err
-	}
-	c := s.findClient(clientID)
-	if c == nil || c.tss != t.id {
-		return ClientInfo{}, apiError(404, "E_CLIENT_NOT_FOUND", fmt.Sprintf("client %s not found", clientID))
-	}
-	return clientInfo(c), nil
+	return onDefaultTSS(ctx, s, func(t *simTSS) (ClientInfo, error) {
+		c := s.findClient(clientID)
+		if c == nil || c.tss != t.id {
+			return ClientInfo{}, apiError(404, "E_CLIENT_NOT_FOUND", fmt.Sprintf("client %s not found", clientID))
+		}
+		return clientInfo(c), nil
+	})
 }
 
 // EnsureClient registers a client (the in-process provider is its own
 // admin: the login and logout are implied).
 func (s *Simulator) EnsureClient(ctx context.Context, clientID, serial string) (ClientInfo, error) {
-	if err := s.enter(ctx); err != nil {
-		return ClientInfo{}, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, err := s.defaultTSS()
-	if err != nil {
-		return ClientInfo{}, err
-	}
-	c, err := s.upsertClient(t, clientID, serial, nil, true)
-	if err != nil {
-		return ClientInfo{}, err
-	}
-	return clientInfo(c), nil
+	return onDefaultTSS(ctx, s, func(t *simTSS) (ClientInfo, error) {
+		c, err := s.upsertClient(t, clientID, serial, nil, true)
+		if err != nil {
+			return ClientInfo{}, err
+		}
+		return clientInfo(c), nil
+	})
 }
 
 // Upsert applies one revision of a transaction on the default TSS.
 func (s *Simulator) Upsert(ctx context.Context, r UpsertRequest) (Tx, error) {
-	if err := s.enter(ctx); err != nil {
-		return Tx{}, err
-	}
-	s.mu.Lock()
-	t, err := s.defaultTSS()
-	var tx Tx
-	if err == nil {
-		tx, err = s.upsertTx(t, r.TxID, r.Revision, r.Body)
-	}
-	s.mu.Unlock()
+	tx, err := onDefaultTSS(ctx, s, func(t *simTSS) (Tx, error) { return s.upsertTx(t, r.TxID, r.Revision, r.Body) })
 	if err != nil {
 		return Tx{}, err
 	}
@@ -391,29 +375,13 @@ func (s *Simulator) Upsert(ctx context.Context, r UpsertRequest) (Tx, error) {
 
 // Tx reads a transaction of the default TSS; revision 0 is the latest.
 func (s *Simulator) Tx(ctx context.Context, txID string, revision int) (Tx, error) {
-	if err := s.enter(ctx); err != nil {
-		return Tx{}, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, err := s.defaultTSS()
-	if err != nil {
-		return Tx{}, err
-	}
-	tx, _, err := s.getTx(t, txID, revision)
-	return tx, err
+	return onDefaultTSS(ctx, s, func(t *simTSS) (Tx, error) {
+		tx, _, err := s.getTx(t, txID, revision)
+		return tx, err
+	})
 }
 
 // ListTx pages through the default TSS's transactions.
 func (s *Simulator) ListTx(ctx context.Context, q ListQuery) (TxPage, error) {
-	if err := s.enter(ctx); err != nil {
-		return TxPage{}, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, err := s.defaultTSS()
-	if err != nil {
-		return TxPage{}, err
-	}
-	return s.listTx(t, q)
+	return onDefaultTSS(ctx, s, func(t *simTSS) (TxPage, error) { return s.listTx(t, q) })
 }

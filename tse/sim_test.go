@@ -304,8 +304,10 @@ func TestSimRefusesWhenTheTSSCannotSign(t *testing.T) {
 	}
 	wantErr(t, start(), TSSPermanent, 400, "E_CLIENT_NOT_FOUND")
 	s.EnsureClient(ctx, testClient, "KASSE-01")
-	if start() != nil || start() != nil {
-		t.Fatal("two starts under the limit failed")
+	for range 2 {
+		if err := start(); err != nil {
+			t.Fatalf("a start under the limit failed: %v", err)
+		}
 	}
 	wantErr(t, start(), TSSPermanent, 400, "E_TX_LIMIT_REACHED")
 
