@@ -15,9 +15,10 @@ import (
 	"posbox/store"
 )
 
-// nightlyBackupSpec runs the nightly backup at 02:30 UTC (03:30 or 04:30
-// in Germany): after closing time, before the morning shift.
-const nightlyBackupSpec = "30 2 * * *"
+// nightlyBackupSpec runs the nightly backup at 03:00 UTC (04:00 or 05:00
+// in Germany): after closing time, before the morning shift, and clear of
+// the TSE self-test (02:00) and certificate check (02:30).
+const nightlyBackupSpec = "CRON_TZ=UTC 0 3 * * *"
 
 // startBackups registers the nightly backup: one file a day in
 // cfg.BackupDir named posbox-YYYY-MM-DD.db (UTC date), keeping the newest

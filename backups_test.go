@@ -220,7 +220,7 @@ func emailsIn(t *testing.T, dbPath string) map[string]bool {
 }
 
 // TestNightlyBackupIsScheduled: serve's scheduler holds the nightly job
-// at 02:30 UTC, and none with backup_keep = 0.
+// at 03:00 UTC, and none with backup_keep = 0.
 func TestNightlyBackupIsScheduled(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	cfg := DefaultConfig()
@@ -231,8 +231,8 @@ func TestNightlyBackupIsScheduled(t *testing.T) {
 		t.Fatalf("%d jobs, want 1", len(entries))
 	}
 	from := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
-	if next := entries[0].Schedule.Next(from); !next.Equal(time.Date(2026, 11, 24, 2, 30, 0, 0, time.UTC)) {
-		t.Errorf("next run %s, want 2026-11-24 02:30 UTC", next)
+	if next := entries[0].Schedule.Next(from); !next.Equal(time.Date(2026, 11, 24, 3, 0, 0, 0, time.UTC)) {
+		t.Errorf("next run %s, want 2026-11-24 03:00 UTC", next)
 	}
 	cfg.BackupKeep = 0
 	off := newScheduler(log)
