@@ -240,7 +240,7 @@ var subjects = map[string]func(v view, typ string) string{
 	"low_stock": func(v view, _ string) string {
 		return v.pick(
 			fmt.Sprintf("Bestand niedrig: %s %s %s (min. %s)", v.s("name", "product_id"), v.decimal("quantity_on_hand"), v.s("unit"), v.decimal("threshold")),
-			fmt.Sprintf("Low stock: %s %s %s (min. %s)", v.s("name", "product_id"), v.s("quantity_on_hand"), v.s("unit"), v.s("threshold")))
+			fmt.Sprintf("Low stock: %s %s %s (min. %s)", v.s("name", "product_id"), v.decimal("quantity_on_hand"), v.s("unit"), v.decimal("threshold")))
 	},
 }
 
