@@ -63,12 +63,8 @@ func runTSESim(ctx context.Context, args []string, stderr io.Writer, ready chan<
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
-	err = serveHTTP(ctx, ln, hs, log, func() {
-		log.Info("TSE simulator serving fiskaly SIGN DE v2", "url", "http://"+ln.Addr().String()+"/api/v2", "state_dir", dir)
-		if ready != nil {
-			ready <- ln.Addr().String()
-		}
-	})
+	err = serveHTTP(ctx, ln, hs, log, ready,
+		"TSE simulator serving fiskaly SIGN DE v2", "url", "http://"+ln.Addr().String()+"/api/v2", "state_dir", dir)
 	if err != nil {
 		return err
 	}

@@ -14,12 +14,16 @@ const drainTimeout = 10 * time.Second
 
 // serveHTTP serves hs on ln until ctx ends, then drains: it stops
 // accepting, answers the requests already accepted (at most drainTimeout)
-// and returns. serving runs once requests are accepted. The appliance and
-// the TSE simulator stop the same way.
-func serveHTTP(ctx context.Context, ln net.Listener, hs *http.Server, log *slog.Logger, serving func()) error {
+// and returns. Once requests are accepted it logs msg with attrs and, when
+// ready is not nil, sends it the listening address. The appliance and the
+// TSE simulator start and stop the same way.
+func serveHTTP(ctx context.Context, ln net.Listener, hs *http.Server, log *slog.Logger, ready chan<- string, msg string, attrs ...any) error {
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
-	serving()
+	log.Info(msg, attrs...)
+	if ready != nil {
+		ready <- ln.Addr().String()
+	}
 	select {
 	case <-ctx.Done():
 	case err := <-served:

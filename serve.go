@@ -97,12 +97,8 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
-	err = serveHTTP(ctx, ln, hs, log, func() {
-		log.Info("posbox serving", "addr", ln.Addr().String(), "data_dir", cfg.DataDir, "version", versionString())
-		if ready != nil {
-			ready <- ln.Addr().String()
-		}
-	})
+	err = serveHTTP(ctx, ln, hs, log, ready,
+		"posbox serving", "addr", ln.Addr().String(), "data_dir", cfg.DataDir, "version", versionString())
 	if err != nil {
 		return err
 	}
