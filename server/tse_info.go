@@ -25,8 +25,9 @@ type tseInfo struct {
 
 func (q *tseQueue) infoKey() string { return "tse.info." + q.tssID }
 
-// cacheInfo remembers what the provider said about the TSS.
-func (q *tseQueue) cacheInfo(ctx context.Context, info tse.TSSInfo) {
+// cacheInfo remembers what the provider said about the TSS and returns it
+// as cached.
+func (q *tseQueue) cacheInfo(ctx context.Context, info tse.TSSInfo) tseInfo {
 	c := tseInfo{ID: info.ID, Description: info.Description, State: info.State, SerialNumber: info.SerialNumber,
 		PublicKey: info.PublicKey, CertNotAfter: info.CertNotAfter.UTC(), ActiveTransactions: info.ActiveTransactions,
 		MaxActiveTx: info.MaxActiveTx, FetchedAt: q.now().UTC()}
@@ -34,6 +35,7 @@ func (q *tseQueue) cacheInfo(ctx context.Context, info tse.TSSInfo) {
 	if err := q.st.SetKV(context.WithoutCancel(ctx), q.infoKey(), string(raw)); err != nil {
 		q.log.Error("cache TSS info", "err", err)
 	}
+	return c
 }
 
 // cachedInfo is the last known TSS info; ok is false when none is known.
@@ -47,21 +49,23 @@ func (q *tseQueue) cachedInfo(ctx context.Context) (tseInfo, bool, error) {
 }
 
 // freshInfo asks the provider (briefly; not while it is known to be down
-// and something is cached), falling back to the cache. fresh says whether the provider answered.
+// and something is cached), falling back to the cache. fresh says whether
+// the provider answered; ok whether anything is known.
 func (q *tseQueue) freshInfo(ctx context.Context) (info tseInfo, fresh, ok bool, err error) {
-	cs := q.state()
-	_, cached, _ := q.cachedInfo(ctx)
-	if !cs.Open || cs.Paused || !cached {
-		cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		ti, perr := q.p.TSS(cctx)
-		cancel()
-		if perr == nil {
-			q.cacheInfo(ctx, ti)
-		}
-		fresh = perr == nil
+	cached, ok, err := q.cachedInfo(ctx)
+	if err != nil {
+		return cached, false, ok, err
 	}
-	info, ok, err = q.cachedInfo(ctx)
-	return info, fresh && ok, ok, err
+	if cs := q.state(); cs.Open && !cs.Paused && ok {
+		return cached, false, true, nil
+	}
+	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	ti, perr := q.p.TSS(cctx)
+	cancel()
+	if perr != nil {
+		return cached, false, ok, nil
+	}
+	return q.cacheInfo(ctx, ti), true, true, nil
 }
 
 // publicTSSState maps the provider's state to the API's three values
