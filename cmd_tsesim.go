@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -13,6 +12,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"posbox/server"
 	"posbox/tse"
 )
 
@@ -58,7 +58,7 @@ func runTSESim(ctx context.Context, args []string, stderr io.Writer, ready chan<
 		return fmt.Errorf("listen: %w", err)
 	}
 	hs := &http.Server{
-		Handler:           accessLog(log, tse.NewSimServer(sim, *apiKey, *apiSecret)),
+		Handler:           server.LogRequests(log, tse.NewSimServer(sim, *apiKey, *apiSecret)),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
@@ -70,45 +70,4 @@ func runTSESim(ctx context.Context, args []string, stderr io.Writer, ready chan<
 	}
 	log.Info("TSE simulator stopped")
 	return nil
-}
-
-// accessLog logs each request of the simulator, for trainers watching
-// what the tills do.
-func accessLog(log *slog.Logger, next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rec := &statusRecorder{ResponseWriter: w}
-		start := time.Now()
-		next.ServeHTTP(rec, r)
-		log.Info("tse-sim", "method", r.Method, "path", r.URL.Path, "status", rec.status,
-			"request_id", w.Header().Get("request-id"), "ms", time.Since(start).Milliseconds())
-	})
-}
-
-// statusRecorder remembers the status; it passes Hijack on, which the
-// simulator uses to drop connections when told to be offline.
-type statusRecorder struct {
-	http.ResponseWriter
-	status int
-}
-
-func (r *statusRecorder) WriteHeader(code int) {
-	if r.status == 0 {
-		r.status = code
-	}
-	r.ResponseWriter.WriteHeader(code)
-}
-
-func (r *statusRecorder) Write(b []byte) (int, error) {
-	if r.status == 0 {
-		r.status = http.StatusOK
-	}
-	return r.ResponseWriter.Write(b)
-}
-
-func (r *statusRecorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
-	hj, ok := r.ResponseWriter.(http.Hijacker)
-	if !ok {
-		return nil, nil, errors.New("hijacking not supported")
-	}
-	return hj.Hijack()
 }

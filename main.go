@@ -3,8 +3,11 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
@@ -90,4 +93,19 @@ func versionString() string {
 		return "posbox " + version
 	}
 	return "posbox " + version + " (" + build + ")"
+}
+
+// errUsage marks an error the flag package has already printed.
+var errUsage = errors.New("usage")
+
+func usageErr(err error) error {
+	if errors.Is(err, flag.ErrHelp) {
+		return errUsage
+	}
+	return err
+}
+
+// quietLogger logs warnings only, for one-shot commands.
+func quietLogger(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn}))
 }

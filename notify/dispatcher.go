@@ -160,6 +160,9 @@ func (d *Dispatcher) deliver(ctx context.Context, del *store.Delivery) {
 	}
 	// The rule as it is now: a disabled or deleted rule sends nothing.
 	rule, err := d.st.DeliveryRule(bg, del)
+	if store.IsNotFound(err) {
+		rule, err = nil, nil // deleted: cancelled below
+	}
 	var ev *store.Event
 	if err == nil {
 		ev, err = d.st.Event(bg, del.EventID)

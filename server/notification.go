@@ -252,8 +252,3 @@ func (s *Server) testNotification(w http.ResponseWriter, r *http.Request, _ http
 	}
 	return writeJSON(w, http.StatusOK, envelope{"result": res})
 }
-
-// SetNotifier sets Config.Notifier; serve calls it once, before the
-// server answers requests, because the dispatcher is started after the
-// server is built.
-func (s *Server) SetNotifier(n Notifier) { s.cfg.Notifier = n }

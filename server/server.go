@@ -1,5 +1,7 @@
-// Package server is posbox's HTTP API and the work that spans packages
-// (signing a sale, queueing it, publishing events).
+// Package server is posbox's HTTP API: routes, authentication, decoding,
+// validation of request bodies and the JSON views. Domain work lives in
+// the store, the TSE queue (tse/queue) and notify, which it reaches
+// through the interfaces main passes in (Config.TSE, Config.Notifier).
 package server
 
 import (
@@ -22,9 +24,9 @@ type Config struct {
 	// Login rate limits: per client address and per email.
 	LoginPerIP    Limit
 	LoginPerEmail Limit
-	// TSEBudget is how long a sale waits for its signature before it
-	// answers 202 "TSE unavailable" (config tse_budget, default 3s).
-	TSEBudget time.Duration
+	// TSE signs sales (package tse/queue's Queue); nil answers 503
+	// tse_unavailable on every TSE endpoint.
+	TSE TSE
 	// Notifier sends test notifications (package notify's Dispatcher).
 	Notifier Notifier
 }
@@ -46,9 +48,6 @@ func (c Config) withDefaults() Config {
 	if c.LoginPerEmail.Burst == 0 {
 		c.LoginPerEmail = Limit{Burst: 5, Every: 20 * time.Second}
 	}
-	if c.TSEBudget == 0 {
-		c.TSEBudget = 3 * time.Second
-	}
 	return c
 }
 
@@ -61,7 +60,6 @@ type Server struct {
 
 	loginLimiter *loginLimiter
 	handler      http.Handler
-	tse          *tseQueue // nil until EnableTSE
 
 	// registered lists the route table as registered, so the contract
 	// test walks every route and a new one cannot escape it.
@@ -81,7 +79,7 @@ func New(st *store.Store, cfg Config, log *slog.Logger) *Server {
 	s.loginLimiter = newLoginLimiter(cfg.LoginPerIP, cfg.LoginPerEmail)
 	r := s.newRouter()
 	s.routes(r)
-	s.handler = s.logRequests(r)
+	s.handler = LogRequests(log, r)
 	return s
 }
 
@@ -138,7 +136,9 @@ func (s *Server) route(r *httprouter.Router, method, path string, a access, h ha
 	})
 }
 
-// statusRecorder remembers the status for the request log.
+// statusRecorder remembers the status for the request log; Unwrap lets
+// http.ResponseController reach the connection beneath (the simulator
+// hijacks it to play a network outage).
 type statusRecorder struct {
 	http.ResponseWriter
 	status int
@@ -160,15 +160,20 @@ func (w *statusRecorder) Write(b []byte) (int, error) {
 
 func (w *statusRecorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// logRequests writes one log line per request.
-func (s *Server) logRequests(next http.Handler) http.Handler {
+// LogRequests writes one log line per request, warning on 4xx and
+// erring on 5xx; the TSE simulator's server logs through it too (with the
+// request-id it answered).
+func LogRequests(log *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		rec := &statusRecorder{ResponseWriter: w}
 		next.ServeHTTP(rec, r)
-		s.log.Log(r.Context(), logLevel(rec.status), "request",
-			"method", r.Method, "path", r.URL.Path, "status", rec.status,
-			"duration_ms", time.Since(start).Milliseconds(), "remote", r.RemoteAddr)
+		attrs := []any{"method", r.Method, "path", r.URL.Path, "status", rec.status,
+			"duration_ms", time.Since(start).Milliseconds(), "remote", r.RemoteAddr}
+		if id := w.Header().Get("request-id"); id != "" {
+			attrs = append(attrs, "request_id", id)
+		}
+		log.Log(r.Context(), logLevel(rec.status), "request", attrs...)
 	})
 }
 

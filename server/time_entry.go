@@ -67,6 +67,9 @@ func (s *Server) clockOut(w http.ResponseWriter, r *http.Request, _ httprouter.P
 func (s *Server) myStatus(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
 	c := caller(r.Context())
 	e, err := s.store.OpenEntry(r.Context(), c.restaurant.ID, c.user.ID)
+	if store.IsNotFound(err) {
+		e, err = nil, nil
+	}
 	if err != nil {
 		return err
 	}

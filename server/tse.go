@@ -4,67 +4,42 @@ import (
 	"context"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/julienschmidt/httprouter"
 
 	"posbox/store"
-	"posbox/tse"
+	"posbox/tse/queue"
 )
 
-// EnableTSE attaches the TSE provider; call it before serving. Until then
-// every TSE endpoint answers 503 tse_unavailable.
-func (s *Server) EnableTSE(p tse.Provider, opts TSEOptions) {
-	budget := opts.Budget
-	if budget == 0 {
-		budget = s.cfg.TSEBudget
-	}
-	s.tse = newTSEQueue(p, s.store, s.log, opts.RestaurantID, budget, opts.Jitter)
-	// Before the first sale: a restart during an outage starts with the
-	// circuit open.
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := s.tse.restore(ctx); err != nil {
-		s.log.Error("tse: restore the queue's state", "err", err)
-	}
+// TSE is the fiscal signing the API drives: package tse/queue's Queue,
+// built and run by main. Every method that reaches the TSS answers 409
+// tse_not_configured for a restaurant the TSS does not sign for.
+type TSE interface {
+	// Sell records a sale and returns it signed or marked "TSE
+	// unavailable" once the budget ran out.
+	Sell(ctx context.Context, restaurantID string, s queue.Sale, idem *queue.Idempotency) (*store.TSETransaction, error)
+	// TSS is what is known of the TSS; fresh says whether the provider
+	// answered just now.
+	TSS(ctx context.Context, restaurantID string) (info queue.Info, fresh bool, err error)
+	Kind() string
+	Status(ctx context.Context, restaurantID string) (*queue.Status, error)
+	StartSelfTest(ctx context.Context, restaurantID string) (*store.TSESelfTest, error)
+	Retry(ctx context.Context, restaurantID, txID string) error
+	Cancel(ctx context.Context, restaurantID, txID string) error
 }
 
-// RunTSE runs the forwarding worker until ctx ends (serve's workCtx).
-func (s *Server) RunTSE(ctx context.Context) {
-	if s.tse != nil {
-		s.tse.Run(ctx)
-	}
-}
-
-// queue is the attached TSE or the 503 every TSE endpoint answers without one.
-func (s *Server) queue() (*tseQueue, error) {
-	if s.tse == nil {
+// signer is the configured TSE or the 503 every TSE endpoint answers
+// without one.
+func (s *Server) signer() (TSE, error) {
+	if s.cfg.TSE == nil {
 		return nil, store.Errorf(store.ETSEUnavailable, "no TSE provider is configured")
 	}
-	return s.tse, nil
-}
-
-// queueFor is the attached TSE if it signs for the caller's restaurant.
-// The appliance has one TSS, bound to one restaurant (serve binds the
-// oldest); another restaurant's sales must never be signed under it, so
-// everything that would reach the TSS answers 409 tse_not_configured.
-// Reads of the restaurant's own records (transactions, queue, outages)
-// stay open and are simply empty.
-func (s *Server) queueFor(ctx context.Context) (*tseQueue, error) {
-	q, err := s.queue()
-	if err != nil {
-		return nil, err
-	}
-	if caller(ctx).restaurant.ID != q.restaurantID {
-		return nil, store.Errorf(store.ETSENotConfigured,
-			"no TSE is set up for this restaurant: the appliance's TSS signs for another restaurant only (see docs/TSE.md, \"Several restaurants\")")
-	}
-	return q, nil
+	return s.cfg.TSE, nil
 }
 
 // createTSETransaction is POST /api/tse/transactions.
 func (s *Server) createTSETransaction(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
-	q, err := s.queueFor(r.Context())
+	t, err := s.signer()
 	if err != nil {
 		return err
 	}
@@ -76,15 +51,24 @@ func (s *Server) createTSETransaction(w http.ResponseWriter, r *http.Request, _ 
 	if err := decode(r, &req, false); err != nil {
 		return err
 	}
-	v, err := req.validate()
+	sale, err := req.validate()
 	if err != nil {
 		return err
 	}
-	ans, err := q.sell(r.Context(), caller(r.Context()).restaurant.ID, v, key, requestHash(v))
+	var idem *queue.Idempotency
+	if key != "" {
+		idem = &queue.Idempotency{Key: key, RequestHash: requestHash(sale)}
+	}
+	tx, err := t.Sell(r.Context(), caller(r.Context()).restaurant.ID, sale, idem)
 	if err != nil {
 		return err
 	}
-	return writeAnswer(w, ans.status, ans.body)
+	// 201 signed; 202 the receipt goes out without TSE data.
+	status := http.StatusAccepted
+	if tx.Signed() {
+		status = http.StatusCreated
+	}
+	return writeJSON(w, status, envelope{"transaction": tseTxView(tx)})
 }
 
 // getTSETransaction is GET /api/tse/transactions/:id.
@@ -181,21 +165,18 @@ func (s *Server) tseOutages(w http.ResponseWriter, r *http.Request, _ httprouter
 
 // tseInfo is GET /api/tse/info.
 func (s *Server) tseInfo(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
-	q, err := s.queueFor(r.Context())
+	t, err := s.signer()
 	if err != nil {
 		return err
 	}
-	info, fresh, ok, err := q.freshInfo(r.Context())
+	info, fresh, err := t.TSS(r.Context(), caller(r.Context()).restaurant.ID)
 	if err != nil {
 		return err
-	}
-	if !ok {
-		return store.Errorf(store.ETSEUnavailable, "the TSE provider is unreachable and nothing is known about the TSS yet")
 	}
 	out := tseInfoJSON{
-		ID: info.ID, Description: info.Description, State: publicTSSState(info.State, info.CertNotAfter, q.now()),
+		ID: info.ID, Description: info.Description, State: queue.PublicState(info.State, info.CertNotAfter, s.now()),
 		SerialNumber: info.SerialNumber, PublicKey: info.PublicKey,
-		Provider: q.p.Kind(), ProviderState: info.State, Cached: !fresh, FetchedAt: ts(info.FetchedAt),
+		Provider: t.Kind(), ProviderState: info.State, Cached: !fresh, FetchedAt: ts(info.FetchedAt),
 	}
 	if !info.CertNotAfter.IsZero() {
 		out.CertificateExpiry = tsPtr(&info.CertNotAfter)
@@ -205,34 +186,34 @@ func (s *Server) tseInfo(w http.ResponseWriter, r *http.Request, _ httprouter.Pa
 
 // tseStatus is GET /api/tse/status.
 func (s *Server) tseStatus(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
-	q, err := s.queueFor(r.Context())
+	t, err := s.signer()
 	if err != nil {
 		return err
 	}
-	st, err := q.status(r.Context(), caller(r.Context()).restaurant.ID)
+	st, err := t.Status(r.Context(), caller(r.Context()).restaurant.ID)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, envelope{"status": st})
+	return writeJSON(w, http.StatusOK, envelope{"status": tseStatusView(st)})
 }
 
 // startTSESelfTest is POST /api/tse/self-test: 202 with the running test.
 func (s *Server) startTSESelfTest(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
-	q, err := s.queueFor(r.Context())
+	t, err := s.signer()
 	if err != nil {
 		return err
 	}
-	t, err := q.startSelfTest(r.Context(), caller(r.Context()).restaurant.ID)
+	st, err := t.StartSelfTest(r.Context(), caller(r.Context()).restaurant.ID)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusAccepted, envelope{"self_test": tseSelfTestView(t)})
+	return writeJSON(w, http.StatusAccepted, envelope{"self_test": tseSelfTestView(st)})
 }
 
 // tseQueueAction is POST /api/tse/queue/:tx_id/retry and .../cancel.
 func (s *Server) tseQueueAction(action string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p httprouter.Params) error {
-		q, err := s.queueFor(r.Context())
+		t, err := s.signer()
 		if err != nil {
 			return err
 		}
@@ -241,23 +222,19 @@ func (s *Server) tseQueueAction(action string) handlerFunc {
 			return err
 		}
 		rid := caller(r.Context()).restaurant.ID
-		if _, err := s.store.TSETransaction(r.Context(), rid, id); err != nil {
-			return err
-		}
 		switch action {
 		case "retry":
-			err = s.store.RetryTSEAttention(r.Context(), rid, id)
+			err = t.Retry(r.Context(), rid, id)
 		case "cancel":
-			err = q.cancelAtTSE(r.Context(), rid, id)
+			err = t.Cancel(r.Context(), rid, id)
 		}
 		if err != nil {
 			return err
 		}
-		q.Wake()
-		t, err := s.store.TSETransaction(r.Context(), rid, id)
+		tx, err := s.store.TSETransaction(r.Context(), rid, id)
 		if err != nil {
 			return err
 		}
-		return writeJSON(w, http.StatusOK, envelope{"transaction": tseTxView(t)})
+		return writeJSON(w, http.StatusOK, envelope{"transaction": tseTxView(tx)})
 	}
 }

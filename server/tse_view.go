@@ -2,9 +2,9 @@ package server
 
 import (
 	"encoding/json"
-	"time"
 
 	"posbox/store"
+	"posbox/tse/queue"
 )
 
 // tseTxJSON is a transaction as the API shows it (POST and GET
@@ -121,16 +121,6 @@ func tseSelfTestView(t *store.TSESelfTest) tseSelfTestJSON {
 		Error: strPtr(t.Error), Checks: t.Checks}
 }
 
-// daysUntil is whole days from now to t, rounded down (negative once past).
-func daysUntil(t, now time.Time) int {
-	d := t.Sub(now)
-	days := int(d / (24 * time.Hour))
-	if d < 0 && d%(24*time.Hour) != 0 {
-		days--
-	}
-	return days
-}
-
 // tseInfoJSON is GET /api/tse/info: the seed's fields in its order, then
 // where the answer came from.
 type tseInfoJSON struct {
@@ -152,4 +142,82 @@ type tseQueueJSON struct {
 	Attention      int          `json:"attention"`
 	OldestQueuedAt *string      `json:"oldest_queued_at"`
 	Items          []tseJobJSON `json:"items"`
+}
+
+// tseStatusJSON is GET /api/tse/status: the seed's three fields first,
+// then the contract's extras in its order, then the appliance's own.
+type tseStatusJSON struct {
+	Healthy                 bool                     `json:"healthy"`
+	LastSelfTest            *tseSelfTestJSON         `json:"last_self_test"`
+	LastSelfTestError       *string                  `json:"last_self_test_error"`
+	Provider                string                   `json:"provider"`
+	Online                  bool                     `json:"online"`
+	QueueDepth              int                      `json:"queue_depth"`
+	OldestQueuedAt          *string                  `json:"oldest_queued_at"`
+	OpenOutage              *tseOutageJSON           `json:"open_outage"`
+	DaysToCertificateExpiry *int                     `json:"days_to_certificate_expiry"`
+	Problems                []string                 `json:"problems"`
+	State                   *string                  `json:"state"`
+	ProviderState           *string                  `json:"provider_state"`
+	TSSID                   string                   `json:"tss_id"`
+	Circuit                 string                   `json:"circuit"`
+	QueuePaused             bool                     `json:"queue_paused"`
+	AttentionCount          int                      `json:"attention_count"`
+	ActiveTransactions      *int                     `json:"active_transactions"`
+	MaxActiveTransactions   *int                     `json:"max_active_transactions"`
+	LastError               *tseLastErrorJSON        `json:"last_error"`
+	RefusedTerminals        []tseRefusedTerminalJSON `json:"refused_terminals"`
+}
+
+// tseRefusedTerminalJSON is a till the TSS refused to register (client
+// limit): only its sales wait, retried every 30 s.
+type tseRefusedTerminalJSON struct {
+	ClientSerial  string `json:"client_serial"`
+	Code          string `json:"code"`
+	Message       string `json:"message"`
+	NextAttemptAt string `json:"next_attempt_at"`
+}
+
+// tseLastErrorJSON is the provider error that opened the circuit or paused the queue.
+type tseLastErrorJSON struct {
+	Code       string `json:"code"`
+	Message    string `json:"message"`
+	HTTPStatus int    `json:"http_status"`
+}
+
+func tseStatusView(st *queue.Status) tseStatusJSON {
+	out := tseStatusJSON{
+		Healthy: st.Healthy, Problems: st.Problems, Provider: st.Provider, TSSID: st.TSSID, Online: st.Online,
+		Circuit: "closed", QueuePaused: st.QueuePaused, QueueDepth: st.Queue.Pending, AttentionCount: st.Queue.Attention,
+		OldestQueuedAt: tsPtr(st.Queue.OldestQueuedAt), DaysToCertificateExpiry: st.DaysToCertificateExpiry,
+		RefusedTerminals: make([]tseRefusedTerminalJSON, 0, len(st.Refused)),
+	}
+	if st.CircuitOpen {
+		out.Circuit = "open"
+	}
+	if e := st.LastError; e != nil {
+		out.LastError = &tseLastErrorJSON{Code: e.Code, Message: e.Reason(), HTTPStatus: e.HTTPStatus}
+	}
+	for _, h := range st.Refused {
+		out.RefusedTerminals = append(out.RefusedTerminals, tseRefusedTerminalJSON{
+			ClientSerial: h.ClientSerial, Code: h.Err.Code, Message: h.Err.Reason(), NextAttemptAt: ts(h.NextAttemptAt)})
+	}
+	if st.Known {
+		state, raw := st.State, st.Info.State
+		active, maxActive := st.Info.ActiveTransactions, st.Info.MaxActiveTx
+		out.State, out.ProviderState = &state, &raw
+		out.ActiveTransactions, out.MaxActiveTransactions = &active, &maxActive
+	}
+	if t := st.LastSelfTest; t != nil {
+		v := tseSelfTestView(t)
+		out.LastSelfTest = &v
+		if t.State == store.SelfTestFailed {
+			out.LastSelfTestError = strPtr(t.Error)
+		}
+	}
+	if st.OpenOutage != nil {
+		v := tseOutageView(st.OpenOutage)
+		out.OpenOutage = &v
+	}
+	return out
 }

@@ -286,11 +286,7 @@ func (s *Store) Deliveries(ctx context.Context, restaurantID, status string) ([]
 }
 
 // DeliveryRule is a delivery's rule as it is now, for the dispatcher's
-// re-read at send time; nil when the rule was deleted.
+// re-read at send time; not_found when the rule was deleted.
 func (s *Store) DeliveryRule(ctx context.Context, d *Delivery) (*NotificationSetting, error) {
-	n, err := getSetting(ctx, s.rdb, d.RestaurantID, d.SettingID)
-	if ErrorCode(err) == ENotFound {
-		return nil, nil
-	}
-	return n, err
+	return getSetting(ctx, s.rdb, d.RestaurantID, d.SettingID)
 }

@@ -58,6 +58,10 @@ func Errorf(code, format string, args ...any) *Error {
 // NotFound is the error for an unknown or foreign record.
 func NotFound(what string) *Error { return Errorf(ENotFound, "%s not found", what) }
 
+// IsNotFound reports whether err says a record does not exist. Every
+// store look-up that finds nothing answers so, never with a nil record.
+func IsNotFound(err error) bool { return ErrorCode(err) == ENotFound }
+
 // Fields collects field errors during validation.
 type Fields []FieldError
 

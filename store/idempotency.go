@@ -40,8 +40,8 @@ type IdempotentReplay struct {
 	Response   []byte // the first answer's body
 }
 
-// lookupIdempotency finds k inside a write transaction: nil for a new
-// key, EIdempotencyKeyReused when it came with another request before.
+// lookupIdempotency finds k inside a write transaction: not_found for a
+// new key, EIdempotencyKeyReused when it came with another request before.
 // The caller records the key with insertIdempotency in the same
 // transaction; the single writer makes look-up and insert one step, and
 // the primary key would refuse a second row anyway.
@@ -53,7 +53,7 @@ func lookupIdempotency(ctx context.Context, tx *Tx, k IdempotencyKey) (*Idempote
 		WHERE restaurant_id = ? AND scope = ? AND key = ?`, k.RestaurantID, k.Scope, k.Key).Scan(&hash, &r.ResourceID, &status, &r.Response)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		return nil, nil
+		return nil, NotFound("idempotency key")
 	case err != nil:
 		return nil, err
 	case hash != k.RequestHash:

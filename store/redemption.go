@@ -119,8 +119,11 @@ func (s *Store) RedeemOnce(ctx context.Context, restaurantID, discountID string,
 	var out *IdempotentReplay
 	err := s.write(ctx, func(tx *Tx) error {
 		r, err := lookupIdempotency(ctx, tx, k)
-		if err != nil || r != nil {
+		if err == nil {
 			out = r
+			return nil
+		}
+		if !IsNotFound(err) {
 			return err
 		}
 		red, err := redeemTx(ctx, tx, restaurantID, discountID, in)

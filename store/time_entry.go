@@ -97,12 +97,12 @@ func (s *Store) ClockOut(ctx context.Context, r *Restaurant, u *User, breakMinut
 	return e, nil
 }
 
-// OpenEntry is u's open entry, or nil when u is not clocked in.
+// OpenEntry is u's open entry; not_found when u is not clocked in.
 func (s *Store) OpenEntry(ctx context.Context, restaurantID, userID string) (*TimeEntry, error) {
 	e, err := scanTimeEntry(s.rdb.QueryRowContext(ctx, `SELECT `+timeEntryColumns+` FROM time_entries t JOIN users u ON u.id = t.user_id
 		WHERE t.restaurant_id = ? AND t.user_id = ? AND t.clock_out IS NULL`, restaurantID, userID))
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
+		return nil, NotFound("open time entry")
 	}
 	return e, err
 }

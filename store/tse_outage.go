@@ -90,11 +90,12 @@ func (s *Store) OpenTSEOutage(ctx context.Context, restaurantID, tssID, code, re
 	return o, err
 }
 
-// closeTSEOutage ends the TSS's open outage, if any, with tse_recovered.
+// closeTSEOutage ends the TSS's open outage with tse_recovered;
+// not_found when none is open.
 func closeTSEOutage(ctx context.Context, tx *Tx, tssID string) (*TSEOutage, error) {
 	o, err := scanTSEOutage(tx.QueryRowContext(ctx, `SELECT `+tseOutageColumns+` FROM tse_outages WHERE tss_id = ? AND ended_at IS NULL`, tssID))
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
+		return nil, NotFound("open outage")
 	}
 	if err != nil {
 		return nil, err
@@ -147,11 +148,11 @@ func (s *Store) TSEOutages(ctx context.Context, restaurantID string) ([]*TSEOuta
 		ORDER BY started_at DESC, id DESC LIMIT 1000`, restaurantID)
 }
 
-// OpenTSEOutageOf is the TSS's open outage, nil when none.
+// OpenTSEOutageOf is the TSS's open outage; not_found when none is open.
 func (s *Store) OpenTSEOutageOf(ctx context.Context, tssID string) (*TSEOutage, error) {
 	o, err := scanTSEOutage(s.rdb.QueryRowContext(ctx, `SELECT `+tseOutageColumns+` FROM tse_outages WHERE tss_id = ? AND ended_at IS NULL`, tssID))
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
+		return nil, NotFound("open outage")
 	}
 	return o, err
 }

@@ -16,6 +16,14 @@ const (
 	ETSENotConfigured = "tse_not_configured"
 )
 
+// Transaction states of the mirror: the provider's (tse.TxActive and
+// its siblings), kept here so the store needs no provider package.
+const (
+	tseTxActive    = "ACTIVE"
+	tseTxFinished  = "FINISHED"
+	tseTxCancelled = "CANCELLED"
+)
+
 // TSE job statuses.
 const (
 	TSEJobPending    = "pending"
@@ -56,7 +64,7 @@ type TSETransaction struct {
 // Signed reports whether the transaction has reached its final signed
 // state (FINISHED or CANCELLED at the provider).
 func (t *TSETransaction) Signed() bool {
-	return t.TimeEnd != nil && (t.State == "FINISHED" || t.State == "CANCELLED")
+	return t.TimeEnd != nil && (t.State == tseTxFinished || t.State == tseTxCancelled)
 }
 
 // NewTSESale is a sale to record and forward.
@@ -65,21 +73,43 @@ type NewTSESale struct {
 	TSSID        string
 	TxID         string // fiskaly wants a v4 UUID
 	ClientSerial string
-	ReceiptType  string
-	TotalCents   int64
-	// Bodies builds the start and finish revisions once the client id of
-	// the terminal is known (existing or new).
-	Bodies func(clientID string) (start, finish []byte, err error)
-	// NewClientID makes the id of a terminal seen for the first time.
-	NewClientID func() string
+	// ClientID is the terminal's id at the TSS: the one TSEClientID
+	// returned, or a new one for a terminal seen for the first time.
+	ClientID    string
+	ReceiptType string
+	TotalCents  int64
+	// StartBody and FinishBody are revisions 1 and 2 as they will be
+	// sent, built for ClientID before the transaction.
+	StartBody, FinishBody []byte
 	// Idempotency (optional): a key in scope IdemTSESale.
 	Idempotency *IdempotencyKey
+}
+
+// ErrTSEClientChanged: the terminal was registered under another client
+// id between TSEClientID and CreateTSESale (two first sales of a new
+// terminal at once). The caller builds its bodies again for the id.
+type ErrTSEClientChanged struct{ ClientID string }
+
+func (e *ErrTSEClientChanged) Error() string {
+	return "tse: the terminal's client id is now " + e.ClientID
+}
+
+// TSEClientID is the client id of a terminal serial at a TSS, or a
+// not_found error for a terminal never seen.
+func (s *Store) TSEClientID(ctx context.Context, tssID, serial string) (string, error) {
+	var id string
+	err := s.rdb.QueryRowContext(ctx, `SELECT client_id FROM tse_clients WHERE tss_id = ? AND client_serial = ?`, tssID, serial).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", NotFound("terminal")
+	}
+	return id, err
 }
 
 // CreateTSESale records a sale in one transaction: the terminal's client
 // row (first use), the mirror row and both revisions in the outbox. With an
 // idempotency key that was seen before it writes nothing and returns the
-// replay instead.
+// replay instead. A terminal registered meanwhile under another id is
+// *ErrTSEClientChanged, and nothing is written.
 func (s *Store) CreateTSESale(ctx context.Context, n NewTSESale) (*TSETransaction, *IdempotentReplay, error) {
 	var out *TSETransaction
 	var replay *IdempotentReplay
@@ -87,22 +117,21 @@ func (s *Store) CreateTSESale(ctx context.Context, n NewTSESale) (*TSETransactio
 		now := FormatTime(tx.Now)
 		if k := n.Idempotency; k != nil {
 			r, err := lookupIdempotency(ctx, tx, *k)
-			if err != nil || r != nil {
+			if err == nil {
 				replay = r
+				return nil
+			}
+			if !IsNotFound(err) {
 				return err
 			}
 			if err := insertIdempotency(ctx, tx, *k, IdempotentReplay{ResourceID: n.TxID}); err != nil {
 				return err
 			}
 		}
-		clientID, err := ensureTSEClient(ctx, tx, n.RestaurantID, n.TSSID, n.ClientSerial, n.NewClientID)
-		if err != nil {
+		if err := ensureTSEClient(ctx, tx, n.RestaurantID, n.TSSID, n.ClientSerial, n.ClientID); err != nil {
 			return err
 		}
-		start, finish, err := n.Bodies(clientID)
-		if err != nil {
-			return err
-		}
+		clientID, start, finish := n.ClientID, n.StartBody, n.FinishBody
 		if _, err := tx.ExecContext(ctx, `INSERT INTO tse_transactions (tx_id, restaurant_id, tss_id, client_id, client_serial,
 			receipt_type, total_cents, state, business_time, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, 'ACTIVE', ?, ?, ?)`,
@@ -110,14 +139,15 @@ func (s *Store) CreateTSESale(ctx context.Context, n NewTSESale) (*TSETransactio
 			return err
 		}
 		for i, body := range [][]byte{start, finish} {
-			state := "ACTIVE"
+			state := tseTxActive
 			if i == 1 {
-				state = "FINISHED"
+				state = tseTxFinished
 			}
 			if err := insertTSEJob(ctx, tx, n.RestaurantID, n.TSSID, clientID, n.TxID, i+1, state, body); err != nil {
 				return err
 			}
 		}
+		var err error
 		out, err = tseTransaction(ctx, tx, n.RestaurantID, n.TxID)
 		return err
 	})
@@ -136,21 +166,22 @@ func insertTSEJob(ctx context.Context, tx *Tx, restaurantID, tssID, clientID, tx
 	return err
 }
 
-// ensureTSEClient returns the client id of a terminal serial, creating the
-// row on first use; the worker registers it at the provider.
-func ensureTSEClient(ctx context.Context, tx *Tx, restaurantID, tssID, serial string, newID func() string) (string, error) {
-	var id string
-	err := tx.QueryRowContext(ctx, `SELECT client_id FROM tse_clients WHERE tss_id = ? AND client_serial = ?`, tssID, serial).Scan(&id)
-	if err == nil {
-		return id, nil
+// ensureTSEClient checks that a terminal serial has client id id,
+// creating the row on first use; the worker registers it at the provider.
+func ensureTSEClient(ctx context.Context, tx *Tx, restaurantID, tssID, serial, id string) error {
+	var have string
+	err := tx.QueryRowContext(ctx, `SELECT client_id FROM tse_clients WHERE tss_id = ? AND client_serial = ?`, tssID, serial).Scan(&have)
+	switch {
+	case err == nil && have == id:
+		return nil
+	case err == nil:
+		return &ErrTSEClientChanged{ClientID: have}
+	case !errors.Is(err, sql.ErrNoRows):
+		return err
 	}
-	if !errors.Is(err, sql.ErrNoRows) {
-		return "", err
-	}
-	id = newID()
 	_, err = tx.ExecContext(ctx, `INSERT INTO tse_clients (client_id, restaurant_id, tss_id, client_serial, created_at)
 		VALUES (?, ?, ?, ?, ?)`, id, restaurantID, tssID, serial, FormatTime(tx.Now))
-	return id, err
+	return err
 }
 
 const tseTxColumns = `tx_id, restaurant_id, tss_id, client_id, client_serial, receipt_type, total_cents, number, state,

@@ -97,12 +97,13 @@ func (s *Store) FailRunningTSESelfTests(ctx context.Context) error {
 	})
 }
 
-// LatestTSESelfTest is the newest self-test of a restaurant, nil if none.
+// LatestTSESelfTest is the newest self-test of a restaurant; not_found
+// before the first.
 func (s *Store) LatestTSESelfTest(ctx context.Context, restaurantID string) (*TSESelfTest, error) {
 	t, err := scanTSESelfTest(s.rdb.QueryRowContext(ctx, `SELECT `+tseSelfTestColumns+` FROM tse_self_tests
 		WHERE restaurant_id = ? ORDER BY started_at DESC, id DESC LIMIT 1`, restaurantID))
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
+		return nil, NotFound("self-test")
 	}
 	return t, err
 }

@@ -90,12 +90,10 @@ func (h *SimServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // dropConnection closes the TCP connection without an answer, as a
 // network outage looks to the client.
+// The response controller finds the connection through wrappers that
+// implement Unwrap (an access log's status recorder).
 func dropConnection(w http.ResponseWriter) {
-	hj, ok := w.(http.Hijacker)
-	if !ok {
-		panic(http.ErrAbortHandler)
-	}
-	conn, _, err := hj.Hijack()
+	conn, _, err := http.NewResponseController(w).Hijack()
 	if err != nil {
 		panic(http.ErrAbortHandler)
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/robfig/cron/v3"
 
 	"posbox/notify"
-	"posbox/server"
 	"posbox/store"
 )
 
@@ -51,17 +50,20 @@ func (c *Config) notifySenders() (map[string]notify.Sender, error) {
 	return map[string]notify.Sender{store.ChannelEmail: email, store.ChannelSMS: sms, store.ChannelWebhook: hook}, nil
 }
 
-// startNotifications runs the delivery dispatcher on ctx, gives the server
-// its test sender and schedules the daily report (checked every minute,
-// sent once per restaurant and local date at daily_report_time).
-func startNotifications(ctx context.Context, workers *sync.WaitGroup, sched *cron.Cron, st *store.Store,
-	srv *server.Server, cfg Config, log *slog.Logger) error {
+// newDispatcher builds the delivery dispatcher with the configured senders.
+func newDispatcher(st *store.Store, cfg Config, log *slog.Logger) (*notify.Dispatcher, error) {
 	senders, err := cfg.notifySenders()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	d := notify.New(st, notify.Options{Senders: senders, Language: cfg.Language, Logger: log})
-	srv.SetNotifier(d)
+	return notify.New(st, notify.Options{Senders: senders, Language: cfg.Language, Logger: log}), nil
+}
+
+// startNotifications runs the delivery dispatcher on ctx and schedules the
+// daily report (checked every minute, sent once per restaurant and local
+// date at daily_report_time).
+func startNotifications(ctx context.Context, workers *sync.WaitGroup, sched *cron.Cron, st *store.Store,
+	d *notify.Dispatcher, cfg Config, log *slog.Logger) error {
 	workers.Add(1)
 	go func() {
 		defer workers.Done()
@@ -70,7 +72,7 @@ func startNotifications(ctx context.Context, workers *sync.WaitGroup, sched *cro
 		}
 	}()
 	daily := &notify.DailyReporter{St: st, At: cfg.DailyReportTime, Log: log}
-	_, err = sched.AddFunc("* * * * *", func() {
+	_, err := sched.AddFunc("* * * * *", func() {
 		if err := daily.Run(ctx); err != nil && ctx.Err() == nil {
 			log.Error("daily report", "err", err)
 		}

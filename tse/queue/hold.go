@@ -1,4 +1,4 @@
-package server
+package queue
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 // heldClient is a terminal the TSS refuses to register (its client limit
 // is reached): a condition of the TSS for new terminals, not of one sale.
 // Its sales answer 202 at once and wait in the queue; the other
-// terminals go on; it is tried again every tseProbeEvery.
+// terminals go on; it is tried again every probeEvery.
 type heldClient struct {
 	clientID string
 	serial   string
@@ -21,7 +21,7 @@ type heldClient struct {
 
 // heldSkips lists the held terminals not due for a retry at now, and the
 // earliest time one of them is due (zero when none is held).
-func (q *tseQueue) heldSkips(now time.Time) (skip []string, next time.Time) {
+func (q *Queue) heldSkips(now time.Time) (skip []string, next time.Time) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	for id, h := range q.held {
@@ -38,7 +38,7 @@ func (q *tseQueue) heldSkips(now time.Time) (skip []string, next time.Time) {
 // hold parks a refused terminal's sales. The first refusal opens (or
 // joins) the outage and raises tse_error once; retries that fail again
 // only move its next try.
-func (q *tseQueue) hold(ctx context.Context, job *store.TSEJob, te *tse.Error, retryAt time.Time) {
+func (q *Queue) hold(ctx context.Context, job *store.TSEJob, te *tse.Error, retryAt time.Time) {
 	q.mu.Lock()
 	_, was := q.held[job.ClientID]
 	q.mu.Unlock()
@@ -63,7 +63,7 @@ func (q *tseQueue) hold(ctx context.Context, job *store.TSEJob, te *tse.Error, r
 }
 
 // release ends a terminal's hold once it is registered.
-func (q *tseQueue) release(job *store.TSEJob) {
+func (q *Queue) release(job *store.TSEJob) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if _, ok := q.held[job.ClientID]; ok {
@@ -78,19 +78,25 @@ func (q *tseQueue) release(job *store.TSEJob) {
 // stopped, so the circuit starts open (the half-open probe runs on the
 // usual schedule) and the first sales answer 202 at once instead of each
 // waiting out the budget; terminals the TSS refused stay held.
-func (q *tseQueue) restore(ctx context.Context) error {
+func (q *Queue) restore(ctx context.Context) error {
 	now := q.now()
 	held, err := q.st.HeldTSEClients(ctx, q.tssID, tse.CodeClientLimitReached)
 	if err != nil {
 		return err
 	}
 	o, err := q.st.OpenTSEOutageOf(ctx, q.tssID)
+	if store.IsNotFound(err) {
+		o, err = nil, nil
+	}
 	if err != nil {
 		return err
 	}
 	var head *store.TSEJob
 	if o != nil {
-		if head, err = q.st.TSEHeadJob(ctx, q.tssID); err != nil {
+		if head, err = q.st.TSEHeadJob(ctx, q.tssID); store.IsNotFound(err) {
+			head, err = nil, nil
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -98,7 +104,7 @@ func (q *tseQueue) restore(ctx context.Context) error {
 	defer q.mu.Unlock()
 	for _, h := range held {
 		te := &tse.Error{Class: tse.ClientPermanent, Code: h.Code, Message: h.Message}
-		q.held[h.ClientID] = &heldClient{clientID: h.ClientID, serial: h.Serial, err: te, retryAt: now.Add(tseProbeEvery)}
+		q.held[h.ClientID] = &heldClient{clientID: h.ClientID, serial: h.Serial, err: te, retryAt: now.Add(probeEvery)}
 	}
 	if o == nil || head == nil {
 		return nil

@@ -1,4 +1,4 @@
-package server
+package queue
 
 import (
 	"context"
@@ -13,41 +13,11 @@ import (
 // minutes, so it stays far below that even next to a self-test.
 const tseReconcilePages = 10
 
-// abortReceipt is the schema of a CANCELLED revision posbox writes for a
-// transaction nothing will finish: an aborted receipt (DSFinV-K
-// AVBelegabbruch) with zero amounts, since the original amounts may be what
-// the provider refused.
-var abortReceipt = tse.Receipt{
-	ReceiptType:           "ABORT",
-	AmountsPerVATRate:     []tse.AmountPerVATRate{{VATRate: "NULL", Amount: "0.00"}},
-	AmountsPerPaymentType: []tse.AmountPerPayment{{PaymentType: "CASH", Amount: "0.00"}},
-}
-
-// cancelAtTSE queues a CANCELLED revision for a transaction left ACTIVE at
-// the provider (admin action, or the stale-transaction sweep).
-func (q *tseQueue) cancelAtTSE(ctx context.Context, restaurantID, txID string) error {
-	t, err := q.st.TSETransaction(ctx, restaurantID, txID)
-	if err != nil {
-		return err
-	}
-	if t.LatestRevision < 1 {
-		return store.Errorf(store.ETSEQueueState, "the transaction was never started at the TSE; retry it instead")
-	}
-	// The next revision is the one after what the provider signed; parked
-	// revisions it never accepted are superseded.
-	next := t.LatestRevision + 1
-	body, err := tse.UpsertBody(tse.TxCancelled, t.ClientID, &abortReceipt, nil)
-	if err != nil {
-		return err
-	}
-	return q.st.CancelTSETx(ctx, store.StaleTSETx{RestaurantID: restaurantID, TxID: txID, ClientID: t.ClientID, NextRevision: next}, body)
-}
-
 // cancelStale cancels transactions that are ACTIVE at the provider with
 // nothing left to finish them and older than 30 minutes, so the TSS's
 // 2000 open-transaction limit is never reached. It returns how many.
-func (q *tseQueue) cancelStale(ctx context.Context) (int, error) {
-	stale, err := q.st.StaleActiveTSETx(ctx, q.tssID, q.now().Add(-tseStaleActive))
+func (q *Queue) cancelStale(ctx context.Context) (int, error) {
+	stale, err := q.st.StaleActiveTSETx(ctx, q.tssID, q.now().Add(-staleActive))
 	if err != nil {
 		return 0, err
 	}
@@ -68,7 +38,7 @@ func (q *tseQueue) cancelStale(ctx context.Context) (int, error) {
 
 // checkCertificate raises tse_certificate_expiring once per certificate
 // when 30 days or fewer are left.
-func (q *tseQueue) checkCertificate(ctx context.Context) (raised bool, err error) {
+func (q *Queue) checkCertificate(ctx context.Context) (raised bool, err error) {
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	info, err := q.p.TSS(cctx)
 	cancel()
@@ -79,17 +49,17 @@ func (q *tseQueue) checkCertificate(ctx context.Context) (raised bool, err error
 	if info.CertNotAfter.IsZero() {
 		return false, nil
 	}
-	days := daysUntil(info.CertNotAfter, q.now())
-	if days > tseCertWarnDays {
+	days := DaysUntil(info.CertNotAfter, q.now())
+	if days > certWarnDays {
 		return false, nil
 	}
-	return q.st.RecordTSECertificateExpiring(ctx, q.restaurantID, q.tssID, ts(info.CertNotAfter), days)
+	return q.st.RecordTSECertificateExpiring(ctx, q.restaurantID, q.tssID, store.FormatTime(info.CertNotAfter), days)
 }
 
 // reconcileMirror pages the provider's list newest first down to the highest
 // finished number already mirrored and copies what the mirror lacks
 // (source 'reconciled') or has older. It returns the rows added.
-func (q *tseQueue) reconcileMirror(ctx context.Context) (added int, err error) {
+func (q *Queue) reconcileMirror(ctx context.Context) (added int, err error) {
 	floor, err := q.st.MaxTSENumber(ctx, q.tssID)
 	if err != nil {
 		return 0, err
@@ -134,39 +104,27 @@ func (q *tseQueue) reconcileMirror(ctx context.Context) (added int, err error) {
 	return added, nil
 }
 
-// TSESelfTestJob is the daily self-test (02:00 UTC): it runs to its end.
-func (s *Server) TSESelfTestJob(ctx context.Context) error {
-	q, err := s.queue()
-	if err != nil {
-		return err
-	}
-	_, err = q.runSelfTestNow(ctx)
+// SelfTestJob is the daily self-test (02:00 UTC): it runs to its end.
+func (q *Queue) SelfTestJob(ctx context.Context) error {
+	_, err := q.runSelfTestNow(ctx)
 	return err
 }
 
-// TSECertificateJob is the daily certificate check.
-func (s *Server) TSECertificateJob(ctx context.Context) error {
-	q, err := s.queue()
-	if err != nil {
-		return err
-	}
-	_, err = q.checkCertificate(ctx)
+// CertificateJob is the daily certificate check.
+func (q *Queue) CertificateJob(ctx context.Context) error {
+	_, err := q.checkCertificate(ctx)
 	return err
 }
 
-// TSEReconcileJob keeps the mirror in step with the provider and cancels
+// ReconcileJob keeps the mirror in step with the provider and cancels
 // stale ACTIVE transactions.
-func (s *Server) TSEReconcileJob(ctx context.Context) error {
-	q, err := s.queue()
-	if err != nil {
-		return err
-	}
+func (q *Queue) ReconcileJob(ctx context.Context) error {
 	if _, err := q.cancelStale(ctx); err != nil {
 		return err
 	}
 	if q.state().Open {
 		return nil // the provider is down; the next run catches up
 	}
-	_, err = q.reconcileMirror(ctx)
+	_, err := q.reconcileMirror(ctx)
 	return err
 }

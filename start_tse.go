@@ -9,8 +9,8 @@ import (
 
 	"github.com/robfig/cron/v3"
 
-	"posbox/server"
 	"posbox/store"
+	"posbox/tse/queue"
 )
 
 // TSE job schedules. The self-test time is the seed's (02:00 UTC); the
@@ -23,20 +23,27 @@ const (
 	tseReconcileSpec   = "CRON_TZ=UTC */5 * * * *"
 )
 
-// startTSE opens the configured TSE provider, attaches it to the server,
-// starts the forwarding worker on workCtx (waited for via workers) and
-// registers the TSE jobs. The provider closes after the worker stopped.
-func startTSE(workCtx context.Context, workers *sync.WaitGroup, sched *cron.Cron, st *store.Store, srv *server.Server, cfg Config, log *slog.Logger) error {
-	rs, err := st.Restaurants(workCtx)
+// openTSE opens the configured TSE provider and the forwarding queue of
+// its TSS, bound to the oldest restaurant. closeTSE releases the provider.
+func openTSE(ctx context.Context, st *store.Store, cfg Config, log *slog.Logger) (tq *queue.Queue, closeTSE func(), err error) {
+	rs, err := st.Restaurants(ctx)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	if len(rs) == 0 {
-		return fmt.Errorf("tse: no restaurant to serve")
+		return nil, nil, fmt.Errorf("tse: no restaurant to serve")
 	}
 	p, closer, err := openTSEProvider(cfg, log)
 	if err != nil {
-		return fmt.Errorf("tse: %w", err)
+		return nil, nil, fmt.Errorf("tse: %w", err)
+	}
+	closeTSE = func() {
+		if closer == nil {
+			return
+		}
+		if err := closer.Close(); err != nil {
+			log.Error("close TSE provider", "err", err)
+		}
 	}
 	// One TSS, one restaurant: the oldest. Others get 409
 	// tse_not_configured rather than sales signed under its TSS.
@@ -44,18 +51,27 @@ func startTSE(workCtx context.Context, workers *sync.WaitGroup, sched *cron.Cron
 		log.Warn("tse: restaurant has no TSE; its sales are refused (409 tse_not_configured)",
 			"restaurant_id", r.ID, "name", r.Name, "tse_restaurant_id", rs[0].ID)
 	}
-	srv.EnableTSE(p, server.TSEOptions{RestaurantID: rs[0].ID, Budget: cfg.TSEBudget})
+	rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	tq, err = queue.New(rctx, p, st, queue.Options{RestaurantID: rs[0].ID, Budget: cfg.TSEBudget, Logger: log})
+	if err != nil {
+		closeTSE()
+		return nil, nil, err
+	}
+	return tq, closeTSE, nil
+}
+
+// startTSE starts the forwarding worker on workCtx (waited for via
+// workers) and registers the TSE jobs. The provider closes after the
+// worker stopped.
+func startTSE(workCtx context.Context, workers *sync.WaitGroup, sched *cron.Cron, tq *queue.Queue, closeTSE func(), log *slog.Logger) error {
 	workers.Add(1)
 	go func() {
 		defer workers.Done()
-		srv.RunTSE(workCtx)
-		if closer != nil {
-			if err := closer.Close(); err != nil {
-				log.Error("close TSE provider", "err", err)
-			}
-		}
+		tq.Run(workCtx)
+		closeTSE()
 	}()
-	if _, err := registerTSEJobs(workCtx, sched, srv, log); err != nil {
+	if _, err := registerTSEJobs(workCtx, sched, tq, log); err != nil {
 		return err
 	}
 	// Catch up at start: stale transactions and the mirror.
@@ -64,7 +80,7 @@ func startTSE(workCtx context.Context, workers *sync.WaitGroup, sched *cron.Cron
 		defer workers.Done()
 		ctx, cancel := context.WithTimeout(workCtx, time.Minute)
 		defer cancel()
-		if err := srv.TSEReconcileJob(ctx); err != nil {
+		if err := tq.ReconcileJob(ctx); err != nil {
 			log.Warn("tse: reconcile at start", "err", err)
 		}
 	}()
@@ -73,14 +89,14 @@ func startTSE(workCtx context.Context, workers *sync.WaitGroup, sched *cron.Cron
 
 // registerTSEJobs adds the self-test, certificate check and reconciler
 // to the scheduler; the ids let a test read each entry's next run.
-func registerTSEJobs(ctx context.Context, sched *cron.Cron, srv *server.Server, log *slog.Logger) (map[string]cron.EntryID, error) {
+func registerTSEJobs(ctx context.Context, sched *cron.Cron, tq *queue.Queue, log *slog.Logger) (map[string]cron.EntryID, error) {
 	jobs := []struct {
 		name, spec string
 		run        func(context.Context) error
 	}{
-		{"tse self-test", tseSelfTestSpec, srv.TSESelfTestJob},
-		{"tse certificate check", tseCertificateSpec, srv.TSECertificateJob},
-		{"tse reconcile", tseReconcileSpec, srv.TSEReconcileJob},
+		{"tse self-test", tseSelfTestSpec, tq.SelfTestJob},
+		{"tse certificate check", tseCertificateSpec, tq.CertificateJob},
+		{"tse reconcile", tseReconcileSpec, tq.ReconcileJob},
 	}
 	ids := map[string]cron.EntryID{}
 	for _, j := range jobs {

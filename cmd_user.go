@@ -7,45 +7,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
-	"strings"
-	"time"
-
-	"posbox/server"
 	"posbox/store"
+	"strings"
 )
 
-// errUsage marks an error the flag package has already printed.
-var errUsage = errors.New("usage")
-
-func usageErr(err error) error {
-	if errors.Is(err, flag.ErrHelp) {
-		return errUsage
-	}
-	return err
-}
-
-// quietLogger logs warnings only, for one-shot commands.
-func quietLogger(w io.Writer) *slog.Logger {
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn}))
-}
-
-func cmdMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("migrate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	cfg, err := loadConfig(fs, args)
-	if err != nil {
-		return usageErr(err)
-	}
-	st, err := store.Open(ctx, cfg.DataDir, store.Options{Logger: slog.New(slog.NewTextHandler(stdout, nil))})
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	fmt.Fprintln(stdout, "database is up to date:", st.Path())
-	return nil
-}
-
+// cmdUser is `posbox user add`: create a user from the command line.
 func cmdUser(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "add" {
 		return fmt.Errorf("usage: posbox user add --email E --name N --role admin|staff [--restaurant ID] --password-stdin")
@@ -108,36 +74,4 @@ func pickRestaurant(ctx context.Context, st *store.Store, cfg Config, id string)
 		return rs[0].ID, nil
 	}
 	return "", fmt.Errorf("%d restaurants: name one with --restaurant", len(rs))
-}
-
-func cmdToken(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("token", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	email := fs.String("email", "", "email of the user")
-	cfg, err := loadConfig(fs, args, "token_ttl")
-	if err != nil {
-		return usageErr(err)
-	}
-	st, err := store.Open(ctx, cfg.DataDir, store.Options{Logger: quietLogger(stderr)})
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	u, err := st.UserByEmail(ctx, *email)
-	if err != nil {
-		return fmt.Errorf("%s: %w", *email, err)
-	}
-	if !u.IsActive {
-		return fmt.Errorf("%s is disabled", *email)
-	}
-	key, err := loadJWTKey(cfg.DataDir)
-	if err != nil {
-		return err
-	}
-	tok, err := server.IssueToken(key, u, time.Now(), cfg.TokenTTL)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintln(stdout, tok)
-	return nil
 }

@@ -1,4 +1,4 @@
-package server
+package queue
 
 import (
 	"bytes"
@@ -16,15 +16,16 @@ import (
 	"posbox/tse"
 )
 
-// Self-test thresholds (tse-provider.md 5.6).
+// Self-test thresholds (docs/TSE.md, "How the queue decides").
 const (
-	tseCertWarnDays   = 30
-	tseActiveWarnFrac = 0.9
-	tseOldestPending  = 15 * time.Minute
-	tseMaxClockSkew   = 60 * time.Second
+	certWarnDays   = 30
+	activeWarnFrac = 0.9
+	oldestPending  = 15 * time.Minute
+	maxClockSkew   = 60 * time.Second
 )
 
-// selfTestCheck is one step of the self-test. A warning does not fail it.
+// selfTestCheck is one step of the self-test, stored with it as JSON. A
+// warning does not fail it.
 type selfTestCheck struct {
 	Name   string `json:"name"`
 	Result string `json:"result"` // ok, warning, failed, skipped
@@ -32,10 +33,13 @@ type selfTestCheck struct {
 	Code   string `json:"code,omitempty"` // the provider's error code when it failed the check
 }
 
-// startSelfTest starts the self-test unless one is running (then the
-// running one is returned and nothing starts): single-flight through the
-// database's partial unique index.
-func (q *tseQueue) startSelfTest(ctx context.Context, restaurantID string) (*store.TSESelfTest, error) {
+// StartSelfTest starts the self-test in the background unless one is
+// running (then the running one is returned and nothing starts):
+// single-flight through the database's partial unique index.
+func (q *Queue) StartSelfTest(ctx context.Context, restaurantID string) (*store.TSESelfTest, error) {
+	if err := q.serves(restaurantID); err != nil {
+		return nil, err
+	}
 	t, started, err := q.st.StartTSESelfTest(ctx, restaurantID, q.tssID)
 	if err != nil || !started {
 		return t, err
@@ -50,7 +54,7 @@ func (q *tseQueue) startSelfTest(ctx context.Context, restaurantID string) (*sto
 
 // runSelfTestNow runs a self-test to its end (the 02:00 UTC job); it does
 // nothing when one is already running.
-func (q *tseQueue) runSelfTestNow(ctx context.Context) (*store.TSESelfTest, error) {
+func (q *Queue) runSelfTestNow(ctx context.Context) (*store.TSESelfTest, error) {
 	t, started, err := q.st.StartTSESelfTest(ctx, q.restaurantID, q.tssID)
 	if err != nil || !started {
 		return t, err
@@ -58,7 +62,7 @@ func (q *tseQueue) runSelfTestNow(ctx context.Context) (*store.TSESelfTest, erro
 	return q.finishSelfTest(ctx, t), nil
 }
 
-func (q *tseQueue) finishSelfTest(ctx context.Context, t *store.TSESelfTest) *store.TSESelfTest {
+func (q *Queue) finishSelfTest(ctx context.Context, t *store.TSESelfTest) *store.TSESelfTest {
 	checks := q.selfTestChecks(ctx, t.RestaurantID)
 	state, msg, code := store.SelfTestPassed, "", ""
 	for _, c := range checks {
@@ -78,7 +82,7 @@ func (q *tseQueue) finishSelfTest(ctx context.Context, t *store.TSESelfTest) *st
 
 // selfTestChecks runs the appliance's checks in order; after the TSS
 // cannot be read, the checks that need it are skipped.
-func (q *tseQueue) selfTestChecks(ctx context.Context, restaurantID string) []selfTestCheck {
+func (q *Queue) selfTestChecks(ctx context.Context, restaurantID string) []selfTestCheck {
 	var out []selfTestCheck
 	add := func(name, result, detail string) {
 		out = append(out, selfTestCheck{Name: name, Result: result, Detail: detail})
@@ -102,7 +106,7 @@ func (q *tseQueue) selfTestChecks(ctx context.Context, restaurantID string) []se
 	}
 	add(certificateCheck(info, now))
 	add(q.clientsCheck(ctx))
-	if info.MaxActiveTx > 0 && float64(info.ActiveTransactions) >= tseActiveWarnFrac*float64(info.MaxActiveTx) {
+	if info.MaxActiveTx > 0 && float64(info.ActiveTransactions) >= activeWarnFrac*float64(info.MaxActiveTx) {
 		add("active_transactions", "failed", fmt.Sprintf("%d of %d transactions are open; cancel stale ones", info.ActiveTransactions, info.MaxActiveTx))
 	} else {
 		add("active_transactions", "ok", fmt.Sprintf("%d of %d", info.ActiveTransactions, info.MaxActiveTx))
@@ -113,14 +117,14 @@ func (q *tseQueue) selfTestChecks(ctx context.Context, restaurantID string) []se
 		add("queue", "failed", err.Error())
 	case qs.Attention > 0:
 		add("queue", "failed", fmt.Sprintf("%d items need attention", qs.Attention))
-	case qs.OldestQueuedAt != nil && now.Sub(*qs.OldestQueuedAt) > tseOldestPending:
-		add("queue", "failed", "oldest queued item is from "+ts(*qs.OldestQueuedAt))
+	case qs.OldestQueuedAt != nil && now.Sub(*qs.OldestQueuedAt) > oldestPending:
+		add("queue", "failed", "oldest queued item is from "+store.FormatTime(*qs.OldestQueuedAt))
 	default:
 		add("queue", "ok", fmt.Sprintf("%d pending", qs.Pending))
 	}
 	if info.ProviderRequestTime.IsZero() {
 		add("clock_skew", "skipped", "the provider sent no time")
-	} else if skew := now.Sub(info.ProviderRequestTime).Abs(); skew > tseMaxClockSkew {
+	} else if skew := now.Sub(info.ProviderRequestTime).Abs(); skew > maxClockSkew {
 		add("clock_skew", "warning", fmt.Sprintf("appliance clock differs from the provider's by %s", skew.Round(time.Second)))
 	} else {
 		add("clock_skew", "ok", skew.Round(time.Second).String())
@@ -161,16 +165,16 @@ func certificateCheck(info tse.TSSInfo, now time.Time) (string, string, string) 
 		return name, "failed", "no certificate"
 	}
 	if !notAfter.After(now) {
-		return name, "failed", "certificate expired at " + ts(notAfter)
+		return name, "failed", "certificate expired at " + store.FormatTime(notAfter)
 	}
-	if d := daysUntil(notAfter, now); d <= tseCertWarnDays {
-		return name, "warning", fmt.Sprintf("certificate expires in %d days (%s)", d, ts(notAfter))
+	if d := DaysUntil(notAfter, now); d <= certWarnDays {
+		return name, "warning", fmt.Sprintf("certificate expires in %d days (%s)", d, store.FormatTime(notAfter))
 	}
-	return name, "ok", "valid until " + ts(notAfter)
+	return name, "ok", "valid until " + store.FormatTime(notAfter)
 }
 
 // clientsCheck: every terminal the appliance registered is REGISTERED.
-func (q *tseQueue) clientsCheck(ctx context.Context) (string, string, string) {
+func (q *Queue) clientsCheck(ctx context.Context) (string, string, string) {
 	const name = "clients"
 	clients, err := q.st.TSEClients(ctx, q.tssID)
 	if err != nil {
@@ -198,7 +202,7 @@ func (q *tseQueue) clientsCheck(ctx context.Context) (string, string, string) {
 // Only the simulator's signed data is known to us (a certified TSE signs
 // TR-03151 log messages we do not rebuild), so fiskaly skips it; no probe
 // transaction is ever signed, since that would be a real fiscal record.
-func (q *tseQueue) signatureCheck(ctx context.Context, info tse.TSSInfo) (string, string, string) {
+func (q *Queue) signatureCheck(ctx context.Context, info tse.TSSInfo) (string, string, string) {
 	const name = "signature"
 	if q.p.Kind() != tse.KindSimulator {
 		return name, "skipped", "signed data of a certified TSE is not rebuilt here"

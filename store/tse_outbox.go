@@ -53,7 +53,7 @@ func scanTSEJob(sc scanner) (*TSEJob, error) {
 }
 
 // TSEHeadJob is the oldest unfinished revision of a TSS: the only one the
-// worker may send (strict FIFO). nil when the queue is empty. Parked
+// worker may send (strict FIFO); not_found when the queue is empty. Parked
 // (attention) items do not block it. A CANCELLED revision that closes a
 // stale transaction goes first: it has no other revision queued (see
 // CancelTSETx), and it frees room when the TSS refuses new transactions
@@ -78,7 +78,7 @@ func (s *Store) TSEHeadJobExcept(ctx context.Context, tssID string, skipClients 
 		WHERE j.tss_id = ? AND j.status IN ('pending', 'in_flight')`+skip+`
 		ORDER BY (j.target_state = 'CANCELLED') DESC, j.seq LIMIT 1`, args...))
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
+		return nil, NotFound("queued revision")
 	}
 	return j, err
 }
@@ -181,7 +181,9 @@ func (s *Store) CompleteTSEJob(ctx context.Context, job *TSEJob, r TSESigned) (c
 		}
 		if pending == 0 {
 			var err error
-			closed, err = closeTSEOutage(ctx, tx, job.TSSID)
+			if closed, err = closeTSEOutage(ctx, tx, job.TSSID); IsNotFound(err) {
+				return nil
+			}
 			return err
 		}
 		return nil
@@ -357,6 +359,6 @@ func (s *Store) CancelTSETx(ctx context.Context, st StaleTSETx, body []byte) err
 		if _, err := tx.ExecContext(ctx, `UPDATE tse_jobs SET status = 'superseded' WHERE tx_id = ? AND status = 'attention'`, st.TxID); err != nil {
 			return err
 		}
-		return insertTSEJob(ctx, tx, st.RestaurantID, tssID, st.ClientID, st.TxID, st.NextRevision, "CANCELLED", body)
+		return insertTSEJob(ctx, tx, st.RestaurantID, tssID, st.ClientID, st.TxID, st.NextRevision, tseTxCancelled, body)
 	})
 }

@@ -1,0 +1,191 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"posbox/server"
+	"posbox/store"
+
+	"github.com/kardianos/service"
+	"github.com/robfig/cron/v3"
+)
+
+func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfg, err := loadConfig(fs, args, "addr", "timezone", "token_ttl", "log_format", "log_level", "admin_email", "tse_budget")
+	if err != nil {
+		return usageErr(err)
+	}
+	if !service.Interactive() {
+		return runService(cfg, stderr, nil) // under systemd or the Windows SCM
+	}
+	log := newLogger(cfg, stderr)
+	slog.SetDefault(log)
+	return serve(ctx, cfg, log, nil)
+}
+
+// serve runs the appliance until ctx is done: the one start/stop path of
+// the foreground and the OS service. ready, when not nil, receives the
+// listening address once requests are accepted.
+func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- string) error {
+	st, err := store.Open(ctx, cfg.DataDir, store.Options{Logger: log})
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := st.Close(); err != nil {
+			log.Error("close database", "err", err)
+		}
+	}()
+	if err := bootstrap(ctx, st, cfg, log); err != nil {
+		return err
+	}
+	key, err := loadJWTKey(cfg.DataDir)
+	if err != nil {
+		return err
+	}
+	// The domain workers first: the server is handed the TSE queue and
+	// the notification dispatcher as interfaces.
+	tq, closeTSE, err := openTSE(ctx, st, cfg, log)
+	if err != nil {
+		return err
+	}
+	notifier, err := newDispatcher(st, cfg, log)
+	if err != nil {
+		closeTSE()
+		return err
+	}
+	srv := server.New(st, server.Config{Version: version, Build: build, JWTKey: key, TokenTTL: cfg.TokenTTL,
+		TSE: tq, Notifier: notifier}, log)
+	defer srv.Close()
+
+	// Background workers run until workCtx ends; they stop after the HTTP
+	// server has drained and before the database closes.
+	workCtx, stopWork := context.WithCancel(context.WithoutCancel(ctx))
+	var workers sync.WaitGroup
+	defer func() {
+		stopWork()
+		waitBounded(&workers, 10*time.Second, log)
+	}()
+	// Scheduled jobs (UTC); each area registers its own, then it starts.
+	sched := newScheduler(log)
+	defer func() {
+		stopWork() // running jobs see the end and return early
+		stopCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		stopScheduler(stopCtx, sched)
+	}()
+	// Each area starts its workers and registers its jobs here, one line each:
+	if err := startTSE(workCtx, &workers, sched, tq, closeTSE, log); err != nil {
+		return err
+	}
+	if err := startNotifications(workCtx, &workers, sched, st, notifier, cfg, log); err != nil {
+		return err
+	}
+	if _, err := startIdempotencyPurge(workCtx, sched, st, log); err != nil {
+		return err
+	}
+	startBackups(workCtx, sched, st, cfg, log)
+	sched.Start()
+
+	// Listen before serving so "address in use" fails the start.
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	hs := &http.Server{
+		Handler:           srv.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	err = serveHTTP(ctx, ln, hs, log, ready,
+		"posbox serving", "addr", ln.Addr().String(), "data_dir", cfg.DataDir, "version", versionString())
+	if err != nil {
+		return err
+	}
+	log.Info("posbox stopped")
+	return nil
+}
+
+// drainTimeout bounds how long a stop waits for requests in flight.
+const drainTimeout = 10 * time.Second
+
+// serveHTTP serves hs on ln until ctx ends, then drains: it stops
+// accepting, answers the requests already accepted (at most drainTimeout)
+// and returns. Once requests are accepted it logs msg with attrs and, when
+// ready is not nil, sends it the listening address. The appliance and the
+// TSE simulator start and stop the same way.
+func serveHTTP(ctx context.Context, ln net.Listener, hs *http.Server, log *slog.Logger, ready chan<- string, msg string, attrs ...any) error {
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	log.Info(msg, attrs...)
+	if ready != nil {
+		ready <- ln.Addr().String()
+	}
+	select {
+	case <-ctx.Done():
+	case err := <-served:
+		return err
+	}
+	log.Info("stopping: draining requests in flight", "bound", drainTimeout)
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), drainTimeout)
+	defer cancel()
+	if err := hs.Shutdown(shutdownCtx); err != nil {
+		log.Warn("http shutdown", "err", err)
+	}
+	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// waitBounded waits for the workers to finish or hand back their item,
+// at most d: a stop must end even if a worker is stuck in a call that
+// ignores its context. What it held stays queued in the database.
+func waitBounded(wg *sync.WaitGroup, d time.Duration, log *slog.Logger) {
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(d):
+		log.Warn("background workers did not stop in time; closing anyway", "waited", d)
+	}
+}
+
+// newScheduler is the cron of the appliance's own jobs, in UTC. Recover
+// sits inside SkipIfStillRunning: the other order loses the skip token at
+// the first panic and the job never runs again (robfig/cron #366).
+func newScheduler(log *slog.Logger) *cron.Cron {
+	l := cronLogger{log}
+	return cron.New(cron.WithLocation(time.UTC), cron.WithChain(cron.SkipIfStillRunning(l), cron.Recover(l)))
+}
+
+// stopScheduler stops scheduling and waits, at most until ctx ends, for
+// running jobs to return.
+func stopScheduler(ctx context.Context, c *cron.Cron) {
+	select {
+	case <-c.Stop().Done():
+	case <-ctx.Done():
+	}
+}
+
+// cronLogger adapts slog to cron.Logger.
+type cronLogger struct{ log *slog.Logger }
+
+func (l cronLogger) Info(msg string, kv ...any) { l.log.Debug("cron: "+msg, kv...) }
+func (l cronLogger) Error(err error, msg string, kv ...any) {
+	l.log.Error("cron: "+msg, append(kv, "err", fmt.Sprint(err))...)
+}

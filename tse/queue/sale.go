@@ -1,0 +1,209 @@
+package queue
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+	"time"
+
+	"posbox/store"
+	"posbox/tse"
+)
+
+// Sale is a validated sale: the terminal, the receipt in fiskaly's terms
+// and its gross total in cents.
+type Sale struct {
+	ClientSerial string
+	Receipt      tse.Receipt
+	TotalCents   int64
+}
+
+// Idempotency is a sale's Idempotency-Key and the hash of the request
+// that came with it (a key reused for another request is refused).
+type Idempotency struct {
+	Key, RequestHash string
+}
+
+// The outcome a key remembers, in the API's numbers: the till was given
+// a signed receipt (201) or a receipt without TSE data (202).
+const (
+	answeredSigned   = 201
+	answeredUnsigned = 202
+)
+
+// Sell records a sale durably, then waits for its signature within the
+// budget, and returns the transaction as the till is to print it: signed,
+// or marked "TSE unavailable" (and counted in the outage). Every path
+// after the commit answers one of the two. A repeated idempotency key
+// answers what its first request answered.
+func (q *Queue) Sell(ctx context.Context, restaurantID string, s Sale, idem *Idempotency) (*store.TSETransaction, error) {
+	if err := q.serves(restaurantID); err != nil {
+		return nil, err
+	}
+	var flight *idemFlight
+	var key *store.IdempotencyKey
+	answered := false
+	if idem != nil {
+		key = &store.IdempotencyKey{RestaurantID: restaurantID, Scope: store.IdemTSESale, Key: idem.Key, RequestHash: idem.RequestHash}
+		fkey := restaurantID + "\x00" + idem.Key
+		flight = q.idemAcquire(fkey)
+		defer func() { q.idemRelease(fkey, flight, answered) }()
+	}
+	t, replay, err := q.record(ctx, restaurantID, s, key)
+	if err != nil {
+		return nil, err
+	}
+	if replay != nil {
+		return q.replay(ctx, *key, flight, replay)
+	}
+	q.Wake()
+	t, err = q.await(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	if key != nil {
+		status := answeredUnsigned
+		if t.Signed() {
+			status = answeredSigned
+		}
+		snapshot, err := json.Marshal(t)
+		if err != nil {
+			return nil, err
+		}
+		if err := q.st.SetIdempotentResponse(context.WithoutCancel(ctx), *key, status, snapshot); err != nil {
+			return nil, err
+		}
+		answered = true
+	}
+	return t, nil
+}
+
+// record writes the sale, its two revisions (built here, before the write
+// transaction, for the terminal's client id) and the key in one
+// transaction. A terminal seen for the first time gets a new client id;
+// if another sale registered it first, the bodies are built again.
+func (q *Queue) record(ctx context.Context, restaurantID string, s Sale, key *store.IdempotencyKey) (*store.TSETransaction, *store.IdempotentReplay, error) {
+	clientID, err := q.st.TSEClientID(ctx, q.tssID, s.ClientSerial)
+	if store.IsNotFound(err) {
+		clientID, err = tse.NewUUID4(), nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	for {
+		start, err := tse.UpsertBody(tse.TxActive, clientID, nil, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		finish, err := tse.UpsertBody(tse.TxFinished, clientID, &s.Receipt, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		t, replay, err := q.st.CreateTSESale(ctx, store.NewTSESale{
+			RestaurantID: restaurantID, TSSID: q.tssID, TxID: tse.NewUUID4(), ClientSerial: s.ClientSerial, ClientID: clientID,
+			ReceiptType: s.Receipt.ReceiptType, TotalCents: s.TotalCents, StartBody: start, FinishBody: finish, Idempotency: key,
+		})
+		var changed *store.ErrTSEClientChanged
+		if !errors.As(err, &changed) {
+			return t, replay, err
+		}
+		clientID = changed.ClientID // a client id never changes once stored: one more round at most
+	}
+}
+
+// await waits until the sale is signed, the queue is known to be stuck,
+// or the budget runs out. A sale never waits through a backoff or an open
+// circuit: those answer "TSE unavailable" at once.
+func (q *Queue) await(ctx context.Context, t *store.TSETransaction) (*store.TSETransaction, error) {
+	timer := time.NewTimer(q.budget)
+	defer timer.Stop()
+	code, reason := tse.CodeTimeout, tse.Reason(tse.CodeTimeout, 0)
+	for {
+		q.mu.Lock()
+		changed := q.changed
+		q.mu.Unlock()
+		cur, err := q.st.TSETransaction(ctx, t.RestaurantID, t.TxID)
+		if err != nil {
+			return nil, err
+		}
+		if cur.Signed() {
+			return cur, nil
+		}
+		if down, c, r := q.unavailable(t.ClientID); down {
+			code, reason = c, r
+			break
+		}
+		select {
+		case <-changed:
+			continue
+		case <-timer.C:
+		case <-ctx.Done():
+			// The till hung up: it never saw an answer, so no receipt
+			// was printed; a retry with the same key gets the answer.
+			return nil, ctx.Err()
+		}
+		break
+	}
+	// The receipt goes out marked "TSE failed": record it in the outage.
+	return q.st.MarkTSEUnsigned(context.WithoutCancel(ctx), t.RestaurantID, t.TxID, code, reason)
+}
+
+// replay answers a repeated Idempotency-Key with the first answer; a
+// duplicate racing the first request waits for it.
+func (q *Queue) replay(ctx context.Context, k store.IdempotencyKey, flight *idemFlight, r *store.IdempotentReplay) (*store.TSETransaction, error) {
+	if r.Status == 0 {
+		timer := time.NewTimer(q.budget + 5*time.Second)
+		defer timer.Stop()
+		select {
+		case <-flight.done:
+		case <-timer.C:
+		case <-ctx.Done():
+		}
+		again, err := q.st.Idempotent(ctx, k)
+		if err != nil {
+			return nil, err
+		}
+		r = again
+	}
+	if r.Status != 0 {
+		var t store.TSETransaction
+		if err := json.Unmarshal(r.Response, &t); err == nil && t.TxID != "" {
+			return &t, nil
+		}
+		// A key answered by an older release kept the HTTP body, not the
+		// transaction: show the sale as it is.
+	}
+	// The first request never answered (it died): show the sale as it is.
+	return q.st.TSETransaction(ctx, k.RestaurantID, r.ResourceID)
+}
+
+// idemFlight lets a concurrent duplicate wait for the first answer.
+type idemFlight struct {
+	done chan struct{}
+	once sync.Once
+	refs int
+}
+
+func (q *Queue) idemAcquire(key string) *idemFlight {
+	q.idemMu.Lock()
+	defer q.idemMu.Unlock()
+	f := q.idem[key]
+	if f == nil {
+		f = &idemFlight{done: make(chan struct{})}
+		q.idem[key] = f
+	}
+	f.refs++
+	return f
+}
+
+func (q *Queue) idemRelease(key string, f *idemFlight, answered bool) {
+	if answered {
+		f.once.Do(func() { close(f.done) })
+	}
+	q.idemMu.Lock()
+	defer q.idemMu.Unlock()
+	if f.refs--; f.refs == 0 {
+		delete(q.idem, key)
+	}
+}

@@ -1,0 +1,116 @@
+package queue
+
+import (
+	"context"
+	"time"
+
+	"posbox/store"
+	"posbox/tse"
+)
+
+// Status is the health of a restaurant's TSE as an admin sees it.
+type Status struct {
+	Healthy  bool
+	Problems []string // why not healthy, in the order checked; empty when healthy
+	Provider string   // fiskaly or simulator
+	TSSID    string
+	// Online: the provider answered just now and the circuit is closed.
+	Online      bool
+	CircuitOpen bool
+	QueuePaused bool // the TSS cannot sign; the queue waits for it
+	Queue       *store.TSEQueue
+	// Known says whether anything is known of the TSS (Info, State).
+	Known bool
+	Info  Info
+	State string // PublicState of Info
+	// DaysToCertificateExpiry is nil when no certificate is known.
+	DaysToCertificateExpiry *int
+	LastSelfTest            *store.TSESelfTest // nil before the first
+	OpenOutage              *store.TSEOutage   // nil when none is open
+	// LastError is the provider error that opened the circuit or paused
+	// the queue (nil while neither).
+	LastError *tse.Error
+	Refused   []RefusedTerminal
+}
+
+// RefusedTerminal is a till the TSS refused to register (client limit):
+// only its sales wait, retried every 30 s.
+type RefusedTerminal struct {
+	ClientSerial  string
+	Err           *tse.Error
+	NextAttemptAt time.Time
+}
+
+// Status is healthy when the TSS is INITIALIZED, its certificate valid,
+// the circuit closed, the queue neither paused nor holding attention
+// items and the last self-test not FAILED (docs/TSE.md, "How the queue
+// decides"); each condition that fails is named in Problems.
+func (q *Queue) Status(ctx context.Context, restaurantID string) (*Status, error) {
+	if err := q.serves(restaurantID); err != nil {
+		return nil, err
+	}
+	now := q.now()
+	cs := q.state()
+	info, fresh, known, err := q.freshInfo(ctx)
+	if err != nil {
+		return nil, err
+	}
+	qs, err := q.st.TSEQueueState(ctx, restaurantID)
+	if err != nil {
+		return nil, err
+	}
+	last, err := q.st.LatestTSESelfTest(ctx, restaurantID)
+	if err != nil && !store.IsNotFound(err) {
+		return nil, err
+	}
+	outage, err := q.st.OpenTSEOutageOf(ctx, q.tssID)
+	if err != nil && !store.IsNotFound(err) {
+		return nil, err
+	}
+	problems := []string{}
+	out := &Status{
+		Provider: q.p.Kind(), TSSID: q.tssID, Online: fresh && !cs.Open, CircuitOpen: cs.Open,
+		QueuePaused: cs.Paused, Queue: qs, Known: known, LastSelfTest: last, OpenOutage: outage,
+	}
+	if cs.Open {
+		problems = append(problems, "provider not answering")
+	}
+	if cs.Paused {
+		problems = append(problems, "queue paused: the TSS cannot sign")
+	}
+	if cs.LastErr != nil && (cs.Open || cs.Paused) {
+		out.LastError = cs.LastErr
+	}
+	for _, h := range cs.Held {
+		out.Refused = append(out.Refused, RefusedTerminal{ClientSerial: h.serial, Err: h.err, NextAttemptAt: h.retryAt})
+		problems = append(problems, "terminal "+h.serial+" refused by the TSS")
+	}
+	if known {
+		out.Info, out.State = info, PublicState(info.State, info.CertNotAfter, now)
+		if !info.CertNotAfter.IsZero() {
+			days := DaysUntil(info.CertNotAfter, now)
+			out.DaysToCertificateExpiry = &days
+			if !info.CertNotAfter.After(now) {
+				problems = append(problems, "certificate expired")
+			}
+		}
+		if info.State != tse.TSSInitialized {
+			problems = append(problems, "TSS is "+info.State)
+		}
+	} else {
+		problems = append(problems, "TSS never reached")
+	}
+	if qs.Attention > 0 {
+		problems = append(problems, "queue items need attention")
+	}
+	if last != nil && last.State == store.SelfTestFailed {
+		problems = append(problems, "last self-test failed")
+	}
+	if outage != nil {
+		// Receipts are going out without TSE data until it closes.
+		problems = append(problems, "outage open: "+outage.Reason)
+	}
+	out.Healthy = len(problems) == 0
+	out.Problems = problems
+	return out, nil
+}
