@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"posbox/server"
 	"posbox/store"
 	"posbox/tse"
+	"posbox/tse/queue"
 )
 
 // The TSE jobs sit in the UTC scheduler at their times: the self-test at
@@ -33,12 +33,13 @@ func TestTSEJobsSchedule(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sim.Close()
-	srv := server.New(st, server.Config{JWTKey: make([]byte, 32)}, log)
-	defer srv.Close()
-	srv.EnableTSE(sim, server.TSEOptions{RestaurantID: r.ID})
+	tq, err := queue.New(ctx, sim, st, queue.Options{RestaurantID: r.ID, Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	sched := newScheduler(log)
-	ids, err := registerTSEJobs(ctx, sched, srv, log)
+	ids, err := registerTSEJobs(ctx, sched, tq, log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +67,7 @@ func TestTSEJobsSchedule(t *testing.T) {
 	}
 	sched.Entry(ids["tse self-test"]).Job.Run()
 	last, err := st.LatestTSESelfTest(ctx, r.ID)
-	if err != nil || last == nil || last.State != store.SelfTestPassed {
+	if err != nil || last.State != store.SelfTestPassed {
 		t.Fatalf("self-test after the job ran: %+v %v", last, err)
 	}
 }

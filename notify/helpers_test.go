@@ -12,21 +12,8 @@ import (
 	"time"
 
 	"posbox/store"
+	"posbox/store/storetest"
 )
-
-// testClock is a settable clock shared by the store and the dispatcher.
-type testClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *testClock) Now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *testClock) Set(t time.Time) { c.mu.Lock(); c.t = t; c.mu.Unlock() }
-func (c *testClock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
 
 var discard = slog.New(slog.NewTextHandler(io.Discard, nil))
 
@@ -35,13 +22,13 @@ var discard = slog.New(slog.NewTextHandler(io.Discard, nil))
 type env struct {
 	dir   string
 	st    *store.Store
-	clock *testClock
+	clock *storetest.Clock
 	rest  *store.Restaurant
 }
 
 func newEnv(t testing.TB) *env {
 	t.Helper()
-	e := &env{dir: t.TempDir(), clock: &testClock{t: time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)}}
+	e := &env{dir: t.TempDir(), clock: storetest.NewClock(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))}
 	e.open(t)
 	e.rest = &store.Restaurant{Name: "Trattoria", Timezone: "Europe/Berlin"}
 	if err := e.st.CreateRestaurant(context.Background(), e.rest); err != nil {

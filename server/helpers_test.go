@@ -9,13 +9,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
 
 	"posbox/store"
+	"posbox/store/storetest"
 )
 
 // testEnv is a real store in a temp dir behind the real handler.
@@ -26,21 +26,8 @@ type testEnv struct {
 	restaurant *store.Restaurant
 	admin      *store.User
 	adminToken string
-	clock      *testClock
-}
-
-// testClock is a settable clock shared by the store and the server.
-type testClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *testClock) Now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *testClock) Set(t time.Time) { c.mu.Lock(); c.t = t; c.mu.Unlock() }
-func (c *testClock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
+	clock      *storetest.Clock
+	cfg        Config // the server's, as last built by serve
 }
 
 var testKey = []byte("0123456789abcdef0123456789abcdef")
@@ -49,18 +36,27 @@ var testKey = []byte("0123456789abcdef0123456789abcdef")
 // and its admin; the clock starts at 2026-11-22 09:00 UTC.
 func newTestEnv(tb testing.TB) *testEnv {
 	tb.Helper()
-	clock := &testClock{t: time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)}
+	clock := storetest.NewClock(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	st, err := store.Open(context.Background(), tb.TempDir(), store.Options{Now: clock.Now, Logger: log, BcryptCost: bcrypt.MinCost})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { st.Close() })
-	srv := New(st, Config{Version: "test", JWTKey: testKey}, log)
-	tb.Cleanup(srv.Close)
-	e := &testEnv{st: st, srv: srv, h: srv.Handler(), clock: clock}
+	e := &testEnv{st: st, clock: clock}
+	e.serve(tb, Config{})
 	e.seedRestaurant(tb)
 	return e
+}
+
+// serve (re)builds the server on the env's store with cfg, as main does
+// (a test hands it a notifier or a TSE this way).
+func (e *testEnv) serve(tb testing.TB, cfg Config) {
+	cfg.Version, cfg.JWTKey = "test", testKey
+	e.cfg = cfg
+	e.srv = New(e.st, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	e.h = e.srv.Handler()
+	tb.Cleanup(e.srv.Close)
 }
 
 // seedRestaurant creates the test restaurant (Europe/Berlin) and its admin.

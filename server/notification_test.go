@@ -18,16 +18,18 @@ import (
 
 // withNotifier gives the test server a real dispatcher whose webhooks go
 // out over HTTP and whose email is unconfigured.
-func (e *testEnv) withNotifier(t *testing.T) *notify.Dispatcher {
-	t.Helper()
+func (e *testEnv) withNotifier(tb testing.TB) *notify.Dispatcher {
+	tb.Helper()
 	ws, err := notify.NewWebhookSender(notify.WebhookConfig{})
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	email, _ := notify.NewEmailSender(notify.EmailConfig{})
 	d := notify.New(e.st, notify.Options{Senders: map[string]notify.Sender{store.ChannelWebhook: ws, store.ChannelEmail: email},
 		Now: e.clock.Now, Jitter: func() float64 { return 1 }, Poll: 10 * time.Millisecond})
-	e.srv.SetNotifier(d)
+	cfg := e.cfg
+	cfg.Notifier = d
+	e.serve(tb, cfg)
 	return d
 }
 

@@ -13,13 +13,16 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"posbox/store"
+	"posbox/store/storetest"
 	"posbox/tse"
+	"posbox/tse/queue"
 )
 
 // tseEnv is a test appliance with the in-process simulator (its state in
 // its own dir, on the same clock) and, when started, the real worker.
 type tseEnv struct {
 	*testEnv
+	q       *queue.Queue
 	sim     *tse.Simulator
 	dbDir   string
 	simDir  string
@@ -39,7 +42,7 @@ type tseEnvOpts struct {
 	external    tse.Provider                      // a provider elsewhere (HTTP); no simulator is opened
 	dbDir       string                            // reopen an existing appliance
 	simDir      string
-	clock       *testClock
+	clock       *storetest.Clock
 	restaurant  *store.Restaurant
 	adminToken  string
 	admin       *store.User
@@ -50,7 +53,7 @@ type tseEnvOpts struct {
 func newTSEEnv(tb testing.TB, o tseEnvOpts) *tseEnv {
 	tb.Helper()
 	if o.clock == nil {
-		o.clock = &testClock{t: time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)}
+		o.clock = storetest.NewClock(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
 	}
 	if o.dbDir == "" {
 		o.dbDir = tb.TempDir()
@@ -69,8 +72,7 @@ func newTSEEnv(tb testing.TB, o tseEnvOpts) *tseEnv {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	srv := New(st, Config{Version: "test", JWTKey: testKey, TSEBudget: o.budget}, log)
-	e := &tseEnv{testEnv: &testEnv{st: st, srv: srv, h: srv.Handler(), clock: o.clock}, dbDir: o.dbDir, simDir: o.simDir}
+	e := &tseEnv{testEnv: &testEnv{st: st, clock: o.clock}, dbDir: o.dbDir, simDir: o.simDir}
 	if o.restaurant == nil {
 		e.seedRestaurant(tb)
 	} else {
@@ -88,7 +90,12 @@ func newTSEEnv(tb testing.TB, o tseEnvOpts) *tseEnv {
 		}
 	}
 	e.tssID = p.TSSID()
-	srv.EnableTSE(p, TSEOptions{RestaurantID: e.restaurant.ID, Jitter: func() float64 { return 1 }})
+	e.q, err = queue.New(context.Background(), p, st, queue.Options{RestaurantID: e.restaurant.ID, Budget: o.budget,
+		Jitter: func() float64 { return 1 }, Logger: log})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	e.serve(tb, Config{TSE: e.q})
 	if !o.noWorker {
 		e.startWorker()
 	}
@@ -101,7 +108,7 @@ func (e *tseEnv) startWorker() {
 	e.stop, e.stopped = cancel, make(chan struct{})
 	go func() {
 		defer close(e.stopped)
-		e.srv.RunTSE(ctx)
+		e.q.Run(ctx)
 	}()
 }
 
@@ -127,7 +134,7 @@ func (e *tseEnv) close() {
 // advance moves the clock and wakes the worker.
 func (e *tseEnv) advance(d time.Duration) {
 	e.clock.Add(d)
-	e.srv.tse.Wake()
+	e.q.Wake()
 }
 
 // waitFor polls cond (bounded) until it holds.
@@ -217,11 +224,11 @@ func (e *tseEnv) status(tb testing.TB) map[string]any {
 func (e *tseEnv) headAttempts(tb testing.TB) int {
 	tb.Helper()
 	j, err := e.st.TSEHeadJob(context.Background(), e.tssID)
+	if store.IsNotFound(err) {
+		return -1
+	}
 	if err != nil {
 		tb.Fatal(err)
-	}
-	if j == nil {
-		return -1
 	}
 	return j.Attempts
 }
@@ -231,10 +238,13 @@ func (e *tseEnv) headAttempts(tb testing.TB) int {
 func (e *tseEnv) filed(tb testing.TB, n int) bool {
 	tb.Helper()
 	j, err := e.st.TSEHeadJob(context.Background(), e.tssID)
+	if store.IsNotFound(err) {
+		return false
+	}
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return j != nil && j.Attempts == n && j.Status == store.TSEJobPending && j.LastErrorCode != ""
+	return j.Attempts == n && j.Status == store.TSEJobPending && j.LastErrorCode != ""
 }
 
 // failUntilCircuitOpens walks the head job through the failures that

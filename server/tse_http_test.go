@@ -5,9 +5,11 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"strconv"
 	"testing"
 	"time"
 
+	"posbox/store/storetest"
 	"posbox/tse"
 )
 
@@ -17,7 +19,7 @@ import (
 type simProcess struct {
 	dir   string
 	addr  string
-	clock *testClock
+	clock *storetest.Clock
 	sim   *tse.Simulator
 	hs    *http.Server
 	done  chan struct{}
@@ -25,7 +27,7 @@ type simProcess struct {
 
 const simKey, simSecret = "test_key", "test_secret"
 
-func startSimProcess(tb testing.TB, clock *testClock) *simProcess {
+func startSimProcess(tb testing.TB, clock *storetest.Clock) *simProcess {
 	p := &simProcess{dir: tb.TempDir(), addr: "127.0.0.1:0", clock: clock}
 	p.start(tb)
 	tb.Cleanup(p.stop)
@@ -80,7 +82,7 @@ func (p *simProcess) client(tb testing.TB, txTimeout time.Duration) *tse.Fiskaly
 // selling: sales answer 202 while it is gone, and after it is back all of
 // them are signed over HTTP in order, the outage closed with its count.
 func TestTSEOverHTTPSimRestartWhileSelling(t *testing.T) {
-	clock := &testClock{t: time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)}
+	clock := storetest.NewClock(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
 	proc := startSimProcess(t, clock)
 	e := newTSEEnv(t, tseEnvOpts{clock: clock, external: proc.client(t, 0)})
 
@@ -96,7 +98,7 @@ func TestTSEOverHTTPSimRestartWhileSelling(t *testing.T) {
 	ids = append(ids, tx["id"].(string))
 	e.failUntilCircuitOpens(t)
 	for i := range 6 {
-		s, tx := e.sell(t, sale("KASSE-0"+itoa(1+i%2), 1200+i), e.adminToken)
+		s, tx := e.sell(t, sale("KASSE-0"+strconv.Itoa(1+i%2), 1200+i), e.adminToken)
 		if s != http.StatusAccepted || tx["tse_unavailable"] != true {
 			t.Fatalf("sale during the stop: %d %v", s, tx)
 		}
@@ -139,7 +141,7 @@ func TestTSEOverHTTPSimRestartWhileSelling(t *testing.T) {
 // Over HTTP the provider applies a revision and the answer never comes
 // (the client's deadline passes): one transaction at the provider, not two.
 func TestTSEOverHTTPApplyThenTimeout(t *testing.T) {
-	clock := &testClock{t: time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)}
+	clock := storetest.NewClock(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
 	proc := startSimProcess(t, clock)
 	e := newTSEEnv(t, tseEnvOpts{clock: clock, external: proc.client(t, 300*time.Millisecond)})
 	if s, _ := e.sell(t, sale("KASSE-01", 100), e.adminToken); s != http.StatusCreated {

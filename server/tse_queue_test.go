@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -75,7 +76,7 @@ func TestTSEOutageThenRecoveryInOrder(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range 8 {
-				rec := e.do(t, "POST", "/api/tse/transactions", sale("KASSE-0"+itoa(k+1), 300+i), e.adminToken)
+				rec := e.do(t, "POST", "/api/tse/transactions", sale("KASSE-0"+strconv.Itoa(k+1), 300+i), e.adminToken)
 				tx := field(rec.Body.Bytes(), "transaction")
 				if rec.Code != http.StatusAccepted || tx["signed"] != false || tx["tse_unavailable"] != true || tx["number"] != nil {
 					t.Errorf("sale during outage: %d %s", rec.Code, rec.Body.String())

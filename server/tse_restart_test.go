@@ -2,11 +2,13 @@ package server
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"posbox/store"
+	"posbox/store/storetest"
 	"posbox/tse"
 )
 
@@ -18,7 +20,7 @@ import (
 // when the provider is back everything is signed and the one outage
 // closes with the right count.
 func TestTSEOutageReasonIsReadableAndSurvivesRestart(t *testing.T) {
-	clock := &testClock{t: time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)}
+	clock := storetest.NewClock(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
 	proc := startSimProcess(t, clock)
 	e := newTSEEnv(t, tseEnvOpts{clock: clock, external: proc.client(t, 0), budget: time.Hour})
 	if s, _ := e.sell(t, sale("KASSE-01", 100), e.adminToken); s != http.StatusCreated {
@@ -61,7 +63,7 @@ func TestTSEOutageReasonIsReadableAndSurvivesRestart(t *testing.T) {
 		t.Fatalf("status after restart %v", st)
 	}
 	for i := range 3 {
-		s, tx := e2.sellAtOnce(t, "KASSE-0"+itoa(1+i%2), 300+i)
+		s, tx := e2.sellAtOnce(t, "KASSE-0"+strconv.Itoa(1+i%2), 300+i)
 		if s != http.StatusAccepted || tx["tse_unavailable"] != true || tx["outage_id"] != o["id"] {
 			t.Fatalf("sale after restart: %d %v", s, tx)
 		}

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -51,7 +52,7 @@ func TestTSESaleSignedAndVerifies(t *testing.T) {
 	at := e.clock.Now().Format(time.RFC3339)
 	rec = e.do(t, "GET", "/api/tse/transactions?from="+at+"&to="+at, nil, e.adminToken)
 	wantStatus(t, rec, http.StatusOK)
-	if !strings.HasPrefix(rec.Body.String(), "[") || !strings.Contains(rec.Body.String(), `"signature_counter":`+itoa(num(tx["signature_counter"]))) {
+	if !strings.HasPrefix(rec.Body.String(), "[") || !strings.Contains(rec.Body.String(), `"signature_counter":`+strconv.Itoa(num(tx["signature_counter"]))) {
 		t.Fatalf("list %s", rec.Body.String())
 	}
 	st := e.status(t)
@@ -138,7 +139,7 @@ func TestTSEIdempotencyKey(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			rec := e.do(t, "POST", "/api/tse/transactions", sale("KASSE-02", 700), e.adminToken, "Idempotency-Key", "k-2")
-			bodies[i] = itoa(rec.Code) + rec.Body.String()
+			bodies[i] = strconv.Itoa(rec.Code) + rec.Body.String()
 		}()
 	}
 	wg.Wait()
@@ -167,7 +168,7 @@ func TestTSEConcurrentTerminalsKeepOrder(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range each {
-				rec := e.do(t, "POST", "/api/tse/transactions", sale("KASSE-0"+itoa(k+1), 100+i), e.adminToken)
+				rec := e.do(t, "POST", "/api/tse/transactions", sale("KASSE-0"+strconv.Itoa(k+1), 100+i), e.adminToken)
 				if rec.Code != http.StatusCreated {
 					t.Errorf("terminal %d sale %d: %d %s", k, i, rec.Code, rec.Body.String())
 				}

@@ -117,7 +117,7 @@ func TestTSESelfTestFailure(t *testing.T) {
 	if err := e.sim.SetState(tse.TSSDisabled); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.srv.TSESelfTestJob(context.Background()); err != nil {
+	if err := e.q.SelfTestJob(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	st := e.status(t)
@@ -137,7 +137,7 @@ func TestTSESelfTestFailure(t *testing.T) {
 // certificate when 30 days or fewer are left, not every day.
 func TestTSECertificateExpiringOnce(t *testing.T) {
 	e := newTSEEnv(t, tseEnvOpts{noWorker: true, certValid: 40 * 24 * time.Hour})
-	if err := e.srv.TSECertificateJob(context.Background()); err != nil {
+	if err := e.q.CertificateJob(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(e.storedEvents(t, store.EventTSECertExpiring)); n != 0 {
@@ -146,7 +146,7 @@ func TestTSECertificateExpiringOnce(t *testing.T) {
 	// Day 10 (30 days left), then the next two daily runs.
 	for _, d := range []int{10, 1, 1} {
 		e.clock.Add(time.Duration(d) * 24 * time.Hour)
-		if err := e.srv.TSECertificateJob(context.Background()); err != nil {
+		if err := e.q.CertificateJob(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -169,7 +169,7 @@ func TestTSECertificateExpiringOnce(t *testing.T) {
 func TestTSESelfTestUnreachableIsReadable(t *testing.T) {
 	e := newTSEEnv(t, tseEnvOpts{noWorker: true})
 	e.sim.SetFault(tse.Fault{Offline: true})
-	if err := e.srv.TSESelfTestJob(context.Background()); err != nil {
+	if err := e.q.SelfTestJob(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if msg := e.status(t)["last_self_test_error"]; msg != "tss_reachable: TSE provider unreachable (network error)" {

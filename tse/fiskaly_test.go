@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"posbox/store/storetest"
 	"reflect"
 	"sync"
 	"testing"
@@ -21,7 +22,7 @@ type simHTTP struct {
 	sim    *Simulator
 	srv    *SimServer
 	ts     *httptest.Server
-	clk    *testClock
+	clk    *storetest.Clock
 	mu     sync.Mutex
 	grants []string // "key" or "refresh", with "!" appended when refused
 }

@@ -10,35 +10,18 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"posbox/store/storetest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 )
 
-// testClock is a settable clock for the simulator.
-type testClock struct {
-	mu sync.Mutex
-	t  time.Time
+func newTestClock() *storetest.Clock {
+	return storetest.NewClock(time.Date(2026, 3, 14, 11, 30, 0, 0, time.UTC))
 }
 
-func newTestClock() *testClock {
-	return &testClock{t: time.Date(2026, 3, 14, 11, 30, 0, 0, time.UTC)}
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *testClock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
-
-func openSim(t *testing.T, dir string, clk *testClock, mod ...func(*SimConfig)) *Simulator {
+func openSim(t *testing.T, dir string, clk *storetest.Clock, mod ...func(*SimConfig)) *Simulator {
 	t.Helper()
 	cfg := SimConfig{Dir: dir, Now: clk.Now}
 	for _, m := range mod {

@@ -3,36 +3,70 @@ package server
 import (
 	"context"
 	"net/http"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"posbox/tse"
 )
 
-// startedThenParked records a sale, forwards only its start (the worker
-// is driven step by step) and parks the finish as a permanent error.
+// refusingProvider is the simulator refusing every sale's finish
+// (revision 2) as a schema error while refuse is set: the worker parks
+// the transaction for attention after its start was signed, so it stays
+// ACTIVE at the TSS.
+type refusingProvider struct {
+	tse.Provider
+	refuse atomic.Bool
+}
+
+func (p *refusingProvider) Upsert(ctx context.Context, r tse.UpsertRequest) (tse.Tx, error) {
+	if r.Revision == 2 && p.refuse.Load() {
+		if state, _, _, _, err := tse.ParseUpsertBody(r.Body); err == nil && state == tse.TxFinished {
+			return tse.Tx{}, &tse.Error{Class: tse.TxPermanent, HTTPStatus: 400, Code: "E_FAILED_SCHEMA_VALIDATION", Message: "test: refused"}
+		}
+	}
+	return p.Provider.Upsert(ctx, r)
+}
+
+// newRefusingEnv is a TSE env whose provider refuses finishes until
+// refuse is cleared.
+func newRefusingEnv(t *testing.T, o tseEnvOpts) (*tseEnv, *refusingProvider) {
+	var rp *refusingProvider
+	o.provider = func(s *tse.Simulator) tse.Provider {
+		rp = &refusingProvider{Provider: s}
+		rp.refuse.Store(true)
+		return rp
+	}
+	return newTSEEnv(t, o), rp
+}
+
+// startedThenParked sells once; the worker signs the start and parks the
+// refused finish. It returns the transaction id.
 func startedThenParked(t *testing.T, e *tseEnv) string {
 	t.Helper()
 	s, tx := e.sell(t, sale("KASSE-01", 300), e.adminToken)
 	if s != http.StatusAccepted {
 		t.Fatalf("status %d", s)
 	}
-	e.srv.tse.step(context.Background()) // revision 1
-	head, err := e.st.TSEHeadJob(context.Background(), e.tssID)
-	if err != nil || head == nil || head.Revision != 2 {
-		t.Fatalf("head %+v %v", head, err)
-	}
-	if err := e.st.ParkTSETx(context.Background(), head, 400, "E_FAILED_SCHEMA_VALIDATION", "test: refused"); err != nil {
-		t.Fatal(err)
-	}
-	return tx["id"].(string)
+	id := tx["id"].(string)
+	waitFor(t, "the finish parked", func() bool {
+		items := e.queue(t)["items"].([]any)
+		for _, it := range items {
+			if m := it.(map[string]any); m["tx_id"] == id && m["status"] == "attention" {
+				return true
+			}
+		}
+		return false
+	})
+	return id
 }
 
 // An attention item: visible in the queue with its error, status is
 // unhealthy, unrelated sales go on; the admin cancels it at the TSE.
 func TestTSEAttentionItemCancelledByAdmin(t *testing.T) {
-	e := newTSEEnv(t, tseEnvOpts{noWorker: true, budget: time.Millisecond})
+	e, rp := newRefusingEnv(t, tseEnvOpts{budget: time.Millisecond})
 	id := startedThenParked(t, e)
+	rp.refuse.Store(false)
 	q := e.queue(t)
 	item := q["items"].([]any)[0].(map[string]any)
 	if num(q["attention"]) != 1 || item["status"] != "attention" || item["last_error_code"] != "E_FAILED_SCHEMA_VALIDATION" || item["tx_id"] != id {
@@ -43,11 +77,7 @@ func TestTSEAttentionItemCancelledByAdmin(t *testing.T) {
 	}
 	// An unrelated sale is not blocked by the parked one.
 	_, other := e.sell(t, sale("KASSE-02", 100), e.adminToken)
-	e.srv.tse.step(context.Background())
-	e.srv.tse.step(context.Background())
-	if got := e.tx(t, other["id"].(string)); got["signed"] != true {
-		t.Fatalf("unrelated sale %v", got)
-	}
+	waitFor(t, "the unrelated sale signed", func() bool { return e.tx(t, other["id"].(string))["signed"] == true })
 	// Staff may not act on the queue; a retry of an item without attention is a 409.
 	_, staffTok := e.staff(t, "Sam Staff")
 	wantProblem(t, e.do(t, "POST", "/api/tse/queue/"+id+"/cancel", nil, staffTok), 403, eForbidden)
@@ -55,9 +85,8 @@ func TestTSEAttentionItemCancelledByAdmin(t *testing.T) {
 
 	rec := e.do(t, "POST", "/api/tse/queue/"+id+"/cancel", nil, e.adminToken)
 	wantStatus(t, rec, http.StatusOK)
-	e.srv.tse.step(context.Background())
-	got := e.tx(t, id)
-	if got["state"] != "CANCELLED" || got["signed"] != true {
+	waitFor(t, "the cancellation signed", func() bool { return e.tx(t, id)["signed"] == true })
+	if got := e.tx(t, id); got["state"] != "CANCELLED" {
 		t.Fatalf("after cancel %v", got)
 	}
 	if ptx := e.providerTx(t, id); ptx.State != tse.TxCancelled || ptx.LatestRevision != 2 {
@@ -70,11 +99,12 @@ func TestTSEAttentionItemCancelledByAdmin(t *testing.T) {
 
 // "Retry" puts a parked transaction back in the queue.
 func TestTSEAttentionItemRetried(t *testing.T) {
-	e := newTSEEnv(t, tseEnvOpts{noWorker: true, budget: time.Millisecond})
+	e, rp := newRefusingEnv(t, tseEnvOpts{budget: time.Millisecond})
 	id := startedThenParked(t, e)
+	rp.refuse.Store(false)
 	wantStatus(t, e.do(t, "POST", "/api/tse/queue/"+id+"/retry", nil, e.adminToken), http.StatusOK)
-	e.srv.tse.step(context.Background())
-	if got := e.tx(t, id); got["state"] != "FINISHED" || got["signed"] != true {
+	waitFor(t, "the retried finish signed", func() bool { return e.tx(t, id)["signed"] == true })
+	if got := e.tx(t, id); got["state"] != "FINISHED" {
 		t.Fatalf("after retry %v", got)
 	}
 }
@@ -83,22 +113,19 @@ func TestTSEAttentionItemRetried(t *testing.T) {
 // finish it is cancelled by the sweep, so the open-transaction limit is
 // never reached; the reconciler adds transactions only the provider knows.
 func TestTSEStaleActiveCancelledAndReconciler(t *testing.T) {
-	e := newTSEEnv(t, tseEnvOpts{noWorker: true, budget: time.Millisecond})
+	e, _ := newRefusingEnv(t, tseEnvOpts{budget: time.Millisecond})
 	id := startedThenParked(t, e)
-	if err := e.srv.TSEReconcileJob(context.Background()); err != nil {
+	if err := e.q.ReconcileJob(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if q := e.queue(t); num(q["pending"]) != 0 {
 		t.Fatalf("cancelled a fresh transaction: %v", q)
 	}
 	e.clock.Add(31 * time.Minute)
-	if err := e.srv.TSEReconcileJob(context.Background()); err != nil {
+	if err := e.q.ReconcileJob(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	e.srv.tse.step(context.Background())
-	if ptx := e.providerTx(t, id); ptx.State != tse.TxCancelled {
-		t.Fatalf("provider state %s", ptx.State)
-	}
+	waitFor(t, "the stale transaction cancelled", func() bool { return e.providerTx(t, id).State == tse.TxCancelled })
 	info, err := e.sim.TSS(context.Background())
 	if err != nil || info.ActiveTransactions != 0 {
 		t.Fatalf("active transactions %d %v", info.ActiveTransactions, err)
@@ -120,7 +147,7 @@ func TestTSEStaleActiveCancelledAndReconciler(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := e.srv.TSEReconcileJob(ctx); err != nil {
+	if err := e.q.ReconcileJob(ctx); err != nil {
 		t.Fatal(err)
 	}
 	from, to := e.clock.Now().Add(-time.Hour).Format(time.RFC3339), e.clock.Now().Format(time.RFC3339)
@@ -138,9 +165,9 @@ func TestTSEStaleActiveCancelledAndReconciler(t *testing.T) {
 // the sweep's cancellations go to the front, free the room, and the queue
 // resumes by itself with the waiting sale.
 func TestTSETxLimitReachedRecoversThroughSweep(t *testing.T) {
-	e := newTSEEnv(t, tseEnvOpts{noWorker: true, budget: time.Millisecond, maxActive: 2})
+	e, rp := newRefusingEnv(t, tseEnvOpts{budget: time.Millisecond, maxActive: 2})
 	stale := []string{startedThenParked(t, e), startedThenParked(t, e)}
-	e.startWorker()
+	rp.refuse.Store(false)
 	s, tx := e.sell(t, sale("KASSE-01", 500), e.adminToken)
 	if s != http.StatusAccepted {
 		t.Fatalf("status %d", s)
@@ -150,7 +177,7 @@ func TestTSETxLimitReachedRecoversThroughSweep(t *testing.T) {
 		t.Fatalf("last error %v", le)
 	}
 	e.clock.Add(31 * time.Minute)
-	if err := e.srv.TSEReconcileJob(context.Background()); err != nil {
+	if err := e.q.ReconcileJob(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, "queue drained", func() bool { return e.queueEmpty(t) })

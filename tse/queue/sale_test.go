@@ -1,0 +1,122 @@
+package queue
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"posbox/store"
+	"posbox/tse"
+)
+
+// A sale with the provider up is signed within the budget: the till gets
+// the number, the signature and the QR code, and the queue is empty.
+func TestSellSigned(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	e.run()
+	for i, want := range []int64{1, 2} {
+		got := e.sell(t, sale("KASSE-01", 2142+int64(i)), nil)
+		if !got.Signed() || got.State != tse.TxFinished || got.Number == nil || *got.Number != want ||
+			got.SignatureValue == "" || got.QRCodeData == "" || got.ReceiptWithoutTSE {
+			t.Fatalf("sale %d: %+v", i, got)
+		}
+	}
+	if h := e.head(t); h != nil {
+		t.Fatalf("queue not empty: %+v", h)
+	}
+}
+
+// With the provider unreachable, the sale is recorded, answers unsigned
+// once the budget runs out, and the receipt is counted in an open outage;
+// when the provider is back the worker signs it late, in order.
+func TestSellDuringOutageSignedLate(t *testing.T) {
+	e := newEnv(t, envOpts{budget: 50 * time.Millisecond})
+	e.sim.SetFault(tse.Fault{Offline: true})
+	e.run()
+	got := e.sell(t, sale("KASSE-01", 500), nil)
+	if got.Signed() || !got.ReceiptWithoutTSE || got.OutageID == "" {
+		t.Fatalf("sale during the outage: %+v", got)
+	}
+	o, err := e.st.OpenTSEOutageOf(context.Background(), e.q.tssID)
+	if err != nil || o.ID != got.OutageID || o.AffectedTransactions != 1 {
+		t.Fatalf("outage %+v %v", o, err)
+	}
+	e.sim.SetFault(tse.Fault{})
+	// The head backs off 2 s after the first failure; move the clock past it.
+	e.clock.Add(3 * time.Second)
+	e.q.Wake()
+	waitFor(t, "the sale signed late", func() bool { return e.tx(t, got.TxID).Signed() })
+	if late := e.tx(t, got.TxID); !late.SignedLate || *late.Number != 1 {
+		t.Fatalf("signed late: %+v", late)
+	}
+	if _, err := e.st.OpenTSEOutageOf(context.Background(), e.q.tssID); !store.IsNotFound(err) {
+		t.Fatalf("outage still open: %v", err)
+	}
+}
+
+// The same Idempotency-Key answers what its first request answered, and
+// records no second sale; another request under the key is refused.
+func TestSellIdempotent(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	e.run()
+	idem := &Idempotency{Key: "k-1", RequestHash: "h-1"}
+	first := e.sell(t, sale("KASSE-01", 700), idem)
+	again := e.sell(t, sale("KASSE-01", 700), idem)
+	if again.TxID != first.TxID || *again.Number != *first.Number || again.SignatureValue != first.SignatureValue {
+		t.Fatalf("replay %+v, first %+v", again, first)
+	}
+	txs, err := e.st.TSETransactions(context.Background(), e.restaurant.ID, e.clock.Now().Add(-time.Hour), e.clock.Now().Add(time.Hour))
+	if err != nil || len(txs) != 1 {
+		t.Fatalf("%d transactions recorded, want 1 (%v)", len(txs), err)
+	}
+	_, err = e.q.Sell(context.Background(), e.restaurant.ID, sale("KASSE-01", 800), &Idempotency{Key: "k-1", RequestHash: "h-2"})
+	if store.ErrorCode(err) != store.EIdempotencyKeyReused {
+		t.Fatalf("reused key: %v", err)
+	}
+}
+
+// The TSS signs for one restaurant only: another's sale is refused and
+// nothing is recorded.
+func TestSellOtherRestaurantRefused(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	other := &store.Restaurant{Name: "Other", Timezone: "Europe/Berlin"}
+	if err := e.st.CreateRestaurant(context.Background(), other); err != nil {
+		t.Fatal(err)
+	}
+	_, err := e.q.Sell(context.Background(), other.ID, sale("KASSE-01", 100), nil)
+	if store.ErrorCode(err) != store.ETSENotConfigured {
+		t.Fatalf("other restaurant: %v", err)
+	}
+	if h := e.head(t); h != nil {
+		t.Fatalf("recorded anyway: %+v", h)
+	}
+}
+
+// Two first sales of a new terminal at once register it under one client
+// id: the one that lost the race builds its revisions again for the id
+// that won.
+func TestSellNewTerminalConcurrently(t *testing.T) {
+	e := newEnv(t, envOpts{budget: time.Millisecond})
+	const n = 8
+	ids := make(chan string, n)
+	for range n {
+		go func() {
+			tx, err := e.q.Sell(context.Background(), e.restaurant.ID, sale("KASSE-NEW", 100), nil)
+			if err != nil {
+				ids <- "error: " + err.Error()
+				return
+			}
+			ids <- tx.ClientID
+		}()
+	}
+	first := <-ids
+	for range n - 1 {
+		if id := <-ids; id != first {
+			t.Fatalf("client ids %q and %q for one terminal", first, id)
+		}
+	}
+	clients, err := e.st.TSEClients(context.Background(), e.q.tssID)
+	if err != nil || len(clients) != 1 {
+		t.Fatalf("clients %+v %v", clients, err)
+	}
+}
