@@ -41,8 +41,8 @@ func TestMain(m *testing.M) {
 
 // buildPosbox builds the real binary once per test run, version and build
 // stamped in as "make build" does.
-func buildPosbox(t *testing.T) string {
-	t.Helper()
+func buildPosbox(tb testing.TB) string {
+	tb.Helper()
 	built.once.Do(func() {
 		if built.dir, built.err = os.MkdirTemp("", "posbox-bin-"); built.err != nil {
 			return
@@ -59,7 +59,7 @@ func buildPosbox(t *testing.T) string {
 		}
 	})
 	if built.err != nil {
-		t.Fatal(built.err)
+		tb.Fatal(built.err)
 	}
 	return built.bin
 }
@@ -80,26 +80,26 @@ var servingAddr = regexp.MustCompile(`msg="posbox serving" addr=(\S+)`)
 
 // startAppliance runs "posbox serve" on a free port with a fresh data dir
 // and waits until it logs its address.
-func startAppliance(t *testing.T, bin string) *appliance {
-	t.Helper()
-	return startApplianceIn(t, bin, t.TempDir())
+func startAppliance(tb testing.TB, bin string) *appliance {
+	tb.Helper()
+	return startApplianceIn(tb, bin, tb.TempDir())
 }
 
 // startApplianceIn runs "posbox serve" on a free port with dataDir, as a
 // restart on the same box does.
-func startApplianceIn(t *testing.T, bin, dataDir string) *appliance {
-	t.Helper()
+func startApplianceIn(tb testing.TB, bin, dataDir string) *appliance {
+	tb.Helper()
 	a := &appliance{dataDir: dataDir, logDone: make(chan struct{})}
 	a.cmd = exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data-dir", a.dataDir)
 	a.cmd.Env = append(os.Environ(), "POSBOX_LOG_LEVEL=info")
 	stderr, err := a.cmd.StderrPipe()
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	if err := a.cmd.Start(); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	t.Cleanup(func() { a.cmd.Process.Kill() })
+	tb.Cleanup(func() { a.cmd.Process.Kill() })
 	addr := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stderr)
@@ -116,7 +116,7 @@ func startApplianceIn(t *testing.T, bin, dataDir string) *appliance {
 	}()
 	got, ok := <-addr
 	if !ok {
-		t.Fatalf("posbox exited before serving:\n%s", a.logText())
+		tb.Fatalf("posbox exited before serving:\n%s", a.logText())
 	}
 	a.base = "http://" + got
 	return a
@@ -125,12 +125,12 @@ func startApplianceIn(t *testing.T, bin, dataDir string) *appliance {
 // waitExit waits at most bound for the process to end and returns its
 // exit error. It reads stderr to the end first: exec closes the pipe in
 // Wait, which could lose the last log lines.
-func (a *appliance) waitExit(t *testing.T, bound time.Duration) error {
-	t.Helper()
+func (a *appliance) waitExit(tb testing.TB, bound time.Duration) error {
+	tb.Helper()
 	select {
 	case <-a.logDone:
 	case <-time.After(bound):
-		t.Fatalf("posbox still running %s after the signal\n%s", bound, a.logText())
+		tb.Fatalf("posbox still running %s after the signal\n%s", bound, a.logText())
 	}
 	return a.cmd.Wait()
 }
@@ -164,11 +164,11 @@ func (a *appliance) call(method, path, token, body string, wrote func()) (int, [
 
 // token is "posbox token" for the first admin: a token without spending
 // one of the login rate limit's attempts.
-func (a *appliance) token(t *testing.T) string {
-	t.Helper()
+func (a *appliance) token(tb testing.TB) string {
+	tb.Helper()
 	out, err := exec.Command(a.cmd.Path, "token", "--data-dir", a.dataDir, "--email", "admin@posbox.local").Output()
 	if err != nil {
-		t.Fatalf("posbox token: %v", err)
+		tb.Fatalf("posbox token: %v", err)
 	}
 	return strings.TrimSpace(string(out))
 }

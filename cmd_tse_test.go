@@ -16,8 +16,8 @@ import (
 
 // startTSESim runs `posbox tse-sim` on addr with its state in dir and
 // returns its address and a stop function that waits for a clean exit.
-func startTSESim(t *testing.T, dir, addr string, extra ...string) (string, func()) {
-	t.Helper()
+func startTSESim(tb testing.TB, dir, addr string, extra ...string) (string, func()) {
+	tb.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
@@ -36,23 +36,23 @@ func startTSESim(t *testing.T, dir, addr string, extra ...string) (string, func(
 			stopped = true
 			cancel()
 			if err := <-done; err != nil {
-				t.Errorf("tse-sim stopped with %v", err)
+				tb.Errorf("tse-sim stopped with %v", err)
 			}
 		}
-		t.Cleanup(stop)
+		tb.Cleanup(stop)
 		return a, stop
 	case err := <-done:
 		cancel()
-		t.Fatalf("tse-sim did not start: %v\n%s", err, logs.String())
+		tb.Fatalf("tse-sim did not start: %v\n%s", err, logs.String())
 	}
 	return "", nil
 }
 
-func saleBodies(t *testing.T, clientID string) ([]byte, []byte) {
-	t.Helper()
+func saleBodies(tb testing.TB, clientID string) ([]byte, []byte) {
+	tb.Helper()
 	start, err := tse.UpsertBody(tse.TxActive, clientID, nil, nil)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	finish, err := tse.UpsertBody(tse.TxFinished, clientID, &tse.Receipt{
 		ReceiptType:           "RECEIPT",
@@ -60,40 +60,40 @@ func saleBodies(t *testing.T, clientID string) ([]byte, []byte) {
 		AmountsPerPaymentType: []tse.AmountPerPayment{{PaymentType: "CASH", Amount: "9.50"}},
 	}, nil)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	return start, finish
 }
 
 // signSale registers the terminal and signs one sale through p.
-func signSale(t *testing.T, p tse.Provider, clientID string) tse.Tx {
-	t.Helper()
+func signSale(tb testing.TB, p tse.Provider, clientID string) tse.Tx {
+	tb.Helper()
 	ctx := context.Background()
 	if _, err := p.EnsureClient(ctx, clientID, "KASSE-01"); err != nil {
-		t.Fatalf("register client: %v", err)
+		tb.Fatalf("register client: %v", err)
 	}
-	start, finish := saleBodies(t, clientID)
+	start, finish := saleBodies(tb, clientID)
 	txID := tse.NewUUID4()
 	if _, err := p.Upsert(ctx, tse.UpsertRequest{TxID: txID, Revision: 1, Body: start}); err != nil {
-		t.Fatalf("start: %v", err)
+		tb.Fatalf("start: %v", err)
 	}
 	fin, err := p.Upsert(ctx, tse.UpsertRequest{TxID: txID, Revision: 2, Body: finish})
 	if err != nil {
-		t.Fatalf("finish: %v", err)
+		tb.Fatalf("finish: %v", err)
 	}
 	info, err := p.TSS(ctx)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	pub, err := tse.ParsePublicKey(info.PublicKey)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	if tse.SerialNumber(pub) != info.SerialNumber {
-		t.Fatal("TSS serial is not the SHA-256 of its public key")
+		tb.Fatal("TSS serial is not the SHA-256 of its public key")
 	}
 	if err := tse.VerifyTx(pub, fin); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	return fin
 }

@@ -20,36 +20,36 @@ import (
 	"posbox/store"
 )
 
-func quietTestConfig(t *testing.T, addr string) Config {
-	t.Helper()
+func quietTestConfig(tb testing.TB, addr string) Config {
+	tb.Helper()
 	cfg := DefaultConfig()
 	cfg.Addr = addr
-	cfg.DataDir = t.TempDir()
+	cfg.DataDir = tb.TempDir()
 	if err := cfg.finish(); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	seedDataDir(t, cfg.DataDir)
+	seedDataDir(tb, cfg.DataDir)
 	return cfg
 }
 
 // seedDataDir gives a data dir its restaurant and admin with a cheap
 // password hash, so serve's first-start bootstrap (bcrypt cost 12, slow
 // under -race) has nothing to do.
-func seedDataDir(t *testing.T, dir string) {
-	t.Helper()
+func seedDataDir(tb testing.TB, dir string) {
+	tb.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, dir, store.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), BcryptCost: bcrypt.MinCost})
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	defer st.Close()
 	r := &store.Restaurant{Name: "Seed", Timezone: "Europe/Berlin"}
 	if err := st.CreateRestaurant(ctx, r); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	u := &store.User{RestaurantID: r.ID, Email: "admin@seed.test", Name: "Admin", Role: store.RoleAdmin}
 	if err := st.CreateUser(ctx, u, "password1"); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 }
 

@@ -197,17 +197,17 @@ func TestNightlyBackupRetention(t *testing.T) {
 	}
 }
 
-func emailsIn(t *testing.T, dbPath string) map[string]bool {
-	t.Helper()
+func emailsIn(tb testing.TB, dbPath string) map[string]bool {
+	tb.Helper()
 	// Read-only through database/sql: store.Open would migrate the copy.
 	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(dbPath)+"?mode=ro")
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	defer db.Close()
 	rows, err := db.Query("SELECT email FROM users")
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	defer rows.Close()
 	got := map[string]bool{}

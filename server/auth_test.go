@@ -138,8 +138,8 @@ func TestTransportErrors(t *testing.T) {
 
 // httptestPanic serves a route that panics through a router built like
 // the real one.
-func httptestPanic(t *testing.T, e *testEnv) *httptest.ResponseRecorder {
-	t.Helper()
+func httptestPanic(tb testing.TB, e *testEnv) *httptest.ResponseRecorder {
+	tb.Helper()
 	r := e.srv.newRouter()
 	e.srv.route(r, "GET", "/boom", public, func(http.ResponseWriter, *http.Request, httprouter.Params) error {
 		panic("boom: SELECT secret FROM users")

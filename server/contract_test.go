@@ -43,32 +43,32 @@ func family(path string) string {
 	return ""
 }
 
-func newContractEnv(t *testing.T) *contractEnv {
-	t.Helper()
-	e := &contractEnv{tseEnv: newTSEEnv(t, tseEnvOpts{}), own: map[string]string{}, foreign: map[string]string{}, samples: map[string][]byte{}}
-	e.withNotifier(t)
-	staff, staffToken := e.staff(t, "Sam Staff")
+func newContractEnv(tb testing.TB) *contractEnv {
+	tb.Helper()
+	e := &contractEnv{tseEnv: newTSEEnv(tb, tseEnvOpts{}), own: map[string]string{}, foreign: map[string]string{}, samples: map[string][]byte{}}
+	e.withNotifier(tb)
+	staff, staffToken := e.staff(tb, "Sam Staff")
 	e.staffToken = staffToken
 	e.own["/api/users/"] = staff.ID
-	e.own["/api/shifts/"] = e.create(t, "POST", "/api/shifts", e.adminToken, shiftBody(staff, "2026-11-23", "18:00", "02:00"), "shift")
-	e.own["/api/discounts/"] = e.create(t, "POST", "/api/discounts", e.adminToken, map[string]any{
+	e.own["/api/shifts/"] = e.create(tb, "POST", "/api/shifts", e.adminToken, shiftBody(staff, "2026-11-23", "18:00", "02:00"), "shift")
+	e.own["/api/discounts/"] = e.create(tb, "POST", "/api/discounts", e.adminToken, map[string]any{
 		"name": "Happy Hour", "discount_type": "percentage", "value": 12.5, "max_discount_amount": 5,
 		"valid_until": "2026-12-31T23:00:00+01:00"}, "discount")
-	e.own["/api/notifications/settings/"] = e.create(t, "POST", "/api/notifications/settings", e.adminToken, map[string]any{
+	e.own["/api/notifications/settings/"] = e.create(tb, "POST", "/api/notifications/settings", e.adminToken, map[string]any{
 		"channel": "webhook", "event_type": "new_order", "is_enabled": false, "destination": "http://192.168.1.50/hook"}, "setting")
-	e.own["/api/tse/transactions/"] = e.create(t, "POST", "/api/tse/transactions", staffToken, sale("KASSE-01", 2142), "transaction")
+	e.own["/api/tse/transactions/"] = e.create(tb, "POST", "/api/tse/transactions", staffToken, sale("KASSE-01", 2142), "transaction")
 
 	other := &store.Restaurant{Name: "Other", Timezone: "Europe/Berlin"}
 	if err := e.st.CreateRestaurant(context.Background(), other); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	_, otherAdmin := e.addUser(t, other.ID, "admin@other.local", "Olga Other", store.RoleAdmin)
-	otherStaff, _ := e.addUser(t, other.ID, "staff@other.local", "Otto Other", store.RoleStaff)
+	_, otherAdmin := e.addUser(tb, other.ID, "admin@other.local", "Olga Other", store.RoleAdmin)
+	otherStaff, _ := e.addUser(tb, other.ID, "staff@other.local", "Otto Other", store.RoleStaff)
 	e.foreign["/api/users/"] = otherStaff.ID
-	e.foreign["/api/shifts/"] = e.create(t, "POST", "/api/shifts", otherAdmin, shiftBody(otherStaff, "2026-11-23", "10:00", "14:00"), "shift")
-	e.foreign["/api/discounts/"] = e.create(t, "POST", "/api/discounts", otherAdmin, map[string]any{
+	e.foreign["/api/shifts/"] = e.create(tb, "POST", "/api/shifts", otherAdmin, shiftBody(otherStaff, "2026-11-23", "10:00", "14:00"), "shift")
+	e.foreign["/api/discounts/"] = e.create(tb, "POST", "/api/discounts", otherAdmin, map[string]any{
 		"name": "Other", "discount_type": "fixed", "value": 2}, "discount")
-	e.foreign["/api/notifications/settings/"] = e.create(t, "POST", "/api/notifications/settings", otherAdmin, map[string]any{
+	e.foreign["/api/notifications/settings/"] = e.create(tb, "POST", "/api/notifications/settings", otherAdmin, map[string]any{
 		"channel": "email", "event_type": "new_order", "is_enabled": true, "destination": "boss@other.example"}, "setting")
 	// The TSE serves one restaurant per appliance in these tests, so the
 	// foreign transaction is an unknown one.
@@ -77,19 +77,19 @@ func newContractEnv(t *testing.T) *contractEnv {
 }
 
 // create posts body, wants 201 and returns the id under key.
-func (e *contractEnv) create(t *testing.T, method, path, token string, body any, key string) string {
-	t.Helper()
-	rec := e.do(t, method, path, body, token)
-	wantStatus(t, rec, http.StatusCreated)
+func (e *contractEnv) create(tb testing.TB, method, path, token string, body any, key string) string {
+	tb.Helper()
+	rec := e.do(tb, method, path, body, token)
+	wantStatus(tb, rec, http.StatusCreated)
 	if _, ok := e.samples[method+" "+path]; !ok {
 		e.samples[method+" "+path] = rec.Body.Bytes()
 	}
-	return decodeJSON(t, rec)[key].(map[string]any)["id"].(string)
+	return decodeJSON(tb, rec)[key].(map[string]any)["id"].(string)
 }
 
 // path fills :id with the id of family's record in ids (or with id when given).
-func (e *contractEnv) path(t *testing.T, pattern string, ids map[string]string, id ...string) string {
-	t.Helper()
+func (e *contractEnv) path(tb testing.TB, pattern string, ids map[string]string, id ...string) string {
+	tb.Helper()
 	if !strings.Contains(pattern, ":id") {
 		return pattern
 	}
@@ -98,7 +98,7 @@ func (e *contractEnv) path(t *testing.T, pattern string, ids map[string]string, 
 		v, ok = id[0], true
 	}
 	if !ok {
-		t.Fatalf("%s: no fixture for its :id; add one to newContractEnv", pattern)
+		tb.Fatalf("%s: no fixture for its :id; add one to newContractEnv", pattern)
 	}
 	return strings.Replace(pattern, ":id", v, 1)
 }
@@ -145,15 +145,15 @@ var staffAllowed = []string{
 
 func hasBody(method string) bool { return method == "POST" || method == "PUT" || method == "PATCH" }
 
-func (e *contractEnv) bodyFor(t *testing.T, r registeredRoute) any {
-	t.Helper()
+func (e *contractEnv) bodyFor(tb testing.TB, r registeredRoute) any {
+	tb.Helper()
 	key := r.method + " " + r.path
 	if key == "POST /api/shifts" {
 		return map[string]any{"user_id": e.own["/api/users/"], "shift_date": "2026-11-30", "start_time": "09:00", "end_time": "10:00"}
 	}
 	b, ok := validBody[key]
 	if !ok && hasBody(r.method) {
-		t.Fatalf("%s: no valid body in validBody; add one", key)
+		tb.Fatalf("%s: no valid body in validBody; add one", key)
 	}
 	return b
 }
@@ -388,24 +388,24 @@ var moneyKeys = []string{"value", "min_order_amount", "max_discount_amount", "am
 // checkFormats walks a JSON value: every instant is UTC with milliseconds
 // and Z, every member ending in _at is such an instant or null, and money
 // has at most two decimals and no exponent.
-func checkFormats(t *testing.T, where string, key string, v any) {
-	t.Helper()
+func checkFormats(tb testing.TB, where string, key string, v any) {
+	tb.Helper()
 	switch x := v.(type) {
 	case map[string]any:
 		for k, c := range x {
-			checkFormats(t, where+"."+k, k, c)
+			checkFormats(tb, where+"."+k, k, c)
 		}
 	case []any:
 		for _, c := range x {
-			checkFormats(t, where+"[]", key, c)
+			checkFormats(tb, where+"[]", key, c)
 		}
 	case string:
 		if (looksLike.MatchString(x) || strings.HasSuffix(key, "_at")) && !instantRE.MatchString(x) {
-			t.Errorf("%s = %q is not a UTC millisecond instant", where, x)
+			tb.Errorf("%s = %q is not a UTC millisecond instant", where, x)
 		}
 	case json.Number:
 		if slices.Contains(moneyKeys, key) && !moneyRE.MatchString(x.String()) {
-			t.Errorf("%s = %s has more than 2 decimals or an exponent", where, x)
+			tb.Errorf("%s = %s has more than 2 decimals or an exponent", where, x)
 		}
 	}
 }
@@ -509,33 +509,33 @@ func TestContractResponseFormats(t *testing.T) {
 
 // firstObject finds the object under key (the first element when it is an
 // array); "" is the body itself or, for a bare array, its first element.
-func firstObject(t *testing.T, raw []byte, key string) []byte {
-	t.Helper()
+func firstObject(tb testing.TB, raw []byte, key string) []byte {
+	tb.Helper()
 	raw = bytes.TrimSpace(raw)
 	if key != "" {
 		var m map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &m); err != nil {
-			t.Fatal(err)
+			tb.Fatal(err)
 		}
 		raw = bytes.TrimSpace(m[key])
 	}
 	if len(raw) > 0 && raw[0] == '[' {
 		var a []json.RawMessage
 		if err := json.Unmarshal(raw, &a); err != nil || len(a) == 0 {
-			t.Fatalf("empty array under %q", key)
+			tb.Fatalf("empty array under %q", key)
 		}
 		raw = a[0]
 	}
 	return raw
 }
 
-func decodeAny(t *testing.T, raw []byte) any {
-	t.Helper()
+func decodeAny(tb testing.TB, raw []byte) any {
+	tb.Helper()
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		t.Fatalf("%s: %v", raw, err)
+		tb.Fatalf("%s: %v", raw, err)
 	}
 	return v
 }

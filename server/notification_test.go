@@ -42,7 +42,7 @@ type hookReceiver struct {
 	status int
 }
 
-func newHookReceiver(t *testing.T, status int) *hookReceiver {
+func newHookReceiver(tb testing.TB, status int) *hookReceiver {
 	h := &hookReceiver{status: status}
 	h.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
@@ -51,7 +51,7 @@ func newHookReceiver(t *testing.T, status int) *hookReceiver {
 		h.mu.Unlock()
 		w.WriteHeader(h.status)
 	}))
-	t.Cleanup(h.Close)
+	tb.Cleanup(h.Close)
 	return h
 }
 

@@ -16,8 +16,9 @@ import (
 
 // Benchmarks of the time clock and shift lists over real HTTP against a
 // real store (synchronous=FULL, as shipped). Compare against
-// BenchmarkShiftsHelloBaseline from the same run (benchmarks-and-product.md
-// A.4: ratios, not absolute numbers, are what carries between machines).
+// BenchmarkShiftsHelloBaseline from the same run: ratios to a bare handler
+// measured in the same run, not absolute numbers, are what carries between
+// machines.
 
 // benchServer is a real HTTP server over a fresh test environment.
 func benchServer(b *testing.B) (*testEnv, *httptest.Server, *http.Client) {

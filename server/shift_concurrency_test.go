@@ -14,14 +14,14 @@ import (
 
 // hammer sends n requests at once to a real HTTP server and returns the
 // status codes and problem codes, counted.
-func hammer(t *testing.T, e *testEnv, n int, method, path, token string, body func(i int) any) (statuses map[int]int, codes map[string]int) {
-	t.Helper()
-	return hammerPaths(t, e, n, method, func(int) string { return path }, token, body)
+func hammer(tb testing.TB, e *testEnv, n int, method, path, token string, body func(i int) any) (statuses map[int]int, codes map[string]int) {
+	tb.Helper()
+	return hammerPaths(tb, e, n, method, func(int) string { return path }, token, body)
 }
 
 // hammerPaths is hammer with a path per request.
-func hammerPaths(t *testing.T, e *testEnv, n int, method string, path func(i int) string, token string, body func(i int) any) (statuses map[int]int, codes map[string]int) {
-	t.Helper()
+func hammerPaths(tb testing.TB, e *testEnv, n int, method string, path func(i int) string, token string, body func(i int) any) (statuses map[int]int, codes map[string]int) {
+	tb.Helper()
 	ts := httptest.NewServer(e.h)
 	defer ts.Close()
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: n}}
@@ -48,7 +48,7 @@ func hammerPaths(t *testing.T, e *testEnv, n int, method string, path func(i int
 			<-start
 			resp, err := client.Do(req)
 			if err != nil {
-				t.Error(err)
+				tb.Error(err)
 				return
 			}
 			defer resp.Body.Close()

@@ -106,37 +106,37 @@ func TestClockInOut(t *testing.T) {
 
 // clockEntry makes one closed (or open, when d is 0) entry for u starting
 // at the clock's current instant, through the API.
-func (e *testEnv) clockEntry(t *testing.T, u *store.User, at time.Time, d time.Duration, breakMin int) {
-	t.Helper()
+func (e *testEnv) clockEntry(tb testing.TB, u *store.User, at time.Time, d time.Duration, breakMin int) {
+	tb.Helper()
 	e.clock.Set(at)
-	wantStatus(t, e.do(t, "POST", "/api/shifts/clock-in", nil, e.tokenNow(t, u)), http.StatusCreated)
+	wantStatus(tb, e.do(tb, "POST", "/api/shifts/clock-in", nil, e.tokenNow(tb, u)), http.StatusCreated)
 	if d == 0 {
 		return
 	}
 	e.clock.Set(at.Add(d))
-	wantStatus(t, e.do(t, "POST", "/api/shifts/clock-out", map[string]any{"break_minutes": breakMin}, e.tokenNow(t, u)), http.StatusOK)
+	wantStatus(tb, e.do(tb, "POST", "/api/shifts/clock-out", map[string]any{"break_minutes": breakMin}, e.tokenNow(tb, u)), http.StatusOK)
 }
 
 // tokenNow mints a token for u valid at the clock's current instant, for
 // tests that move the clock by hours or days.
-func (e *testEnv) tokenNow(t *testing.T, u *store.User) string {
-	t.Helper()
+func (e *testEnv) tokenNow(tb testing.TB, u *store.User) string {
+	tb.Helper()
 	tok, err := IssueToken(testKey, u, e.clock.Now(), time.Hour)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	return tok
 }
 
 // timeEntries lists time entries through the API.
-func (e *testEnv) timeEntries(t *testing.T, query string) []map[string]any {
-	t.Helper()
-	rec := e.do(t, "GET", "/api/time-entries"+query, nil, e.tokenNow(t, e.admin))
-	wantStatus(t, rec, http.StatusOK)
+func (e *testEnv) timeEntries(tb testing.TB, query string) []map[string]any {
+	tb.Helper()
+	rec := e.do(tb, "GET", "/api/time-entries"+query, nil, e.tokenNow(tb, e.admin))
+	wantStatus(tb, rec, http.StatusOK)
 	var body struct {
 		Entries []map[string]any `json:"time_entries"`
 	}
-	decodeInto(t, rec.Body.Bytes(), &body)
+	decodeInto(tb, rec.Body.Bytes(), &body)
 	return body.Entries
 }
 

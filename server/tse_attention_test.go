@@ -30,27 +30,27 @@ func (p *refusingProvider) Upsert(ctx context.Context, r tse.UpsertRequest) (tse
 
 // newRefusingEnv is a TSE env whose provider refuses finishes until
 // refuse is cleared.
-func newRefusingEnv(t *testing.T, o tseEnvOpts) (*tseEnv, *refusingProvider) {
+func newRefusingEnv(tb testing.TB, o tseEnvOpts) (*tseEnv, *refusingProvider) {
 	var rp *refusingProvider
 	o.provider = func(s *tse.Simulator) tse.Provider {
 		rp = &refusingProvider{Provider: s}
 		rp.refuse.Store(true)
 		return rp
 	}
-	return newTSEEnv(t, o), rp
+	return newTSEEnv(tb, o), rp
 }
 
 // startedThenParked sells once; the worker signs the start and parks the
 // refused finish. It returns the transaction id.
-func startedThenParked(t *testing.T, e *tseEnv) string {
-	t.Helper()
-	s, tx := e.sell(t, sale("KASSE-01", 300), e.adminToken)
+func startedThenParked(tb testing.TB, e *tseEnv) string {
+	tb.Helper()
+	s, tx := e.sell(tb, sale("KASSE-01", 300), e.adminToken)
 	if s != http.StatusAccepted {
-		t.Fatalf("status %d", s)
+		tb.Fatalf("status %d", s)
 	}
 	id := tx["id"].(string)
-	waitFor(t, "the finish parked", func() bool {
-		items := e.queue(t)["items"].([]any)
+	waitFor(tb, "the finish parked", func() bool {
+		items := e.queue(tb)["items"].([]any)
 		for _, it := range items {
 			if m := it.(map[string]any); m["tx_id"] == id && m["status"] == "attention" {
 				return true

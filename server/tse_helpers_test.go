@@ -173,19 +173,19 @@ func (e *tseEnv) sell(tb testing.TB, body any, token string, headers ...string) 
 // sellAtOnce posts a sale in a goroutine; the answer must come without the
 // budget (an hour in these tests) running out, so a sale that waited
 // fails the test instead of passing slowly.
-func (e *tseEnv) sellAtOnce(t *testing.T, serial string, cents int) (int, map[string]any) {
-	t.Helper()
+func (e *tseEnv) sellAtOnce(tb testing.TB, serial string, cents int) (int, map[string]any) {
+	tb.Helper()
 	type answer struct {
 		code int
 		body []byte
 	}
 	done := make(chan answer, 1)
 	go func() {
-		rec := e.do(t, "POST", "/api/tse/transactions", sale(serial, cents), e.adminToken)
+		rec := e.do(tb, "POST", "/api/tse/transactions", sale(serial, cents), e.adminToken)
 		done <- answer{rec.Code, rec.Body.Bytes()}
 	}()
 	var a answer
-	waitFor(t, "the sale's answer", func() bool {
+	waitFor(tb, "the sale's answer", func() bool {
 		select {
 		case a = <-done:
 			return true

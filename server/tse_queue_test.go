@@ -314,23 +314,23 @@ func TestTSEInfoUnavailableWithoutCache(t *testing.T) {
 
 // numbersInSaleOrder lists the transaction numbers in the order the sales
 // were recorded (their start revisions), failing unless they are 1..n.
-func numbersInSaleOrder(t *testing.T, e *tseEnv) []int {
-	t.Helper()
-	rows, err := e.st.ReadDB().Query(`SELECT COALESCE(t.number, 0) FROM tse_jobs j JOIN tse_transactions t ON t.tx_id = j.tx_id
+func numbersInSaleOrder(tb testing.TB, e *tseEnv) []int {
+	tb.Helper()
+	rows, err := e.st.ReadDB().Query(`SELECT COALESCE(tb.number, 0) FROM tse_jobs j JOIN tse_transactions tb ON tb.tx_id = j.tx_id
 		WHERE j.revision = 1 ORDER BY j.seq`)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	defer rows.Close()
 	var out []int
 	for rows.Next() {
 		var n int
 		if err := rows.Scan(&n); err != nil {
-			t.Fatal(err)
+			tb.Fatal(err)
 		}
 		out = append(out, n)
 		if n != len(out) {
-			t.Fatalf("sale %d has number %d", len(out), n)
+			tb.Fatalf("sale %d has number %d", len(out), n)
 		}
 	}
 	return out

@@ -69,9 +69,9 @@ func TestUsers(t *testing.T) {
 }
 
 // login logs in through the API and returns the token.
-func (e *testEnv) login(t *testing.T, email, password string) string {
-	t.Helper()
-	rec := e.do(t, "POST", "/api/auth/login", map[string]string{"email": email, "password": password}, "")
-	wantStatus(t, rec, http.StatusOK)
-	return decodeJSON(t, rec)["access_token"].(string)
+func (e *testEnv) login(tb testing.TB, email, password string) string {
+	tb.Helper()
+	rec := e.do(tb, "POST", "/api/auth/login", map[string]string{"email": email, "password": password}, "")
+	wantStatus(tb, rec, http.StatusOK)
+	return decodeJSON(tb, rec)["access_token"].(string)
 }

@@ -114,16 +114,16 @@ func TestBackupFileMissingDatabase(t *testing.T) {
 	}
 }
 
-func countRows(t *testing.T, path, table string) int64 {
-	t.Helper()
+func countRows(tb testing.TB, path, table string) int64 {
+	tb.Helper()
 	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(path)+"?mode=ro")
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	defer db.Close()
 	var n int64
 	if err := db.QueryRow("SELECT count(*) FROM " + table).Scan(&n); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	return n
 }

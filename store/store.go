@@ -185,11 +185,15 @@ func (s *Store) write(ctx context.Context, fn func(tx *Tx) error) error {
 	return nil
 }
 
-// Write runs fn in one immediate transaction; for packages that keep their
-// own tables in this database (tse, notify).
+// Write runs fn in one immediate transaction on the writer connection.
+// Nothing in the appliance calls it: every write it makes has a typed
+// function in this package. It is exported for the tests and benchmarks of
+// other packages, which need rows the API cannot make (back-dated events
+// and keys, bulk fixtures).
 func (s *Store) Write(ctx context.Context, fn func(tx *Tx) error) error { return s.write(ctx, fn) }
 
-// ReadDB is the query_only pool, for reads outside a transaction.
+// ReadDB is the query_only pool. Like Write it is for other packages'
+// tests (counting rows an assertion needs); it can change nothing.
 func (s *Store) ReadDB() *sql.DB { return s.rdb }
 
 // scanner is a *sql.Row or *sql.Rows.

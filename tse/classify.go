@@ -6,7 +6,7 @@ import (
 )
 
 // classify maps a provider answer to what the caller should do about it
-// (tse-provider.md 5.3). The simulator and the fiskaly client share it, so
+// (docs/DESIGN.md, TSE, "Error classes"). The simulator and the fiskaly client share it, so
 // both faces of a failure look alike to the queue.
 func classify(status int, code string) Class {
 	switch code {

@@ -82,7 +82,7 @@ func (q *Queue) freshInfo(ctx context.Context) (info Info, fresh, ok bool, err e
 }
 
 // PublicState maps the provider's state to the API's three values
-// (docs/TSE.md, "How the queue decides"). An expired certificate can never sign again
+// (docs/API.md, "GET /api/tse/info"). An expired certificate can never sign again
 // (fiskaly answers E_CERTIFICATE_EXPIRED and a new TSS is needed), so it
 // counts as DECOMMISSIONED even while the raw state is INITIALIZED.
 func PublicState(raw string, certNotAfter, now time.Time) string {

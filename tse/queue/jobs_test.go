@@ -12,16 +12,16 @@ import (
 // startedThenParked records a sale, forwards only its start (the worker
 // is driven step by step) and parks the finish as the provider's
 // permanent refusal would.
-func startedThenParked(t *testing.T, e *env) string {
-	t.Helper()
-	tx := e.sell(t, sale("KASSE-01", 300), nil)
+func startedThenParked(tb testing.TB, e *env) string {
+	tb.Helper()
+	tx := e.sell(tb, sale("KASSE-01", 300), nil)
 	e.q.step(context.Background()) // revision 1
-	head := e.head(t)
+	head := e.head(tb)
 	if head == nil || head.Revision != 2 {
-		t.Fatalf("head %+v", head)
+		tb.Fatalf("head %+v", head)
 	}
 	if err := e.st.ParkTSETx(context.Background(), head, 400, "E_FAILED_SCHEMA_VALIDATION", "test: refused"); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	return tx.TxID
 }

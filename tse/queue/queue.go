@@ -20,7 +20,7 @@ import (
 	"posbox/tse"
 )
 
-// Queue timings (docs/TSE.md, "How the queue decides").
+// Queue timings: docs/DESIGN.md, TSE, "Error classes" and "Circuit breaker".
 const (
 	backoffBase     = 2 * time.Second
 	backoffCap      = 5 * time.Minute

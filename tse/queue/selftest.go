@@ -16,7 +16,7 @@ import (
 	"posbox/tse"
 )
 
-// Self-test thresholds (docs/TSE.md, "How the queue decides").
+// Self-test thresholds (docs/API.md, "POST /api/tse/self-test").
 const (
 	certWarnDays   = 30
 	activeWarnFrac = 0.9

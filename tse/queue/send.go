@@ -58,7 +58,7 @@ func (q *Queue) completed(ctx context.Context, job *store.TSEJob, tx tse.Tx) {
 	q.mu.Unlock()
 }
 
-// failed files an error by its class (docs/TSE.md, "How the queue decides").
+// failed files an error by its class (docs/DESIGN.md, TSE, "Error classes").
 func (q *Queue) failed(ctx context.Context, job *store.TSEJob, err error) {
 	if ctx.Err() != nil {
 		// Stopping: hand the job back untouched; it is resent on start.

@@ -43,8 +43,8 @@ type RefusedTerminal struct {
 
 // Status is healthy when the TSS is INITIALIZED, its certificate valid,
 // the circuit closed, the queue neither paused nor holding attention
-// items and the last self-test not FAILED (docs/TSE.md, "How the queue
-// decides"); each condition that fails is named in Problems.
+// items and the last self-test not FAILED (docs/API.md, "GET
+// /api/tse/status"); each condition that fails is named in Problems.
 func (q *Queue) Status(ctx context.Context, restaurantID string) (*Status, error) {
 	if err := q.serves(restaurantID); err != nil {
 		return nil, err
