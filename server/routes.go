@@ -9,6 +9,8 @@ func (s *Server) routes(r *httprouter.Router) {
 	// Authentication and users
 	s.route(r, "POST", "/api/auth/login", public, s.login)
 	s.route(r, "GET", "/api/auth/me", anyUser, s.me)
+	s.route(r, "GET", "/api/restaurant", anyUser, s.restaurant)
+	s.route(r, "GET", "/api/dashboard", adminOnly, s.dashboard)
 	s.route(r, "GET", "/api/users", adminOnly, s.listUsers)
 	s.route(r, "POST", "/api/users", adminOnly, s.createUser)
 	s.route(r, "PUT", "/api/users/:id", adminOnly, s.updateUser)
@@ -24,6 +26,7 @@ func (s *Server) routes(r *httprouter.Router) {
 	s.route(r, "PATCH", "/api/shifts/:id/status", adminOnly, s.setShiftStatus)
 	s.route(r, "DELETE", "/api/shifts/:id", adminOnly, s.deleteShift)
 	s.route(r, "GET", "/api/time-entries", adminOnly, s.listTimeEntries)
+	s.route(r, "GET", "/api/time-entries/export", adminOnly, s.exportTimeEntries)
 
 	// Discounts
 	s.route(r, "GET", "/api/discounts", adminOnly, s.listDiscounts)

@@ -82,22 +82,45 @@ func (s *Server) myStatus(w http.ResponseWriter, r *http.Request, _ httprouter.P
 }
 
 // listTimeEntries answers GET /api/time-entries?date= (default: today in
-// the restaurant's timezone).
+// the restaurant's timezone) or ?from=&to= (a range of local dates).
 func (s *Server) listTimeEntries(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
-	c := caller(r.Context())
-	now := s.now()
-	date := r.URL.Query().Get("date")
-	if date == "" {
-		date = now.In(c.restaurant.Location()).Format(store.DateFormat)
-	}
-	entries, err := s.store.TimeEntries(r.Context(), c.restaurant, date)
+	entries, err := s.timeEntries(r)
 	if err != nil {
 		return err
 	}
+	now := s.now()
 	out := make([]adminTimeEntryJSON, 0, len(entries))
 	for _, e := range entries {
 		out = append(out, adminTimeEntryJSON{e.ID, e.UserID, e.UserName, ts(e.ClockIn), tsPtr(e.ClockOut), e.BreakMinutes,
 			store.HoursJSON(e.WorkedHundredths(now))})
 	}
 	return writeJSON(w, http.StatusOK, envelope{"time_entries": out})
+}
+
+// timeEntries reads the entries a list or export asks for: one local date
+// (date, default today) or a range (from and to, both required then).
+func (s *Server) timeEntries(r *http.Request) ([]*store.TimeEntry, error) {
+	c := caller(r.Context())
+	q := r.URL.Query()
+	date, from, to := q.Get("date"), q.Get("from"), q.Get("to")
+	switch {
+	case from != "" || to != "":
+		var f store.Fields
+		if date != "" {
+			f.Add("date", "give either date or from and to")
+		}
+		if from == "" {
+			f.Add("from", "is required with to")
+		}
+		if to == "" {
+			f.Add("to", "is required with from")
+		}
+		if err := f.Err(); err != nil {
+			return nil, err
+		}
+		return s.store.TimeEntriesBetween(r.Context(), c.restaurant, from, to)
+	case date == "":
+		date = s.now().In(c.restaurant.Location()).Format(store.DateFormat)
+	}
+	return s.store.TimeEntries(r.Context(), c.restaurant, date)
 }

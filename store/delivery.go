@@ -290,3 +290,20 @@ func (s *Store) Deliveries(ctx context.Context, restaurantID, status string) ([]
 func (s *Store) DeliveryRule(ctx context.Context, d *Delivery) (*NotificationSetting, error) {
 	return getSetting(ctx, s.rdb, d.RestaurantID, d.SettingID)
 }
+
+// DeliveryCounts is what the console's dashboard says about notifications.
+type DeliveryCounts struct {
+	FailedSince int // deliveries that gave up since the instant asked for
+	Queued      int // pending or in flight
+}
+
+// CountDeliveries counts a restaurant's deliveries that failed for good
+// since since, and those still queued.
+func (s *Store) CountDeliveries(ctx context.Context, restaurantID string, since time.Time) (DeliveryCounts, error) {
+	var c DeliveryCounts
+	err := s.rdb.QueryRowContext(ctx, `SELECT
+		COALESCE(SUM(status = 'failed' AND updated_at >= ?), 0),
+		COALESCE(SUM(status IN ('pending', 'in_flight')), 0)
+		FROM notification_deliveries WHERE restaurant_id = ?`, FormatTime(since), restaurantID).Scan(&c.FailedSince, &c.Queued)
+	return c, err
+}

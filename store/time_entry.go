@@ -115,10 +115,49 @@ func (s *Store) TimeEntries(ctx context.Context, r *Restaurant, date string) ([]
 	if err != nil {
 		return nil, Invalid("date", "must be a date YYYY-MM-DD")
 	}
-	from, to := LocalDayBounds(d, r.Location())
+	return s.timeEntriesBetween(ctx, r, d, d)
+}
+
+// MaxTimeEntryDays bounds a range of time entries (a year and a day).
+const MaxTimeEntryDays = 366
+
+// TimeEntriesBetween lists the entries whose clock-in falls on a local
+// date from from to to (YYYY-MM-DD, both included), by clock-in.
+func (s *Store) TimeEntriesBetween(ctx context.Context, r *Restaurant, from, to string) ([]*TimeEntry, error) {
+	var f Fields
+	df, err := time.Parse(DateFormat, from)
+	if err != nil {
+		f.Add("from", "must be a date YYYY-MM-DD")
+	}
+	dt, err := time.Parse(DateFormat, to)
+	if err != nil {
+		f.Add("to", "must be a date YYYY-MM-DD")
+	}
+	if err := f.Err(); err != nil {
+		return nil, err
+	}
+	switch {
+	case dt.Before(df):
+		return nil, Invalid("to", "must not be before from")
+	case dt.Sub(df) >= MaxTimeEntryDays*24*time.Hour:
+		return nil, Invalid("to", fmt.Sprintf("the range may span at most %d days", MaxTimeEntryDays))
+	}
+	return s.timeEntriesBetween(ctx, r, df, dt)
+}
+
+func (s *Store) timeEntriesBetween(ctx context.Context, r *Restaurant, fromDate, toDate time.Time) ([]*TimeEntry, error) {
+	from, _ := LocalDayBounds(fromDate, r.Location())
+	_, to := LocalDayBounds(toDate, r.Location())
 	return queryAll(ctx, s.rdb, scanTimeEntry, `SELECT `+timeEntryColumns+` FROM time_entries t JOIN users u ON u.id = t.user_id
 		WHERE t.restaurant_id = ? AND t.clock_in >= ? AND t.clock_in < ? ORDER BY t.clock_in, t.id`,
 		r.ID, FormatTime(from), FormatTime(to))
+}
+
+// OpenEntries lists the restaurant's open entries (who is clocked in
+// now), the longest open first.
+func (s *Store) OpenEntries(ctx context.Context, restaurantID string) ([]*TimeEntry, error) {
+	return queryAll(ctx, s.rdb, scanTimeEntry, `SELECT `+timeEntryColumns+` FROM time_entries t JOIN users u ON u.id = t.user_id
+		WHERE t.restaurant_id = ? AND t.clock_out IS NULL ORDER BY t.clock_in, t.id`, restaurantID)
 }
 
 const timeEntryColumns = `t.id, t.restaurant_id, t.user_id, u.name, t.clock_in, t.clock_out, t.break_minutes, t.created_at, t.updated_at`
