@@ -67,8 +67,8 @@ func (s *Server) dashboard(w http.ResponseWriter, r *http.Request, _ httprouter.
 		return err
 	}
 	out := dashboardJSON{Date: today, Timezone: c.restaurant.Timezone, GeneratedAt: ts(now),
-		ClockedIn: make([]clockedInJSON, 0, len(open)),
-		Today:     todayJSON{Entries: len(entries), ByUser: []userHoursJSON{}},
+		ClockedIn:     make([]clockedInJSON, 0, len(open)),
+		Today:         todayJSON{Entries: len(entries), ByUser: []userHoursJSON{}},
 		Notifications: dashboardNotifications{FailedLast24h: counts.FailedSince, Queued: counts.Queued}}
 	for _, e := range open {
 		out.ClockedIn = append(out.ClockedIn, clockedInJSON{e.ID, e.UserID, e.UserName, ts(e.ClockIn),

@@ -14,7 +14,7 @@ func TestDashboard(t *testing.T) {
 	sam, _ := e.staff(t, "Sam Weber")
 	kim, _ := e.staff(t, "Kim Koch")
 	night := time.Date(2026, 11, 22, 21, 0, 0, 0, time.UTC) // 22:00 Berlin, the day before
-	e.clockEntry(t, kim, night, 0, 0)                      // still open at noon
+	e.clockEntry(t, kim, night, 0, 0)                       // still open at noon
 	morning := time.Date(2026, 11, 23, 7, 0, 0, 0, time.UTC)
 	e.clockEntry(t, sam, morning, 2*time.Hour, 0)
 	e.clockEntry(t, sam, morning.Add(3*time.Hour), 90*time.Minute, 30)
