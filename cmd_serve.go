@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"posbox/console"
 	"posbox/server"
 	"posbox/store"
 
@@ -66,7 +67,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 		return err
 	}
 	srv := server.New(st, server.Config{Version: version, Build: build, JWTKey: key, TokenTTL: cfg.TokenTTL,
-		TSE: tq, Notifier: notifier}, log)
+		TSE: tq, Notifier: notifier, Console: console.Files}, log)
 	defer srv.Close()
 
 	// Background workers run until workCtx ends; they stop after the HTTP

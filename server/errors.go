@@ -121,8 +121,19 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	_ = newEncoder(w).Encode(p)
 }
 
+// notFound answers a path no route has: the console for a path outside
+// /api (GET and HEAD only), else 404 problem+json.
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
-	s.writeError(w, r, errHTTP(store.ENotFound, "no such route"))
+	if s.console == nil || isAPIPath(r.URL.Path) {
+		s.writeError(w, r, errHTTP(store.ENotFound, "no such route"))
+		return
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		s.methodNotAllowed(w, r)
+		return
+	}
+	s.console.serve(w, r)
 }
 
 func (s *Server) methodNotAllowed(w http.ResponseWriter, r *http.Request) {

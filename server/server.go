@@ -6,6 +6,7 @@ package server
 
 import (
 	"context"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"time"
@@ -29,6 +30,9 @@ type Config struct {
 	TSE TSE
 	// Notifier sends test notifications (package notify's Dispatcher).
 	Notifier Notifier
+	// Console is the admin console's files (package console), served at
+	// every path outside /api; nil serves none.
+	Console fs.FS
 }
 
 // Limit is a token bucket: Burst attempts at once, then one per Every.
@@ -60,10 +64,24 @@ type Server struct {
 
 	loginLimiter *loginLimiter
 	handler      http.Handler
+	console      *consoleFiles // nil without Config.Console
 
 	// registered lists the route table as registered, so the contract
 	// test walks every route and a new one cannot escape it.
 	registered []registeredRoute
+}
+
+// Route is one line of the route table: a method and a path pattern
+// (":id" for an id), as docs/API.md lists it.
+type Route struct{ Method, Path string }
+
+// Routes is the route table, for tests that check what a client calls.
+func (s *Server) Routes() []Route {
+	out := make([]Route, 0, len(s.registered))
+	for _, r := range s.registered {
+		out = append(out, Route{r.method, r.path})
+	}
+	return out
 }
 
 // registeredRoute is one line of the route table.
@@ -76,10 +94,18 @@ type registeredRoute struct {
 func New(st *store.Store, cfg Config, log *slog.Logger) *Server {
 	cfg = cfg.withDefaults()
 	s := &Server{store: st, cfg: cfg, log: log, now: st.Now}
+	if cfg.Console != nil {
+		c, err := newConsoleFiles(cfg.Console)
+		if err != nil {
+			// The console is embedded in the binary: this is a build error.
+			panic("server: console files: " + err.Error())
+		}
+		s.console = c
+	}
 	s.loginLimiter = newLoginLimiter(cfg.LoginPerIP, cfg.LoginPerEmail)
 	r := s.newRouter()
 	s.routes(r)
-	s.handler = LogRequests(log, r)
+	s.handler = LogRequests(log, noSniff(r))
 	return s
 }
 
@@ -133,6 +159,14 @@ func (s *Server) route(r *httprouter.Router, method, path string, a access, h ha
 		if err := h(w, req, p); err != nil {
 			s.writeError(w, req, err)
 		}
+	})
+}
+
+// noSniff tells browsers to take every answer as the type it says.
+func noSniff(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		next.ServeHTTP(w, r)
 	})
 }
 

@@ -1,0 +1,144 @@
+// The console: boot, layout, routing and the session. Pages are modules
+// under pages/, loaded when first opened.
+import { t, initLang, setLang, lang } from './i18n.js';
+import * as api from './api.js';
+import { setZone } from './format.js';
+import { h, clear, toast } from './ui.js';
+
+const pages = {
+  '/': { nav: 'nav.dashboard', load: () => import('./pages/dashboard.js') },
+  '/shifts': { nav: 'nav.shifts', load: () => import('./pages/shifts.js') },
+  '/time': { nav: 'nav.time', load: () => import('./pages/time.js') },
+  '/discounts': { nav: 'nav.discounts', load: () => import('./pages/discounts.js') },
+  '/tse': { nav: 'nav.tse', load: () => import('./pages/tse.js') },
+  '/notifications': { nav: 'nav.notifications', load: () => import('./pages/notifications.js') },
+  '/users': { nav: 'nav.users', load: () => import('./pages/users.js') },
+};
+
+const RETURN = 'posbox.return';
+const app = document.getElementById('app');
+let session = null; // { me, restaurant }
+let cleanup = null;
+let notice = null; // a message for the login page
+
+// navigate changes the page without a reload (history API); the server
+// answers every such path with this console.
+export function navigate(path, { replace = false } = {}) {
+  if (replace) history.replaceState(null, '', path);
+  else history.pushState(null, '', path);
+  render();
+}
+
+async function render() {
+  if (cleanup) { cleanup(); cleanup = null; }
+  const path = location.pathname;
+  if (!api.token()) {
+    if (path !== '/login') { sessionStorage.setItem(RETURN, path + location.search); history.replaceState(null, '', '/login'); }
+    return renderLogin();
+  }
+  if (!session) {
+    try {
+      const [me, rest] = await Promise.all([api.get('/api/auth/me'), api.get('/api/restaurant')]);
+      session = { me: me.user, restaurant: rest.restaurant };
+      setZone(session.restaurant.timezone);
+    } catch (err) {
+      if (err.status === 401) return; // whenExpired took over
+      clear(app, h('main', { id: 'main', class: 'boot-error' }, h('p', { role: 'alert' }, err.message)));
+      return;
+    }
+  }
+  if (session.me.role !== 'admin') {
+    logout(t('login.staff_only'));
+    return;
+  }
+  if (path === '/login') { history.replaceState(null, '', '/'); return render(); }
+  const page = pages[path] || pages['/'];
+  if (!pages[path]) history.replaceState(null, '', '/');
+  const main = layout(page);
+  const mod = await page.load();
+  document.title = `${t(page.nav)} · ${session.restaurant.name} · posbox`;
+  main.setAttribute('aria-busy', 'true');
+  cleanup = (await mod.default.render(main, ctx())) || null;
+  main.removeAttribute('aria-busy');
+  app.removeAttribute('aria-busy');
+}
+
+function ctx() {
+  return { me: session.me, restaurant: session.restaurant, navigate };
+}
+
+// layout draws the header and navigation and returns the empty main.
+function layout(page) {
+  const links = Object.entries(pages).map(([path, p]) => h('li', {},
+    h('a', { href: path, 'aria-current': p === page ? 'page' : null, onclick: (e) => { e.preventDefault(); closeMenu(); navigate(path); } }, t(p.nav))));
+  const langSwitch = h('div', { class: 'lang', role: 'group', 'aria-label': t('nav.language') },
+    ['de', 'en'].map((l) => h('button', { type: 'button', class: 'link', lang: l, 'aria-pressed': String(lang() === l),
+      onclick: () => { setLang(l); render(); } }, l.toUpperCase())));
+  const menuButton = h('button', { type: 'button', class: 'menu-toggle', 'aria-expanded': 'false', 'aria-controls': 'nav',
+    onclick: () => { const open = nav.classList.toggle('open'); menuButton.setAttribute('aria-expanded', String(open)); } }, t('nav.menu'));
+  const nav = h('nav', { id: 'nav', 'aria-label': t('nav.menu') }, h('ul', {}, links));
+  function closeMenu() { nav.classList.remove('open'); menuButton.setAttribute('aria-expanded', 'false'); }
+  const main = h('main', { id: 'main', tabindex: '-1' });
+  clear(app,
+    h('header', { class: 'top' },
+      h('div', { class: 'brand' }, h('img', { src: '/assets/icon.svg', alt: '', width: 28, height: 28 }),
+        h('span', {}, 'posbox'), h('span', { class: 'restaurant' }, session.restaurant.name)),
+      menuButton,
+      h('div', { class: 'who' }, h('span', { class: 'sr-only' }, t('nav.signed_in_as', { name: session.me.name })),
+        h('span', { 'aria-hidden': 'true' }, session.me.name), langSwitch,
+        h('button', { type: 'button', class: 'secondary', onclick: () => logout(t('login.logged_out')) }, t('nav.logout')))),
+    nav, main);
+  document.querySelector('.skip').textContent = t('app.skip');
+  return main;
+}
+
+function logout(message) {
+  api.setToken(null);
+  session = null;
+  notice = message;
+  history.replaceState(null, '', '/login');
+  render();
+}
+
+async function renderLogin() {
+  session = null;
+  const mod = await import('./pages/login.js');
+  const main = h('main', { id: 'main', class: 'login' });
+  clear(app, main);
+  document.title = `${t('login.title')} · posbox`;
+  app.removeAttribute('aria-busy');
+  mod.default.render(main, {
+    notice, onLanguage: (l) => { setLang(l); renderLogin(); },
+    onLoggedIn: (tok) => {
+      api.setToken(tok);
+      notice = null;
+      const back = sessionStorage.getItem(RETURN) || '/';
+      sessionStorage.removeItem(RETURN);
+      navigate(back === '/login' ? '/' : back, { replace: true });
+    },
+  });
+}
+
+// An expired or revoked token: back to the login, with a message, and
+// back to the same page afterwards (its drafts are kept).
+api.whenExpired(() => {
+  if (!api.token()) return;
+  sessionStorage.setItem(RETURN, location.pathname + location.search);
+  api.setToken(null);
+  session = null;
+  notice = t('login.expired');
+  history.replaceState(null, '', '/login');
+  render();
+});
+
+// The busy bar shows while any request is in flight.
+api.onBusy((n) => {
+  const bar = document.getElementById('busy');
+  bar.classList.toggle('on', n > 0);
+  document.body.setAttribute('aria-busy', String(n > 0));
+});
+
+window.addEventListener('popstate', render);
+window.addEventListener('unhandledrejection', (e) => toast(String(e.reason && e.reason.message || e.reason), 'error'));
+initLang();
+render();

@@ -1,0 +1,196 @@
+// Small DOM helpers. Text goes in as text (never as HTML), so nothing an
+// API returns can run as script.
+import { t } from './i18n.js';
+import { ApiError } from './api.js';
+
+// h builds an element: h('button', {class: 'x', onclick: fn}, 'Text', child).
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
+    else if (k === 'class') el.className = v;
+    else if (k === 'dataset') Object.assign(el.dataset, v);
+    else if (k in el && typeof v !== 'string') el[k] = v;
+    else el.setAttribute(k, v === true ? '' : v);
+  }
+  append(el, children);
+  return el;
+}
+
+// append adds children (nodes or text; null and false are left out).
+export function append(el, ...children) {
+  for (const c of children.flat(Infinity)) {
+    if (c === undefined || c === null || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+}
+
+// clear empties an element and puts children in.
+export function clear(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}
+
+let toastTimer;
+// toast says something in the status line (read out by screen readers).
+export function toast(msg, kind = 'ok') {
+  const el = document.getElementById('toast');
+  el.textContent = msg;
+  el.className = `toast show ${kind}`;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { el.className = 'toast'; }, kind === 'error' ? 8000 : 3500);
+}
+
+let fieldSeq = 0;
+// field is a labelled input with a slot for its error. opts: name, label,
+// type (text, email, password, number, date, time, select, textarea,
+// checkbox), value, options [[value, label]], required, hint, attrs.
+export function field(opts) {
+  const id = `f${++fieldSeq}`;
+  const errId = `${id}-err`;
+  const common = { id, name: opts.name, required: opts.required, 'aria-describedby': errId, ...(opts.attrs || {}) };
+  let input;
+  if (opts.type === 'select') {
+    input = h('select', common, (opts.options || []).map(([v, l]) => h('option', { value: v, selected: String(v) === String(opts.value ?? '') }, l)));
+  } else if (opts.type === 'textarea') {
+    input = h('textarea', { ...common, rows: 3 }, opts.value ?? '');
+  } else if (opts.type === 'checkbox') {
+    input = h('input', { ...common, type: 'checkbox', checked: !!opts.value });
+  } else {
+    input = h('input', { ...common, type: opts.type || 'text', value: opts.value ?? '' });
+  }
+  const label = h('label', { for: id }, opts.label, opts.required ? h('span', { class: 'req', 'aria-hidden': 'true' }, ' *') : null);
+  const wrap = h('div', { class: `field${opts.type === 'checkbox' ? ' check' : ''}`, dataset: { field: opts.name } },
+    opts.type === 'checkbox' ? [input, label] : [label, input],
+    opts.hint ? h('small', { class: 'hint' }, opts.hint) : null,
+    h('p', { class: 'error', id: errId, 'aria-live': 'polite' }));
+  return wrap;
+}
+
+// values reads a form's named controls: checkboxes as booleans, empty
+// strings as null where nullable lists the name.
+export function values(form, nullable = []) {
+  const out = {};
+  for (const el of form.elements) {
+    if (!el.name) continue;
+    if (el.type === 'checkbox') out[el.name] = el.checked;
+    else out[el.name] = el.value === '' && nullable.includes(el.name) ? null : el.value;
+  }
+  return out;
+}
+
+// clearErrors removes every error a form shows.
+export function clearErrors(root) {
+  for (const p of root.querySelectorAll('.error')) p.textContent = '';
+  for (const el of root.querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');
+  const top = root.querySelector('.form-error');
+  if (top) top.textContent = '';
+}
+
+// showError puts an API error where it belongs: each field error next to
+// its field (the problem's errors list), anything else in the form's
+// message line, or a toast when there is no form. It returns the message.
+export function showError(root, err) {
+  if (root) clearErrors(root);
+  const msg = errorText(err);
+  let placed = 0;
+  if (root && err instanceof ApiError) {
+    for (const fe of err.errors) {
+      const box = findField(root, fe.field);
+      if (!box) continue;
+      box.querySelector('.error').textContent = fe.message;
+      const input = box.querySelector('input, select, textarea');
+      if (input) input.setAttribute('aria-invalid', 'true');
+      if (placed++ === 0 && input) input.focus();
+    }
+  }
+  const top = root && root.querySelector('.form-error');
+  if (top) top.textContent = placed && placed === err.errors.length ? t('error.fields') : msg;
+  else if (!placed) toast(msg, 'error');
+  return msg;
+}
+
+// findField matches an API field name ("amounts[0].vat_rate" or "value")
+// to the form's field box, trying the full name, then the last part.
+function findField(root, name) {
+  const esc = (s) => s.replace(/["\\]/g, '\\$&');
+  return root.querySelector(`[data-field="${esc(name)}"]`) ||
+    root.querySelector(`[data-field="${esc(name.replace(/^.*[.\]]/, ''))}"]`);
+}
+
+// errorText is a sentence for any error.
+export function errorText(err) {
+  if (!(err instanceof ApiError)) return String(err && err.message || err);
+  if (err.status === 0) return t('error.network');
+  if (err.status === 403) return t('error.forbidden');
+  if (err.detail) return err.detail;
+  return t('error.server', { status: err.status });
+}
+
+// withBusy disables a button while fn runs and marks it busy.
+export async function withBusy(button, fn) {
+  if (button) { button.disabled = true; button.setAttribute('aria-busy', 'true'); }
+  try {
+    return await fn();
+  } finally {
+    if (button) { button.disabled = false; button.removeAttribute('aria-busy'); }
+  }
+}
+
+// confirmDialog asks before something that cannot be undone; resolves
+// to true on confirm.
+export function confirmDialog(message, okLabel = t('common.confirm')) {
+  return new Promise((resolve) => {
+    const ok = h('button', { class: 'danger', value: 'ok' }, okLabel);
+    const dlg = h('dialog', { class: 'confirm', 'aria-label': message },
+      h('form', { method: 'dialog' }, h('p', {}, message),
+        h('div', { class: 'buttons' }, h('button', { value: 'cancel', class: 'secondary' }, t('common.cancel')), ok)));
+    dlg.addEventListener('close', () => { resolve(dlg.returnValue === 'ok'); dlg.remove(); });
+    document.body.append(dlg);
+    dlg.showModal();
+    ok.focus();
+  });
+}
+
+// Drafts: a form's input is kept in sessionStorage while it is typed,
+// so a session that expires in the middle loses nothing.
+const draftKey = (key) => `posbox.draft.${key}`;
+
+export function bindDraft(form, key) {
+  const saved = readDraft(key);
+  if (saved) {
+    for (const el of form.elements) {
+      if (!el.name || !(el.name in saved)) continue;
+      if (el.type === 'checkbox') el.checked = !!saved[el.name];
+      else el.value = saved[el.name];
+    }
+  }
+  const save = () => sessionStorage.setItem(draftKey(key), JSON.stringify(values(form)));
+  form.addEventListener('input', save);
+  form.addEventListener('change', save);
+}
+
+export function readDraft(key) {
+  try { return JSON.parse(sessionStorage.getItem(draftKey(key)) || 'null'); } catch { return null; }
+}
+
+export function dropDraft(key) { sessionStorage.removeItem(draftKey(key)); }
+
+// table renders rows with columns [{label, cell(row) → node|text, class}].
+export function table(columns, rows, { caption, empty = t('common.none'), rowAttrs } = {}) {
+  if (!rows.length) return h('p', { class: 'empty' }, empty);
+  return h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': caption || '' },
+    h('table', {}, caption ? h('caption', { class: 'sr-only' }, caption) : null,
+      h('thead', {}, h('tr', {}, columns.map((c) => h('th', { scope: 'col', class: c.class }, c.label)))),
+      h('tbody', {}, rows.map((r) => h('tr', rowAttrs ? rowAttrs(r) : {}, columns.map((c) => h('td', { class: c.class, 'data-label': c.label }, c.cell(r))))))));
+}
+
+// badge is a short coloured state word.
+export function badge(text, kind = 'neutral') { return h('span', { class: `badge ${kind}` }, text); }
+
+// section is a titled card.
+export function section(title, ...children) {
+  return h('section', { class: 'card' }, h('h2', {}, title), ...children);
+}
