@@ -11,6 +11,10 @@ PKG_VERSION ?= $(shell echo '$(VERSION)' | sed -E 's/^v([0-9]+\.)/\1/; /^[0-9]+\
 # nfpm v2.45.2: later versions do not install from the module proxy.
 NFPM_VERSION := v2.45.2
 NFPM ?= $(shell $(GO) env GOPATH)/bin/nfpm
+# staticcheck v0.8.2 (2026.2.2): the newest release on the module proxy;
+# it is built for Go 1.26 (go.mod says go 1.26.0), as posbox is.
+STATICCHECK_VERSION := v0.8.2
+STATICCHECK ?= $(shell $(GO) env GOPATH)/bin/staticcheck
 # nfpm arch = file suffix of the cross-built binary.
 LINUX_PKGS := amd64=amd64 arm64=arm64 arm7=armv7
 
@@ -24,14 +28,18 @@ run:
 build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o posbox .
 
-## test: vet, gofmt and the race-enabled test suite on real SQLite files
+## test: vet, gofmt, staticcheck and the race-enabled test suite on real SQLite files
 test: lint
 	CGO_ENABLED=1 $(GO) test -race -count=1 ./...
 
-## lint: go vet and gofmt
-lint:
+## lint: go vet, gofmt and staticcheck (installed at STATICCHECK_VERSION)
+lint: $(STATICCHECK)
 	$(GO) vet ./...
 	@out=$$(gofmt -l . ); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(STATICCHECK) ./...
+
+$(STATICCHECK):
+	$(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
 ## bench: speed and memory benchmarks
 bench:

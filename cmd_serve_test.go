@@ -48,9 +48,12 @@ func buildPosbox(tb testing.TB) string {
 			return
 		}
 		built.bin = filepath.Join(built.dir, "posbox")
-		goCmd := filepath.Join(runtime.GOROOT(), "bin", "go")
-		if _, err := os.Stat(goCmd); err != nil {
-			goCmd = "go"
+		// The go that runs this test, found as `go env GOROOT` would.
+		goCmd := "go"
+		if out, err := exec.Command("go", "env", "GOROOT").Output(); err == nil {
+			if p := filepath.Join(strings.TrimSpace(string(out)), "bin", "go"); fileExists(p) {
+				goCmd = p
+			}
 		}
 		cmd := exec.Command(goCmd, "build", "-o", built.bin, "-ldflags", "-X main.version=v9.8.7-test -X main.build=lifecycle", ".")
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
@@ -341,3 +344,5 @@ func TestInterruptExitsZero(t *testing.T) {
 		t.Errorf("no clean stop in the log:\n%s", a.logText())
 	}
 }
+
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }

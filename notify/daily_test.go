@@ -8,7 +8,7 @@ import (
 	"posbox/store"
 )
 
-func (e *env) user(t *testing.T, name string) *store.User {
+func (e *env) user(t testing.TB, name string) *store.User {
 	t.Helper()
 	u := &store.User{RestaurantID: e.rest.ID, Email: name + "@trattoria.example", Name: name, Role: store.RoleStaff}
 	if err := e.st.CreateUser(context.Background(), u, "password1"); err != nil {
@@ -19,7 +19,7 @@ func (e *env) user(t *testing.T, name string) *store.User {
 
 // timeEntry writes a time entry directly (the time clock's API lives in
 // another package); out "" leaves it open.
-func (e *env) timeEntry(t *testing.T, u *store.User, in, out string, breakMin int) {
+func (e *env) timeEntry(t testing.TB, u *store.User, in, out string, breakMin int) {
 	t.Helper()
 	var outV any
 	if out != "" {

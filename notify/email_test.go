@@ -40,7 +40,7 @@ type rcvd struct {
 	data []byte
 }
 
-func newSMTPServer(t *testing.T, tlsCfg *tls.Config) *smtpServer {
+func newSMTPServer(t testing.TB, tlsCfg *tls.Config) *smtpServer {
 	t.Helper()
 	s := &smtpServer{}
 	s.srv = smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) {
@@ -120,7 +120,7 @@ func (x *smtpSession) Data(r io.Reader) error {
 func (x *smtpSession) Reset()        { x.from, x.to = "", nil }
 func (x *smtpSession) Logout() error { return nil }
 
-func emailSender(t *testing.T, cfg EmailConfig) *EmailSender {
+func emailSender(t testing.TB, cfg EmailConfig) *EmailSender {
 	t.Helper()
 	s, err := NewEmailSender(cfg)
 	if err != nil {
@@ -322,7 +322,7 @@ func TestEmailTLSPolicies(t *testing.T) {
 }
 
 // newSMTPServerOn serves on a given (TLS) listener.
-func newSMTPServerOn(t *testing.T, ln net.Listener) *smtpServer {
+func newSMTPServerOn(t testing.TB, ln net.Listener) *smtpServer {
 	t.Helper()
 	s := &smtpServer{addr: ln.Addr().String()}
 	s.srv = smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) { return &smtpSession{s: s}, nil }))

@@ -69,12 +69,12 @@ func (e *env) event(t testing.TB, typ string, data any) *store.Event {
 }
 
 // dispatcher has no jitter, so retry times are exact.
-func (e *env) dispatcher(t *testing.T, senders map[string]Sender) *Dispatcher {
+func (e *env) dispatcher(t testing.TB, senders map[string]Sender) *Dispatcher {
 	t.Helper()
 	return New(e.st, Options{Senders: senders, Now: e.clock.Now, Jitter: func() float64 { return 1 }, Logger: discard, Poll: 20 * time.Millisecond})
 }
 
-func (e *env) webhookDispatcher(t *testing.T) *Dispatcher {
+func (e *env) webhookDispatcher(t testing.TB) *Dispatcher {
 	t.Helper()
 	ws, err := NewWebhookSender(WebhookConfig{})
 	if err != nil {
@@ -84,7 +84,7 @@ func (e *env) webhookDispatcher(t *testing.T) *Dispatcher {
 }
 
 // runOnce sends what is due now and returns how many were handled.
-func runOnce(t *testing.T, d *Dispatcher) int {
+func runOnce(t testing.TB, d *Dispatcher) int {
 	t.Helper()
 	n, err := d.RunOnce(context.Background())
 	if err != nil {
@@ -93,7 +93,7 @@ func runOnce(t *testing.T, d *Dispatcher) int {
 	return n
 }
 
-func (e *env) logs(t *testing.T) []*store.NotificationLog {
+func (e *env) logs(t testing.TB) []*store.NotificationLog {
 	t.Helper()
 	l, err := e.st.NotificationLogs(context.Background(), e.rest.ID, 200)
 	if err != nil {
@@ -102,7 +102,7 @@ func (e *env) logs(t *testing.T) []*store.NotificationLog {
 	return l
 }
 
-func (e *env) deliveries(t *testing.T) []*store.Delivery {
+func (e *env) deliveries(t testing.TB) []*store.Delivery {
 	t.Helper()
 	d, err := e.st.Deliveries(context.Background(), e.rest.ID, "")
 	if err != nil {
@@ -161,7 +161,7 @@ func (r *receiver) got() []hit {
 }
 
 // verify checks a request's Standard Webhooks signature with secret.
-func verify(t *testing.T, h hit, secret string) {
+func verify(t testing.TB, h hit, secret string) {
 	t.Helper()
 	want, err := Sign(secret, h.Header.Get("webhook-id"), h.Header.Get("webhook-timestamp"), h.Body)
 	if err != nil {
@@ -174,7 +174,7 @@ func verify(t *testing.T, h hit, secret string) {
 
 // waitFor polls cond until it holds; a safety net for background work,
 // not a timing assertion.
-func waitFor(t *testing.T, what string, cond func() bool) {
+func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for !cond() {
@@ -185,7 +185,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-func mustJSON(t *testing.T, b []byte) map[string]any {
+func mustJSON(t testing.TB, b []byte) map[string]any {
 	t.Helper()
 	var m map[string]any
 	if err := json.Unmarshal(b, &m); err != nil {

@@ -89,7 +89,7 @@ func (r countingReceiver) perID() map[string]int {
 	return m
 }
 
-func wantExactlyOnce(t *testing.T, e *env, r countingReceiver, n int) {
+func wantExactlyOnce(t testing.TB, e *env, r countingReceiver, n int) {
 	t.Helper()
 	per := r.perID()
 	if len(per) != n {

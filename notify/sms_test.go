@@ -22,7 +22,7 @@ type smsFake struct {
 	body   string
 }
 
-func newTwilioFake(t *testing.T, status int, body string) *smsFake {
+func newTwilioFake(t testing.TB, status int, body string) *smsFake {
 	f := &smsFake{status: status, body: body}
 	f.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		user, pass, ok := r.BasicAuth()
@@ -42,7 +42,7 @@ func newTwilioFake(t *testing.T, status int, body string) *smsFake {
 	return f
 }
 
-func newGenericFake(t *testing.T, status int) *smsFake {
+func newGenericFake(t testing.TB, status int) *smsFake {
 	f := &smsFake{status: status}
 	f.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var m map[string]string
@@ -70,7 +70,7 @@ func (f *smsFake) messages() []map[string]string {
 	return append([]map[string]string(nil), f.got...)
 }
 
-func smsSender(t *testing.T, cfg SMSConfig) *SMSSender {
+func smsSender(t testing.TB, cfg SMSConfig) *SMSSender {
 	t.Helper()
 	s, err := NewSMSSender(cfg)
 	if err != nil {

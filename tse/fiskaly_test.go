@@ -27,7 +27,7 @@ type simHTTP struct {
 	grants []string // "key" or "refresh", with "!" appended when refused
 }
 
-func newSimHTTP(t *testing.T, mod ...func(*SimConfig)) *simHTTP {
+func newSimHTTP(t testing.TB, mod ...func(*SimConfig)) *simHTTP {
 	t.Helper()
 	clk := newTestClock()
 	sim := openSim(t, t.TempDir(), clk, mod...)
@@ -67,7 +67,7 @@ func (h *simHTTP) authGrants() []string {
 	return append([]string(nil), h.grants...)
 }
 
-func (h *simHTTP) client(t *testing.T, mod ...func(*FiskalyConfig)) *Fiskaly {
+func (h *simHTTP) client(t testing.TB, mod ...func(*FiskalyConfig)) *Fiskaly {
 	t.Helper()
 	cfg := FiskalyConfig{BaseURL: h.ts.URL, APIKey: "test_key", APISecret: "test_secret",
 		TSSID: h.sim.TSSID(), AdminPIN: DefaultSimAdminPIN, Now: h.clk.Now}

@@ -85,7 +85,7 @@ type clientWire struct {
 }
 
 func (w clientWire) info() ClientInfo {
-	return ClientInfo{ID: w.ID, SerialNumber: w.SerialNumber, State: w.State, TSSID: w.TSSID}
+	return ClientInfo(w)
 }
 
 type txWire struct {

@@ -3,6 +3,7 @@ package tse
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -43,7 +44,7 @@ func validateReceipt(r *Receipt) error {
 		return fmt.Errorf("schema.standard_v1.receipt.receipt_type: %q is not one of RECEIPT, TRAINING, TRANSFER, ORDER, CANCELLATION, ABORT, BENEFIT_IN_KIND, INVOICE, OTHER, ANNULATION", r.ReceiptType)
 	}
 	for i, a := range r.AmountsPerVATRate {
-		if !contains(vatOrder, a.VATRate) {
+		if !slices.Contains(vatOrder, a.VATRate) {
 			return fmt.Errorf("schema.standard_v1.receipt.amounts_per_vat_rate[%d].vat_rate: %q is not one of NORMAL, REDUCED_1, SPECIAL_RATE_1, SPECIAL_RATE_2, NULL", i, a.VATRate)
 		}
 		if !amountRe.MatchString(a.Amount) {
@@ -62,15 +63,6 @@ func validateReceipt(r *Receipt) error {
 		}
 	}
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // ProcessData builds the Kassenbeleg-V1 processData of a valid receipt:

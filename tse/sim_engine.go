@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -610,7 +611,7 @@ func (s *Simulator) listTx(t *simTSS, q ListQuery) (TxPage, error) {
 	}
 	var all []*simTx
 	for _, st := range t.byNumber {
-		if len(q.States) == 0 || contains(q.States, st.state) {
+		if len(q.States) == 0 || slices.Contains(q.States, st.state) {
 			all = append(all, st)
 		}
 	}

@@ -21,7 +21,7 @@ func newTestClock() *storetest.Clock {
 	return storetest.NewClock(time.Date(2026, 3, 14, 11, 30, 0, 0, time.UTC))
 }
 
-func openSim(t *testing.T, dir string, clk *storetest.Clock, mod ...func(*SimConfig)) *Simulator {
+func openSim(t testing.TB, dir string, clk *storetest.Clock, mod ...func(*SimConfig)) *Simulator {
 	t.Helper()
 	cfg := SimConfig{Dir: dir, Now: clk.Now}
 	for _, m := range mod {
@@ -45,7 +45,7 @@ func sampleReceipt() *Receipt {
 	}
 }
 
-func body(t *testing.T, state string, r *Receipt) []byte {
+func body(t testing.TB, state string, r *Receipt) []byte {
 	t.Helper()
 	b, err := UpsertBody(state, testClient, r, nil)
 	if err != nil {
@@ -55,7 +55,7 @@ func body(t *testing.T, state string, r *Receipt) []byte {
 }
 
 // sell starts and finishes one transaction and returns both revisions.
-func sell(t *testing.T, p Provider, txID string) (Tx, Tx) {
+func sell(t testing.TB, p Provider, txID string) (Tx, Tx) {
 	t.Helper()
 	ctx := context.Background()
 	start, err := p.Upsert(ctx, UpsertRequest{TxID: txID, Revision: 1, Body: body(t, TxActive, nil)})
@@ -69,7 +69,7 @@ func sell(t *testing.T, p Provider, txID string) (Tx, Tx) {
 	return start, fin
 }
 
-func wantErr(t *testing.T, err error, class Class, status int, code string) *Error {
+func wantErr(t testing.TB, err error, class Class, status int, code string) *Error {
 	t.Helper()
 	var e *Error
 	if !errors.As(err, &e) {
