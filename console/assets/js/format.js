@@ -69,3 +69,29 @@ export function fmtDuration(ms) {
   const h = Math.floor(min / 60);
   return `${h} h ${String(min % 60).padStart(2, '0')} min`;
 }
+
+// instantOf is the API instant (RFC 3339 with the offset) of a wall-clock
+// time on a local date in the restaurant's timezone. A time that a clock
+// change skips is read with the offset before the change, as the server
+// reads shifts.
+export function instantOf(date, clock = '00:00') {
+  const [y, m, d] = date.split('-').map(Number);
+  const [hh, mm] = clock.split(':').map(Number);
+  const wall = Date.UTC(y, m - 1, d, hh, mm);
+  // The zone's offset at a guess, then at the result (two rounds settle).
+  let at = wall - offsetAt(wall);
+  at = wall - offsetAt(at);
+  const off = offsetAt(at);
+  const sign = off < 0 ? '-' : '+';
+  const abs = Math.abs(off) / 60000;
+  const pad = (n) => String(n).padStart(2, '0');
+  return `${date}T${pad(hh)}:${pad(mm)}:00${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}
+
+// offsetAt is the restaurant zone's UTC offset in milliseconds at an instant.
+function offsetAt(ms) {
+  const parts = Object.fromEntries(new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric',
+    month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }).formatToParts(new Date(ms)).map((p) => [p.type, p.value]));
+  const asUTC = Date.UTC(+parts.year, +parts.month - 1, +parts.day, +parts.hour, +parts.minute, +parts.second);
+  return asUTC - Math.floor(ms / 1000) * 1000;
+}
