@@ -319,7 +319,7 @@ func activeUserName(ctx context.Context, tx *Tx, restaurantID, userID string) (s
 // store's one write transaction: the writer pool has a single connection
 // and every transaction begins IMMEDIATE, so no other write can run
 // between this SELECT and the caller's INSERT or UPDATE.
-// TestShiftCreateConcurrentOverlap hammers this.
+// TestCreateShiftConcurrentOverlap (and, over HTTP, server.TestShiftCreateConcurrentOverlap) hammers this.
 func checkOverlap(ctx context.Context, tx *Tx, sh *Shift) error {
 	var id, date, start, end string
 	err := tx.QueryRowContext(ctx, `SELECT id, shift_date, start_time, end_time FROM shifts

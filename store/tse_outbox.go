@@ -53,7 +53,9 @@ func scanTSEJob(sc scanner) (*TSEJob, error) {
 }
 
 // TSEHeadJob is the oldest unfinished revision of a TSS: the only one the
-// worker may send (strict FIFO); not_found when the queue is empty. Parked
+// worker may send (strict FIFO); not_found when the queue is empty. It
+// ignores next_attempt_at: a head waiting for its retry is still the head,
+// and waiting until it is due is the worker's business. Parked
 // (attention) items do not block it. A CANCELLED revision that closes a
 // stale transaction goes first: it has no other revision queued (see
 // CancelTSETx), and it frees room when the TSS refuses new transactions
