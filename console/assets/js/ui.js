@@ -106,10 +106,12 @@ export function showError(root, err) {
       if (placed++ === 0 && input) input.focus();
     }
   }
+  const unplaced = err instanceof ApiError ? err.errors.length - placed : 0;
+  const text = unplaced > 0 ? `${msg} (${err.errors.filter((fe) => !(root && findField(root, fe.field))).map((fe) => `${fe.field}: ${fe.message}`).join('; ')})` : msg;
   const top = root && root.querySelector('.form-error');
-  if (top) top.textContent = placed && placed === err.errors.length ? t('error.fields') : msg;
-  else if (!placed) toast(msg, 'error');
-  return msg;
+  if (top) top.textContent = placed && !unplaced ? t('error.fields') : text;
+  else if (!placed || unplaced) toast(text, 'error');
+  return text;
 }
 
 // findField matches an API field name ("amounts[0].vat_rate" or "value")
@@ -155,7 +157,10 @@ export function confirmDialog(message, okLabel = t('common.confirm')) {
 }
 
 // Drafts: a form's input is kept in sessionStorage while it is typed,
-// so a session that expires in the middle loses nothing.
+// so a session that expires in the middle loses nothing. A page drops its
+// draft after a successful save or when the user closes the form, never
+// in its cleanup: after a 401 the cleanup runs too, and the draft is what
+// the page restores after the login.
 const draftKey = (key) => `posbox.draft.${key}`;
 
 export function bindDraft(form, key) {

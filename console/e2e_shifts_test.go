@@ -1,0 +1,245 @@
+package console_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// restaurantToday is the restaurant's date today and the Monday of its week
+// (the appliance in a test runs on the real clock).
+func restaurantToday(tb testing.TB) (today, monday time.Time) {
+	tb.Helper()
+	loc, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	now := time.Now().In(loc)
+	today = time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	return today, today.AddDate(0, 0, -((int(today.Weekday()) + 6) % 7))
+}
+
+func isoDate(d time.Time) string { return d.Format("2006-01-02") }
+
+// apiCreateStaff makes a staff member through the API and returns the id.
+func apiCreateStaff(tb testing.TB, a *appliance, adminToken, email, name string) string {
+	tb.Helper()
+	code, body := a.call(tb, "POST", "/api/users", adminToken,
+		fmt.Sprintf(`{"email":%q,"name":%q,"role":"staff","password":"staff-password"}`, email, name))
+	if code != http.StatusCreated {
+		tb.Fatalf("create %s: %d %s", email, code, body)
+	}
+	var res struct{ User struct{ ID string } }
+	if err := json.Unmarshal([]byte(body), &res); err != nil {
+		tb.Fatal(err)
+	}
+	return res.User.ID
+}
+
+type plannedShift struct {
+	ID        string `json:"id"`
+	UserID    string `json:"user_id"`
+	ShiftDate string `json:"shift_date"`
+	StartTime string `json:"start_time"`
+	EndTime   string `json:"end_time"`
+	Role      string `json:"role"`
+	Status    string `json:"status"`
+}
+
+// shiftsOn lists the shifts of a range of days through the API.
+func shiftsOn(tb testing.TB, a *appliance, token, from, to string) []plannedShift {
+	tb.Helper()
+	code, body := a.call(tb, "GET", "/api/shifts?date_from="+from+"&date_to="+to, token, "")
+	if code != http.StatusOK {
+		tb.Fatalf("list shifts: %d %s", code, body)
+	}
+	var res struct{ Shifts []plannedShift }
+	if err := json.Unmarshal([]byte(body), &res); err != nil {
+		tb.Fatal(err)
+	}
+	return res.Shifts
+}
+
+// js quotes a string for a JavaScript expression.
+func jsQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// The shift plan: create in the week grid, an overlap refused next to
+// the form, confirm, a night shift across midnight, a draft that survives
+// an expired session, delete after the confirm dialog, week navigation.
+func TestConsoleShiftPlan(t *testing.T) {
+	a := newAppliance(t)
+	admin := a.token(t, "chef@linde.test", adminPassword)
+	sam := apiCreateStaff(t, a, admin, "sam@linde.test", "Sam Weber")
+	kim := apiCreateStaff(t, a, admin, "kim@linde.test", "Kim Koch")
+	todayT, mondayT := restaurantToday(t)
+	today, monday := isoDate(todayT), isoDate(mondayT)
+	cell := func(user, date string) string {
+		return fmt.Sprintf(`#week .cell[data-user="%s"][data-date="%s"]`, user, date)
+	}
+
+	b := newBrowser(t, a)
+	b.open("/shifts")
+	b.login("chef@linde.test", adminPassword)
+	b.wait("the week grid", `location.pathname === '/shifts' && document.querySelector(`+jsQuote(cell(sam, today))+`)`)
+
+	// One row per active staff member (the admin has no shift: no row),
+	// Monday to Sunday, today marked.
+	if got := eval[string](b, `[...document.querySelectorAll('#week .name')].map((e) => e.innerText).join('|')`); got != "Kim Koch|Sam Weber" {
+		t.Fatalf("rows %q", got)
+	}
+	if got := eval[string](b, `[...document.querySelectorAll('#week .head[data-date]')].map((e) => e.dataset.date).join(' ')`); !strings.HasPrefix(got, monday+" ") {
+		t.Fatalf("days %q, want from %s", got, monday)
+	}
+	if got := eval[string](b, `(document.querySelector('#week .head[aria-current=date]') || {dataset: {}}).dataset.date || ''`); got != today {
+		t.Fatalf("today's column %q, want %s", got, today)
+	}
+	if !eval[bool](b, `document.querySelector(`+jsQuote(cell(sam, today))+`).classList.contains('today')`) {
+		t.Fatal("today's cells are not marked")
+	}
+
+	// Create: clicking Sam's empty cell prefills him and the day.
+	b.click(cell(sam, today) + " button.add")
+	b.wait("the editor", `document.querySelector('dialog.editor[open]')`)
+	if got := eval[string](b, `[...['user_id', 'shift_date']].map((n) => document.querySelector('dialog.editor [name=' + n + ']').value).join(' ')`); got != sam+" "+today {
+		t.Fatalf("prefilled %q", got)
+	}
+	b.fill(`dialog.editor [name=start_time]`, "10:00")
+	b.fill(`dialog.editor [name=end_time]`, "14:00")
+	b.fill(`dialog.editor [name=role]`, "Küche")
+	b.click(`dialog.editor button[type=submit]`)
+	b.wait("the new shift in the grid", `!document.querySelector('dialog.editor') && [...document.querySelectorAll(`+jsQuote(cell(sam, today)+" .shift")+`)].some((e) => e.innerText.includes('10:00–14:00') && e.innerText.includes('Küche') && e.innerText.includes('geplant'))`)
+	shifts := shiftsOn(t, a, admin, today, today)
+	if len(shifts) != 1 || shifts[0].UserID != sam || shifts[0].StartTime != "10:00" || shifts[0].Role != "Küche" {
+		t.Fatalf("after create: %+v", shifts)
+	}
+	first := shifts[0].ID
+	if eval[string](b, `sessionStorage.getItem('posbox.draft.shifts.editor') || ''`) != "" {
+		t.Fatal("the draft survived the save")
+	}
+
+	// An overlapping shift for Sam: the API's message next to the form,
+	// start and end marked, nothing created.
+	b.click("#add-shift")
+	b.wait("the empty editor", `document.querySelector('dialog.editor[open] [name=user_id]').value === ''`)
+	b.fill(`dialog.editor [name=user_id]`, sam)
+	b.fill(`dialog.editor [name=shift_date]`, today)
+	b.fill(`dialog.editor [name=start_time]`, "12:00")
+	b.fill(`dialog.editor [name=end_time]`, "16:00")
+	b.click(`dialog.editor button[type=submit]`)
+	b.wait("the overlap message", `document.querySelector('dialog.editor .form-error').innerText.includes('overlaps shift `+first+`')`)
+	if !eval[bool](b, `['start_time', 'end_time'].every((n) => document.querySelector('dialog.editor [name=' + n + ']').getAttribute('aria-invalid') === 'true')`) {
+		t.Fatal("start and end are not marked")
+	}
+	if got := b.text(`dialog.editor [data-field=start_time] .error`); !strings.Contains(got, "Überschneidet sich mit der Schicht 10:00–14:00") {
+		t.Fatalf("start's error %q", got)
+	}
+	b.screenshot("shifts-overlap")
+	if n := len(shiftsOn(t, a, admin, today, today)); n != 1 {
+		t.Fatalf("the overlap made a shift: %d", n)
+	}
+	// A field the API refuses goes next to the field.
+	b.fill(`dialog.editor [name=start_time]`, "16:00")
+	b.click(`dialog.editor button[type=submit]`)
+	b.wait("the field error", `document.querySelector('dialog.editor [data-field=end_time] .error').innerText.includes('must differ')`)
+	b.click(`dialog.editor button.close`)
+	b.wait("the editor closed", `!document.querySelector('dialog.editor')`)
+
+	// Confirm the first shift.
+	b.click(fmt.Sprintf(`#week .shift[data-id="%s"]`, first))
+	b.wait("the editor of the shift", `document.querySelector('dialog.editor[open] [name=id]').value === `+jsQuote(first))
+	b.click(`dialog.editor button[data-status=confirmed]`)
+	b.wait("the confirmed shift", fmt.Sprintf(`document.querySelector('#week .shift[data-id="%s"]').classList.contains('confirmed') &&
+		document.querySelector('#week .shift[data-id="%s"]').innerText.includes('bestätigt') && document.querySelector('dialog.editor .meta').innerText.includes('bestätigt')`, first, first))
+	if s := shiftsOn(t, a, admin, today, today); s[0].Status != "confirmed" {
+		t.Fatalf("status %q", s[0].Status)
+	}
+	b.click(`dialog.editor button.close`)
+	b.wait("the editor closed", `!document.querySelector('dialog.editor')`)
+	if got := eval[string](b, `document.activeElement.dataset.id || ''`); got != first {
+		t.Fatalf("after closing, the focus is not back on the shift (%q)", got)
+	}
+	// The arrow keys move between days and people.
+	if got := eval[string](b, `(() => { const key = (k) => document.activeElement.dispatchEvent(new KeyboardEvent('keydown', {key: k, bubbles: true}));
+		key('ArrowRight'); const right = document.activeElement.closest('.cell').dataset.date;
+		key('ArrowUp'); key('ArrowUp'); const up = document.activeElement.closest('.row').dataset.user;
+		return right + ' ' + up; })()`); got != isoDate(todayT.AddDate(0, 0, 1))+" "+kim && todayT.Weekday() != time.Sunday {
+		t.Fatalf("arrow keys went to %q", got)
+	}
+
+	// A night shift on this week's Wednesday is drawn there and continues
+	// on Thursday.
+	wed, thu := isoDate(mondayT.AddDate(0, 0, 2)), isoDate(mondayT.AddDate(0, 0, 3))
+	b.click(cell(sam, wed) + " button.add")
+	b.wait("the editor", `document.querySelector('dialog.editor[open]')`)
+	b.fill(`dialog.editor [name=start_time]`, "22:00")
+	b.fill(`dialog.editor [name=end_time]`, "06:00")
+	b.fill(`dialog.editor [name=break_minutes]`, "30")
+	b.click(`dialog.editor button[type=submit]`)
+	b.wait("the night shift", `document.querySelector(`+jsQuote(cell(sam, wed)+" .shift.night")+`)`)
+	night := eval[string](b, `document.querySelector(`+jsQuote(cell(sam, wed)+" .shift.night")+`).dataset.id`)
+	b.wait("its continuation", fmt.Sprintf(`document.querySelector(%s) && document.querySelector(%s).innerText.includes('06:00')`,
+		jsQuote(cell(sam, thu)+fmt.Sprintf(` .shift.continued[data-id="%s"]`, night)), jsQuote(cell(sam, thu)+" .shift.continued")))
+	if got := b.text(cell(sam, wed) + " .shift.night"); !strings.Contains(got, "22:00–06:00") {
+		t.Fatalf("night shift reads %q", got)
+	}
+	b.screenshot("shifts")
+
+	// No horizontal scrolling of the page on a phone: the grid scrolls in its box.
+	b.do(chromedp.EmulateViewport(375, 800))
+	if !eval[bool](b, `document.documentElement.scrollWidth <= window.innerWidth && document.querySelector('#week').scrollWidth > document.querySelector('#week').clientWidth`) {
+		t.Error("at 375 px the page scrolls sideways, or the grid does not scroll in its box")
+	}
+	b.do(chromedp.EmulateViewport(1280, 900))
+
+	// The session runs out while a shift is typed: after the login the
+	// editor is back with the input, and saving it works.
+	fri := isoDate(mondayT.AddDate(0, 0, 4))
+	b.click(cell(sam, fri) + " button.add")
+	b.wait("the editor", `document.querySelector('dialog.editor[open]')`)
+	b.fill(`dialog.editor [name=start_time]`, "15:00")
+	b.fill(`dialog.editor [name=end_time]`, "18:30")
+	b.fill(`dialog.editor [name=notes]`, "Inventur")
+	eval[bool](b, `(sessionStorage.setItem('posbox.token', 'expired.token.value'), true)`)
+	b.click(`dialog.editor button[type=submit]`)
+	b.wait("the login page", `location.pathname === '/login' && document.querySelector('.notice')`)
+	b.login("chef@linde.test", adminPassword)
+	b.wait("the editor with the draft", `location.pathname === '/shifts' && document.querySelector('dialog.editor[open] [name=notes]').value === 'Inventur' &&
+		document.querySelector('dialog.editor [name=start_time]').value === '15:00' && document.querySelector('dialog.editor [name=shift_date]').value === `+jsQuote(fri))
+	b.click(`dialog.editor button[type=submit]`)
+	b.wait("the saved draft", `!document.querySelector('dialog.editor') && document.querySelector(`+jsQuote(cell(sam, fri)+" .shift")+`)`)
+	if eval[string](b, `sessionStorage.getItem('posbox.draft.shifts.editor') || ''`) != "" {
+		t.Fatal("the draft survived the save")
+	}
+
+	// Delete the night shift after confirming the dialog.
+	b.click(fmt.Sprintf(`#week .shift.night[data-id="%s"]`, night))
+	b.wait("the editor of the night shift", `document.querySelector('dialog.editor[open] [name=id]').value === `+jsQuote(night))
+	b.click(`dialog.editor button.delete`)
+	b.wait("the confirm dialog", `document.querySelector('dialog.confirm[open]')`)
+	b.click(`dialog.confirm button.danger`)
+	b.wait("the night shift gone", fmt.Sprintf(`!document.querySelector('dialog.editor') && !document.querySelector('#week .shift[data-id="%s"]')`, night))
+	for _, s := range shiftsOn(t, a, admin, monday, isoDate(mondayT.AddDate(0, 0, 6))) {
+		if s.ID == night {
+			t.Fatal("the night shift is still there")
+		}
+	}
+
+	// Next week, back, and this week.
+	next := isoDate(mondayT.AddDate(0, 0, 7))
+	b.click("#next-week")
+	b.wait("next week", `document.querySelector('#week').dataset.week === `+jsQuote(next)+` && location.search === '?week=`+next+`' && !document.querySelector('#week .shift') && !document.querySelector('#week .head[aria-current]')`)
+	b.click("#prev-week")
+	b.wait("this week again", `document.querySelector('#week').dataset.week === `+jsQuote(monday)+` && location.search === '' && document.querySelector('#week .head[aria-current=date]')`)
+	b.click("#prev-week")
+	b.wait("last week", `document.querySelector('#week').dataset.week === `+jsQuote(isoDate(mondayT.AddDate(0, 0, -7))))
+	b.click("#this-week")
+	b.wait("this week", `document.querySelector('#week').dataset.week === `+jsQuote(monday)+` && document.querySelectorAll('#week .shift').length === 2`)
+}

@@ -1,0 +1,148 @@
+package console_test
+
+import (
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// waitCSVDownload waits for one finished .csv file in the browser's download
+// folder and returns its content.
+func (b *browser) waitCSVDownload() []byte {
+	b.tb.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		files, _ := filepath.Glob(filepath.Join(b.download, "*.csv"))
+		if len(files) == 1 {
+			data, err := os.ReadFile(files[0])
+			if err == nil && len(data) > 0 {
+				return data
+			}
+		}
+		if len(files) > 1 {
+			b.tb.Fatalf("more than one download: %v", files)
+		}
+		if time.Now().After(deadline) {
+			entries, _ := os.ReadDir(b.download)
+			b.tb.Fatalf("no CSV downloaded; folder holds %v; page: %s", entries, b.text("main"))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// exportRows checks the export's format (BOM, CRLF, semicolons) and splits it.
+func exportRows(tb testing.TB, data []byte) [][]string {
+	tb.Helper()
+	s := string(data)
+	if !strings.HasPrefix(s, "\ufeff") {
+		tb.Fatalf("no byte order mark: %q", s)
+	}
+	s = strings.TrimPrefix(s, "\ufeff")
+	if !strings.HasSuffix(s, "\r\n") || strings.Contains(strings.ReplaceAll(s, "\r\n", ""), "\n") {
+		tb.Fatalf("lines do not end in CRLF: %q", s)
+	}
+	var rows [][]string
+	for _, line := range strings.Split(strings.TrimSuffix(s, "\r\n"), "\r\n") {
+		rows = append(rows, strings.Split(line, ";"))
+	}
+	return rows
+}
+
+// Time entries: the day's entries made at the till (an open one marked),
+// the day picker, and the CSV export of a range in German and English.
+func TestConsoleTimeEntries(t *testing.T) {
+	a := newAppliance(t)
+	admin := a.token(t, "chef@linde.test", adminPassword)
+	apiCreateStaff(t, a, admin, "sam@linde.test", "Sam Weber")
+	apiCreateStaff(t, a, admin, "kim@linde.test", "Kim Koch")
+	sam := a.token(t, "sam@linde.test", "staff-password")
+	kim := a.token(t, "kim@linde.test", "staff-password")
+	for _, c := range []struct{ token, path, body string }{
+		{sam, "/api/shifts/clock-in", ""}, {sam, "/api/shifts/clock-out", `{"break_minutes":0}`}, {kim, "/api/shifts/clock-in", ""},
+	} {
+		if code, body := a.call(t, "POST", c.path, c.token, c.body); code != http.StatusOK && code != http.StatusCreated {
+			t.Fatalf("%s: %d %s", c.path, code, body)
+		}
+	}
+	todayT, _ := restaurantToday(t)
+	today := isoDate(todayT)
+
+	b := newBrowser(t, a)
+	b.open("/time")
+	b.login("chef@linde.test", adminPassword)
+	b.wait("today's entries", `location.pathname === '/time' && document.querySelectorAll('#entries tbody tr').length === 2`)
+	if got := eval[string](b, `document.querySelector('input[name=date]').value`); got != today {
+		t.Fatalf("day %q, want %s", got, today)
+	}
+	rows := eval[[]string](b, `[...document.querySelectorAll('#entries tbody tr')].map((tr) => (tr.classList.contains('open') ? 'open: ' : '') + tr.innerText.replace(/\s+/g, ' '))`)
+	if len(rows) != 2 || !strings.HasPrefix(rows[0], "Sam Weber ") || !strings.Contains(rows[0], "0 Min.") || !strings.Contains(rows[0], "0 Std.") ||
+		!strings.HasPrefix(rows[1], "open: Kim Koch ") || !strings.Contains(rows[1], "noch eingestempelt") {
+		t.Fatalf("rows %q", rows)
+	}
+	if !eval[bool](b, `!!document.querySelector('#entries tr.open .badge.warn')`) {
+		t.Fatal("the open entry has no badge")
+	}
+	if got := b.text("#day-total"); !strings.Contains(got, "Summe: 0 Std.") || !strings.Contains(got, "2 Einträge") || !strings.Contains(got, "1 offen") {
+		t.Fatalf("total %q", got)
+	}
+	b.screenshot("time")
+
+	// The day before has nothing; back to today.
+	b.click("#prev-day")
+	b.wait("yesterday", `location.search === '?date=`+isoDate(todayT.AddDate(0, 0, -1))+`' && document.querySelector('#entries .empty')`)
+	b.click("#next-day")
+	b.wait("today again", `location.search === '' && document.querySelectorAll('#entries tbody tr').length === 2`)
+
+	// A range the API refuses is said next to its field.
+	b.fill(`#export [name=from]`, isoDate(todayT.AddDate(0, 0, 1)))
+	b.click(`#export button[type=submit]`)
+	b.wait("the range error", `document.querySelector('#export [data-field=to] .error').innerText !== ''`)
+
+	// The CSV of this month so far (the form's default), in German.
+	b.fill(`#export [name=from]`, today[:8]+"01")
+	if got := eval[string](b, `document.querySelector('#export [name=to]').value`); got != today {
+		t.Fatalf("export to %q, want %s", got, today)
+	}
+	b.click(`#export button[type=submit]`)
+	csv := exportRows(t, b.waitCSVDownload())
+	if got := strings.Join(csv[0], ";"); got != "Datum;Mitarbeiter;Beginn;Ende;Pause (Min.);Arbeitszeit (Std.);Offen" {
+		t.Fatalf("header %q", got)
+	}
+	day := todayT.Format("02.01.2006")
+	var samRow, kimRow []string
+	for _, r := range csv[1:] {
+		if len(r) != 7 {
+			t.Fatalf("row %q", r)
+		}
+		switch r[1] {
+		case "Sam Weber":
+			samRow = r
+		case "Kim Koch":
+			kimRow = r
+		}
+	}
+	if samRow == nil || samRow[0] != day || !strings.HasPrefix(samRow[2], day+" ") || samRow[3] == "" || samRow[4] != "0" || samRow[6] != "nein" {
+		t.Fatalf("Sam's row %q in %q", samRow, csv)
+	}
+	if kimRow == nil || kimRow[3] != "" || kimRow[6] != "ja" {
+		t.Fatalf("Kim's row %q", kimRow)
+	}
+	files, _ := filepath.Glob(filepath.Join(b.download, "*.csv"))
+	if want := "time-entries-" + today[:8] + "01-" + today + ".csv"; filepath.Base(files[0]) != want {
+		t.Fatalf("file %s, want %s", filepath.Base(files[0]), want)
+	}
+	os.Remove(files[0])
+
+	// In English the columns are named in English.
+	b.clickText("header .lang button", "EN")
+	b.wait("English", `document.querySelector('main h1').innerText === 'Time entries' && document.querySelectorAll('#entries tbody tr').length === 2`)
+	b.click(`#export button[type=submit]`)
+	if csv := exportRows(t, b.waitCSVDownload()); strings.Join(csv[0], ";") != "Date;Staff member;Start;End;Break (min);Worked (h);Open" || len(csv) != 3 {
+		t.Fatalf("English CSV %q", csv)
+	}
+	b.clickText("header .lang button", "DE")
+	b.wait("German", `document.querySelector('main h1').innerText === 'Arbeitszeiten'`)
+}
