@@ -8,7 +8,7 @@ import (
 	"github.com/julienschmidt/httprouter"
 
 	"posbox/store"
-	"posbox/tse/queue"
+	"posbox/tse"
 )
 
 // TSE is the fiscal signing the API drives: package tse/queue's Queue,
@@ -17,12 +17,13 @@ import (
 type TSE interface {
 	// Sell records a sale and returns it signed or marked "TSE
 	// unavailable" once the budget ran out.
-	Sell(ctx context.Context, restaurantID string, s queue.Sale, idem *queue.Idempotency) (*store.TSETransaction, error)
+	// An idemKey ("" for none) with another requestHash is refused.
+	Sell(ctx context.Context, restaurantID string, s tse.Sale, idemKey, requestHash string) (*store.TSETransaction, error)
 	// TSS is what is known of the TSS; fresh says whether the provider
 	// answered just now.
-	TSS(ctx context.Context, restaurantID string) (info queue.Info, fresh bool, err error)
+	TSS(ctx context.Context, restaurantID string) (info store.TSEInfo, fresh bool, err error)
 	Kind() string
-	Status(ctx context.Context, restaurantID string) (*queue.Status, error)
+	Status(ctx context.Context, restaurantID string) (*store.TSEStatus, error)
 	StartSelfTest(ctx context.Context, restaurantID string) (*store.TSESelfTest, error)
 	Retry(ctx context.Context, restaurantID, txID string) error
 	Cancel(ctx context.Context, restaurantID, txID string) error
@@ -55,11 +56,7 @@ func (s *Server) createTSETransaction(w http.ResponseWriter, r *http.Request, _ 
 	if err != nil {
 		return err
 	}
-	var idem *queue.Idempotency
-	if key != "" {
-		idem = &queue.Idempotency{Key: key, RequestHash: requestHash(sale)}
-	}
-	tx, err := t.Sell(r.Context(), caller(r.Context()).restaurant.ID, sale, idem)
+	tx, err := t.Sell(r.Context(), caller(r.Context()).restaurant.ID, sale, key, requestHash(sale))
 	if err != nil {
 		return err
 	}
@@ -174,7 +171,7 @@ func (s *Server) tseInfo(w http.ResponseWriter, r *http.Request, _ httprouter.Pa
 		return err
 	}
 	out := tseInfoJSON{
-		ID: info.ID, Description: info.Description, State: queue.PublicState(info.State, info.CertNotAfter, s.now()),
+		ID: info.ID, Description: info.Description, State: tse.PublicState(info.State, info.CertNotAfter, s.now()),
 		SerialNumber: info.SerialNumber, PublicKey: info.PublicKey,
 		Provider: t.Kind(), ProviderState: info.State, Cached: !fresh, FetchedAt: ts(info.FetchedAt),
 	}

@@ -8,7 +8,6 @@ import (
 
 	"posbox/store"
 	"posbox/tse"
-	"posbox/tse/queue"
 )
 
 // tseSaleRequest is POST /api/tse/transactions: fiskaly's standard_v1
@@ -42,9 +41,9 @@ var (
 )
 
 // validate checks every field and names each bad one.
-func (r *tseSaleRequest) validate() (queue.Sale, error) {
+func (r *tseSaleRequest) validate() (tse.Sale, error) {
 	var f store.Fields
-	var v queue.Sale
+	var v tse.Sale
 	if r.ClientSerial == nil {
 		f.Add("client_serial", "is required")
 	} else if s := *r.ClientSerial; !clientSerialRE.MatchString(s) || strings.TrimSpace(s) != s {
@@ -142,7 +141,7 @@ func amountString(c int64) string {
 // requestHash identifies a request body for Idempotency-Key reuse checks:
 // the canonical JSON of the validated sale, so whitespace and key order
 // do not matter but any value does.
-func requestHash(v queue.Sale) string {
+func requestHash(v tse.Sale) string {
 	return hashOf(struct {
 		S string
 		R tse.Receipt

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 
 	"posbox/store"
-	"posbox/tse/queue"
 )
 
 // tseTxJSON is a transaction as the API shows it (POST and GET
@@ -185,7 +184,7 @@ type tseLastErrorJSON struct {
 	HTTPStatus int    `json:"http_status"`
 }
 
-func tseStatusView(st *queue.Status) tseStatusJSON {
+func tseStatusView(st *store.TSEStatus) tseStatusJSON {
 	out := tseStatusJSON{
 		Healthy: st.Healthy, Problems: st.Problems, Provider: st.Provider, TSSID: st.TSSID, Online: st.Online,
 		Circuit: "closed", QueuePaused: st.QueuePaused, QueueDepth: st.Queue.Pending, AttentionCount: st.Queue.Attention,

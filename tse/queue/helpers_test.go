@@ -105,18 +105,18 @@ func (e *env) close() {
 }
 
 // sale is a valid cash receipt of cents on terminal serial.
-func sale(serial string, cents int64) Sale {
+func sale(serial string, cents int64) tse.Sale {
 	amount := fmt.Sprintf("%d.%02d", cents/100, cents%100)
-	return Sale{ClientSerial: serial, TotalCents: cents, Receipt: tse.Receipt{ReceiptType: "RECEIPT",
+	return tse.Sale{ClientSerial: serial, TotalCents: cents, Receipt: tse.Receipt{ReceiptType: "RECEIPT",
 		AmountsPerVATRate:     []tse.AmountPerVATRate{{VATRate: "NORMAL", Amount: amount}},
 		AmountsPerPaymentType: []tse.AmountPerPayment{{PaymentType: "CASH", Amount: amount}}}}
 }
 
 // sell records a sale through the queue; the context ends the wait at
 // once when the test only wants the sale recorded (step-driven tests).
-func (e *env) sell(tb testing.TB, s Sale, idem *Idempotency) *store.TSETransaction {
+func (e *env) sell(tb testing.TB, s tse.Sale, idemKey, requestHash string) *store.TSETransaction {
 	tb.Helper()
-	t, err := e.q.Sell(context.Background(), e.restaurant.ID, s, idem)
+	t, err := e.q.Sell(context.Background(), e.restaurant.ID, s, idemKey, requestHash)
 	if err != nil {
 		tb.Fatal(err)
 	}

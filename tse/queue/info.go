@@ -9,26 +9,12 @@ import (
 	"posbox/tse"
 )
 
-// Info is the TSS as last seen, cached in kv so the info endpoint can
-// answer while the provider is unreachable.
-type Info struct {
-	ID                 string    `json:"id"`
-	Description        string    `json:"description"`
-	State              string    `json:"state"` // raw provider state
-	SerialNumber       string    `json:"serial_number"`
-	PublicKey          string    `json:"public_key"`
-	CertNotAfter       time.Time `json:"cert_not_after"`
-	ActiveTransactions int       `json:"active_transactions"`
-	MaxActiveTx        int       `json:"max_active_transactions"`
-	FetchedAt          time.Time `json:"fetched_at"`
-}
-
 func (q *Queue) infoKey() string { return "tse.info." + q.tssID }
 
 // cacheInfo remembers what the provider said about the TSS and returns it
 // as cached.
-func (q *Queue) cacheInfo(ctx context.Context, info tse.TSSInfo) Info {
-	c := Info{ID: info.ID, Description: info.Description, State: info.State, SerialNumber: info.SerialNumber,
+func (q *Queue) cacheInfo(ctx context.Context, info tse.TSSInfo) store.TSEInfo {
+	c := store.TSEInfo{ID: info.ID, Description: info.Description, State: info.State, SerialNumber: info.SerialNumber,
 		PublicKey: info.PublicKey, CertNotAfter: info.CertNotAfter.UTC(), ActiveTransactions: info.ActiveTransactions,
 		MaxActiveTx: info.MaxActiveTx, FetchedAt: q.now().UTC()}
 	raw, _ := json.Marshal(c)
@@ -39,8 +25,8 @@ func (q *Queue) cacheInfo(ctx context.Context, info tse.TSSInfo) Info {
 }
 
 // cachedInfo is the last known TSS info; ok is false when none is known.
-func (q *Queue) cachedInfo(ctx context.Context) (Info, bool, error) {
-	var c Info
+func (q *Queue) cachedInfo(ctx context.Context) (store.TSEInfo, bool, error) {
+	var c store.TSEInfo
 	v, ok, err := q.st.KV(ctx, q.infoKey())
 	if err != nil || !ok {
 		return c, false, err
@@ -52,7 +38,7 @@ func (q *Queue) cachedInfo(ctx context.Context) (Info, bool, error) {
 // (briefly; not while it is known to be down and something is cached),
 // else the cache answers. fresh says whether the provider answered;
 // without either it is tse_unavailable.
-func (q *Queue) TSS(ctx context.Context, restaurantID string) (info Info, fresh bool, err error) {
+func (q *Queue) TSS(ctx context.Context, restaurantID string) (info store.TSEInfo, fresh bool, err error) {
 	if err := q.serves(restaurantID); err != nil {
 		return info, false, err
 	}
@@ -64,7 +50,7 @@ func (q *Queue) TSS(ctx context.Context, restaurantID string) (info Info, fresh 
 }
 
 // freshInfo is TSS without the checks; ok says whether anything is known.
-func (q *Queue) freshInfo(ctx context.Context) (info Info, fresh, ok bool, err error) {
+func (q *Queue) freshInfo(ctx context.Context) (info store.TSEInfo, fresh, ok bool, err error) {
 	cached, ok, err := q.cachedInfo(ctx)
 	if err != nil {
 		return cached, false, ok, err
@@ -79,37 +65,4 @@ func (q *Queue) freshInfo(ctx context.Context) (info Info, fresh, ok bool, err e
 		return cached, false, ok, nil
 	}
 	return q.cacheInfo(ctx, ti), true, true, nil
-}
-
-// PublicState maps the provider's state to the API's three values
-// (docs/API.md, "GET /api/tse/info"). An expired certificate can never sign again
-// (fiskaly answers E_CERTIFICATE_EXPIRED and a new TSS is needed), so it
-// counts as DECOMMISSIONED even while the raw state is INITIALIZED.
-func PublicState(raw string, certNotAfter, now time.Time) string {
-	switch raw {
-	case tse.TSSInitialized:
-		if !certNotAfter.IsZero() && !certNotAfter.After(now) {
-			return stateDecommissioned
-		}
-		return tse.TSSInitialized
-	case tse.TSSCreated, tse.TSSUninitialized:
-		return stateDisabled
-	}
-	return stateDecommissioned
-}
-
-// The API's TSS states besides tse.TSSInitialized.
-const (
-	stateDisabled       = "DISABLED"
-	stateDecommissioned = "DECOMMISSIONED"
-)
-
-// DaysUntil is whole days from now to t, rounded down (negative once past).
-func DaysUntil(t, now time.Time) int {
-	d := t.Sub(now)
-	days := int(d / (24 * time.Hour))
-	if d < 0 && d%(24*time.Hour) != 0 {
-		days--
-	}
-	return days
 }

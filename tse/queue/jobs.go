@@ -49,7 +49,7 @@ func (q *Queue) checkCertificate(ctx context.Context) (raised bool, err error) {
 	if info.CertNotAfter.IsZero() {
 		return false, nil
 	}
-	days := DaysUntil(info.CertNotAfter, q.now())
+	days := tse.DaysUntil(info.CertNotAfter, q.now())
 	if days > certWarnDays {
 		return false, nil
 	}

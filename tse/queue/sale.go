@@ -11,20 +11,6 @@ import (
 	"posbox/tse"
 )
 
-// Sale is a validated sale: the terminal, the receipt in fiskaly's terms
-// and its gross total in cents.
-type Sale struct {
-	ClientSerial string
-	Receipt      tse.Receipt
-	TotalCents   int64
-}
-
-// Idempotency is a sale's Idempotency-Key and the hash of the request
-// that came with it (a key reused for another request is refused).
-type Idempotency struct {
-	Key, RequestHash string
-}
-
 // The outcome a key remembers, in the API's numbers: the till was given
 // a signed receipt (201) or a receipt without TSE data (202).
 const (
@@ -35,18 +21,20 @@ const (
 // Sell records a sale durably, then waits for its signature within the
 // budget, and returns the transaction as the till is to print it: signed,
 // or marked "TSE unavailable" (and counted in the outage). Every path
-// after the commit answers one of the two. A repeated idempotency key
-// answers what its first request answered.
-func (q *Queue) Sell(ctx context.Context, restaurantID string, s Sale, idem *Idempotency) (*store.TSETransaction, error) {
+// after the commit answers one of the two. A repeated Idempotency-Key
+// (idemKey, "" for none) answers what its first request answered;
+// requestHash identifies the request it came with, so a key reused for
+// another sale is refused.
+func (q *Queue) Sell(ctx context.Context, restaurantID string, s tse.Sale, idemKey, requestHash string) (*store.TSETransaction, error) {
 	if err := q.serves(restaurantID); err != nil {
 		return nil, err
 	}
 	var flight *idemFlight
 	var key *store.IdempotencyKey
 	answered := false
-	if idem != nil {
-		key = &store.IdempotencyKey{RestaurantID: restaurantID, Scope: store.IdemTSESale, Key: idem.Key, RequestHash: idem.RequestHash}
-		fkey := restaurantID + "\x00" + idem.Key
+	if idemKey != "" {
+		key = &store.IdempotencyKey{RestaurantID: restaurantID, Scope: store.IdemTSESale, Key: idemKey, RequestHash: requestHash}
+		fkey := restaurantID + "\x00" + idemKey
 		flight = q.idemAcquire(fkey)
 		defer func() { q.idemRelease(fkey, flight, answered) }()
 	}
@@ -83,7 +71,7 @@ func (q *Queue) Sell(ctx context.Context, restaurantID string, s Sale, idem *Ide
 // transaction, for the terminal's client id) and the key in one
 // transaction. A terminal seen for the first time gets a new client id;
 // if another sale registered it first, the bodies are built again.
-func (q *Queue) record(ctx context.Context, restaurantID string, s Sale, key *store.IdempotencyKey) (*store.TSETransaction, *store.IdempotentReplay, error) {
+func (q *Queue) record(ctx context.Context, restaurantID string, s tse.Sale, key *store.IdempotencyKey) (*store.TSETransaction, *store.IdempotentReplay, error) {
 	clientID, err := q.st.TSEClientID(ctx, q.tssID, s.ClientSerial)
 	if store.IsNotFound(err) {
 		clientID, err = tse.NewUUID4(), nil

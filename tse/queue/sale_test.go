@@ -15,7 +15,7 @@ func TestSellSigned(t *testing.T) {
 	e := newEnv(t, envOpts{})
 	e.run()
 	for i, want := range []int64{1, 2} {
-		got := e.sell(t, sale("KASSE-01", 2142+int64(i)), nil)
+		got := e.sell(t, sale("KASSE-01", 2142+int64(i)), "", "")
 		if !got.Signed() || got.State != tse.TxFinished || got.Number == nil || *got.Number != want ||
 			got.SignatureValue == "" || got.QRCodeData == "" || got.ReceiptWithoutTSE {
 			t.Fatalf("sale %d: %+v", i, got)
@@ -33,7 +33,7 @@ func TestSellDuringOutageSignedLate(t *testing.T) {
 	e := newEnv(t, envOpts{budget: 50 * time.Millisecond})
 	e.sim.SetFault(tse.Fault{Offline: true})
 	e.run()
-	got := e.sell(t, sale("KASSE-01", 500), nil)
+	got := e.sell(t, sale("KASSE-01", 500), "", "")
 	if got.Signed() || !got.ReceiptWithoutTSE || got.OutageID == "" {
 		t.Fatalf("sale during the outage: %+v", got)
 	}
@@ -59,9 +59,8 @@ func TestSellDuringOutageSignedLate(t *testing.T) {
 func TestSellIdempotent(t *testing.T) {
 	e := newEnv(t, envOpts{})
 	e.run()
-	idem := &Idempotency{Key: "k-1", RequestHash: "h-1"}
-	first := e.sell(t, sale("KASSE-01", 700), idem)
-	again := e.sell(t, sale("KASSE-01", 700), idem)
+	first := e.sell(t, sale("KASSE-01", 700), "k-1", "h-1")
+	again := e.sell(t, sale("KASSE-01", 700), "k-1", "h-1")
 	if again.TxID != first.TxID || *again.Number != *first.Number || again.SignatureValue != first.SignatureValue {
 		t.Fatalf("replay %+v, first %+v", again, first)
 	}
@@ -69,7 +68,7 @@ func TestSellIdempotent(t *testing.T) {
 	if err != nil || len(txs) != 1 {
 		t.Fatalf("%d transactions recorded, want 1 (%v)", len(txs), err)
 	}
-	_, err = e.q.Sell(context.Background(), e.restaurant.ID, sale("KASSE-01", 800), &Idempotency{Key: "k-1", RequestHash: "h-2"})
+	_, err = e.q.Sell(context.Background(), e.restaurant.ID, sale("KASSE-01", 800), "k-1", "h-2")
 	if store.ErrorCode(err) != store.EIdempotencyKeyReused {
 		t.Fatalf("reused key: %v", err)
 	}
@@ -83,7 +82,7 @@ func TestSellOtherRestaurantRefused(t *testing.T) {
 	if err := e.st.CreateRestaurant(context.Background(), other); err != nil {
 		t.Fatal(err)
 	}
-	_, err := e.q.Sell(context.Background(), other.ID, sale("KASSE-01", 100), nil)
+	_, err := e.q.Sell(context.Background(), other.ID, sale("KASSE-01", 100), "", "")
 	if store.ErrorCode(err) != store.ETSENotConfigured {
 		t.Fatalf("other restaurant: %v", err)
 	}
@@ -101,7 +100,7 @@ func TestSellNewTerminalConcurrently(t *testing.T) {
 	ids := make(chan string, n)
 	for range n {
 		go func() {
-			tx, err := e.q.Sell(context.Background(), e.restaurant.ID, sale("KASSE-NEW", 100), nil)
+			tx, err := e.q.Sell(context.Background(), e.restaurant.ID, sale("KASSE-NEW", 100), "", "")
 			if err != nil {
 				ids <- "error: " + err.Error()
 				return

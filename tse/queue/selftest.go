@@ -167,7 +167,7 @@ func certificateCheck(info tse.TSSInfo, now time.Time) (string, string, string) 
 	if !notAfter.After(now) {
 		return name, "failed", "certificate expired at " + store.FormatTime(notAfter)
 	}
-	if d := DaysUntil(notAfter, now); d <= certWarnDays {
+	if d := tse.DaysUntil(notAfter, now); d <= certWarnDays {
 		return name, "warning", fmt.Sprintf("certificate expires in %d days (%s)", d, store.FormatTime(notAfter))
 	}
 	return name, "ok", "valid until " + store.FormatTime(notAfter)
