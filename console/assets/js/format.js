@@ -70,28 +70,41 @@ export function fmtDuration(ms) {
   return `${h} h ${String(min % 60).padStart(2, '0')} min`;
 }
 
-// instantOf is the API instant (RFC 3339 with the offset) of a wall-clock
-// time on a local date in the restaurant's timezone. A time that a clock
-// change skips is read with the offset before the change, as the server
-// reads shifts.
-export function instantOf(date, clock = '00:00') {
-  const [y, m, d] = date.split('-').map(Number);
-  const [hh, mm] = clock.split(':').map(Number);
-  const wall = Date.UTC(y, m - 1, d, hh, mm);
-  // The zone's offset at a guess, then at the result (two rounds settle).
-  let at = wall - offsetAt(wall);
-  at = wall - offsetAt(at);
-  const off = offsetAt(at);
-  const sign = off < 0 ? '-' : '+';
-  const abs = Math.abs(off) / 60000;
-  const pad = (n) => String(n).padStart(2, '0');
-  return `${date}T${pad(hh)}:${pad(mm)}:00${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+// zoneOffset is the restaurant zone's offset from UTC, in ms, at an instant.
+function zoneOffset(ms) {
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit',
+    day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }).formatToParts(new Date(ms));
+  const get = (type) => Number(parts.find((p) => p.type === type).value);
+  const wall = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+  return wall - Math.floor(ms / 1000) * 1000;
 }
 
-// offsetAt is the restaurant zone's UTC offset in milliseconds at an instant.
-function offsetAt(ms) {
-  const parts = Object.fromEntries(new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric',
-    month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }).formatToParts(new Date(ms)).map((p) => [p.type, p.value]));
-  const asUTC = Date.UTC(+parts.year, +parts.month - 1, +parts.day, +parts.hour, +parts.minute, +parts.second);
-  return asUTC - Math.floor(ms / 1000) * 1000;
+// instantOfLocal turns a datetime-local value (the restaurant's wall
+// clock, "2026-12-01T10:00") into RFC 3339 with that zone's offset at that
+// time ("2026-12-01T10:00:00+01:00"); null when it is no date and time. A
+// time the autumn change brings twice is the first; one the spring change
+// skips is moved forward by the gap.
+export function instantOfLocal(local) {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?/.exec(local || '');
+  if (!m) return null;
+  const wall = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +(m[6] || 0));
+  // The offsets half a day before and after: one of them is right, the
+  // earlier instant when the clock goes back and the time comes twice.
+  const before = zoneOffset(wall - 12 * 3600000), after = zoneOffset(wall + 12 * 3600000);
+  const fits = (o) => zoneOffset(wall - o) === o;
+  const at = wall - (fits(before) ? before : fits(after) ? after : before);
+  const off = zoneOffset(at);
+  const sign = off < 0 ? '-' : '+';
+  const mins = Math.abs(off) / 60000;
+  return `${new Date(at + off).toISOString().slice(0, 19)}${sign}${String(Math.floor(mins / 60)).padStart(2, '0')}:${String(mins % 60).padStart(2, '0')}`;
+}
+
+// instantOf is instantOfLocal of a local date and a wall-clock time.
+export function instantOf(date, clock = '00:00') { return instantOfLocal(`${date}T${clock}`); }
+
+// wallClockOf is the datetime-local value (restaurant's wall clock) of
+// an API instant.
+export function wallClockOf(iso) {
+  const ms = Date.parse(iso);
+  return new Date(ms + zoneOffset(ms)).toISOString().slice(0, 16);
 }

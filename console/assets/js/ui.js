@@ -53,14 +53,21 @@ export function field(opts) {
   const common = { id, name: opts.name, required: opts.required, 'aria-describedby': errId, ...(opts.attrs || {}) };
   let input;
   if (opts.type === 'select') {
-    input = h('select', common, (opts.options || []).map(([v, l]) => h('option', { value: v, selected: String(v) === String(opts.value ?? '') }, l)));
+    // Attributes, not properties, so form.reset() returns to these.
+    input = h('select', common, (opts.options || []).map(([v, l]) => h('option', { value: v, selected: String(v) === String(opts.value ?? '') ? 'selected' : null }, l)));
   } else if (opts.type === 'textarea') {
     input = h('textarea', { ...common, rows: 3 }, opts.value ?? '');
   } else if (opts.type === 'checkbox') {
-    input = h('input', { ...common, type: 'checkbox', checked: !!opts.value });
+    input = h('input', { ...common, type: 'checkbox', checked: opts.value ? 'checked' : null });
   } else {
     input = h('input', { ...common, type: opts.type || 'text', value: opts.value ?? '' });
   }
+  // An error goes away as soon as its field is edited.
+  input.addEventListener('input', () => {
+    const err = wrap.querySelector('.error');
+    if (err) err.textContent = '';
+    input.removeAttribute('aria-invalid');
+  });
   const label = h('label', { for: id }, opts.label, opts.required ? h('span', { class: 'req', 'aria-hidden': 'true' }, ' *') : null);
   const wrap = h('div', { class: `field${opts.type === 'checkbox' ? ' check' : ''}`, dataset: { field: opts.name } },
     opts.type === 'checkbox' ? [input, label] : [label, input],
@@ -189,7 +196,9 @@ export function table(columns, rows, { caption, empty = t('common.none'), rowAtt
   return h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': caption || '' },
     h('table', {}, caption ? h('caption', { class: 'sr-only' }, caption) : null,
       h('thead', {}, h('tr', {}, columns.map((c) => h('th', { scope: 'col', class: c.class }, c.label)))),
-      h('tbody', {}, rows.map((r) => h('tr', rowAttrs ? rowAttrs(r) : {}, columns.map((c) => h('td', { class: c.class, 'data-label': c.label }, c.cell(r))))))));
+      h('tbody', {}, rows.map((r) => h('tr', rowAttrs ? rowAttrs(r) : {}, columns.map((c) => h('td', { class: c.class, 'data-label': c.label },
+        // One element per cell, so a phone's two-column cell keeps it whole.
+        h('div', { class: 'cell' }, c.cell(r)))))))));
 }
 
 // badge is a short coloured state word.
