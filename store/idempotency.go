@@ -78,14 +78,30 @@ func insertIdempotency(ctx context.Context, tx *Tx, k IdempotencyKey, r Idempote
 	return err
 }
 
-// SetIdempotentResponse keeps the first answer for a key recorded without
-// one; a key already answered keeps its answer.
-func (s *Store) SetIdempotentResponse(ctx context.Context, k IdempotencyKey, status int, body []byte) error {
-	return s.write(ctx, func(tx *Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE idempotency_keys SET status = ?, response = ?
-			WHERE restaurant_id = ? AND scope = ? AND key = ? AND status IS NULL`, status, body, k.RestaurantID, k.Scope, k.Key)
+// AnswerIdempotent records the answer of a key recorded without one and
+// returns the answer the key now has: this one, or the one another
+// request for the same key recorded first. Every request of one key thus
+// gives the till the same answer.
+func (s *Store) AnswerIdempotent(ctx context.Context, k IdempotencyKey, status int, body []byte) (*IdempotentReplay, error) {
+	var r IdempotentReplay
+	err := s.write(ctx, func(tx *Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE idempotency_keys SET status = ?, response = ?
+			WHERE restaurant_id = ? AND scope = ? AND key = ? AND status IS NULL`, status, body, k.RestaurantID, k.Scope, k.Key); err != nil {
+			return err
+		}
+		var st sql.NullInt64
+		err := tx.QueryRowContext(ctx, `SELECT resource_id, status, response FROM idempotency_keys
+			WHERE restaurant_id = ? AND scope = ? AND key = ?`, k.RestaurantID, k.Scope, k.Key).Scan(&r.ResourceID, &st, &r.Response)
+		if errors.Is(err, sql.ErrNoRows) {
+			return NotFound("idempotency key")
+		}
+		r.Status = int(st.Int64)
 		return err
 	})
+	if err != nil {
+		return nil, err
+	}
+	return &r, nil
 }
 
 // Idempotent reads what a key remembers (404 when it is unknown).

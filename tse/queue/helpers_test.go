@@ -34,6 +34,7 @@ type envOpts struct {
 	dir       string // reopen the database in dir
 	simDir    string
 	clock     *storetest.Clock
+	provider  func(*tse.Simulator) tse.Provider // wraps the simulator
 }
 
 func newEnv(tb testing.TB, o envOpts) *env {
@@ -73,7 +74,11 @@ func newEnv(tb testing.TB, o envOpts) *env {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	e.q, err = New(ctx, e.sim, st, Options{RestaurantID: e.restaurant.ID, Budget: o.budget, Jitter: func() float64 { return 1 }, Logger: log})
+	var p tse.Provider = e.sim
+	if o.provider != nil {
+		p = o.provider(e.sim)
+	}
+	e.q, err = New(ctx, p, st, Options{RestaurantID: e.restaurant.ID, Budget: o.budget, Jitter: func() float64 { return 1 }, Logger: log})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -156,4 +161,20 @@ func waitFor(tb testing.TB, what string, cond func() bool) {
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
+}
+
+// gatedProvider holds every upsert until the gate opens (or the worker
+// stops): a request the provider has not answered yet.
+type gatedProvider struct {
+	tse.Provider
+	gate chan struct{}
+}
+
+func (g *gatedProvider) Upsert(ctx context.Context, r tse.UpsertRequest) (tse.Tx, error) {
+	select {
+	case <-g.gate:
+	case <-ctx.Done():
+		return tse.Tx{}, ctx.Err()
+	}
+	return g.Provider.Upsert(ctx, r)
 }

@@ -71,9 +71,6 @@ type Queue struct {
 	running     bool
 	held        map[string]*heldClient // terminals the TSS refuses, by client id
 
-	idemMu sync.Mutex
-	idem   map[string]*idemFlight
-
 	bgCtx    context.Context // self-tests started by requests
 	bgCancel context.CancelFunc
 	bg       sync.WaitGroup
@@ -97,7 +94,7 @@ func New(ctx context.Context, p tse.Provider, st *store.Store, o Options) (*Queu
 	q := &Queue{
 		p: p, st: st, log: o.Logger.With("component", "tse"), now: st.Now, restaurantID: o.RestaurantID, tssID: p.TSSID(),
 		budget: o.Budget, jitter: o.Jitter, wake: make(chan struct{}, 1), changed: make(chan struct{}),
-		idem: map[string]*idemFlight{}, bgCtx: bgCtx, bgCancel: cancel, held: map[string]*heldClient{},
+		bgCtx: bgCtx, bgCancel: cancel, held: map[string]*heldClient{},
 	}
 	if err := q.restore(ctx); err != nil {
 		cancel()

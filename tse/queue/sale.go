@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"sync"
 	"time"
 
 	"posbox/store"
@@ -25,46 +24,60 @@ const (
 // (idemKey, "" for none) answers what its first request answered;
 // requestHash identifies the request it came with, so a key reused for
 // another sale is refused.
+//
+// A retry that finds its key not yet answered (the first attempt still
+// waits, or died with its till's connection or with the box) decides it
+// within its own budget, as a new sale would; whichever attempt records
+// its answer first gives it to every other (store.AnswerIdempotent).
 func (q *Queue) Sell(ctx context.Context, restaurantID string, s tse.Sale, idemKey, requestHash string) (*store.TSETransaction, error) {
 	if err := q.serves(restaurantID); err != nil {
 		return nil, err
 	}
-	var flight *idemFlight
 	var key *store.IdempotencyKey
-	answered := false
 	if idemKey != "" {
 		key = &store.IdempotencyKey{RestaurantID: restaurantID, Scope: store.IdemTSESale, Key: idemKey, RequestHash: requestHash}
-		fkey := restaurantID + "\x00" + idemKey
-		flight = q.idemAcquire(fkey)
-		defer func() { q.idemRelease(fkey, flight, answered) }()
 	}
 	t, replay, err := q.record(ctx, restaurantID, s, key)
 	if err != nil {
 		return nil, err
 	}
 	if replay != nil {
-		return q.replay(ctx, *key, flight, replay)
+		if replay.Status != 0 {
+			return q.answered(ctx, restaurantID, replay)
+		}
+		if t, err = q.st.TSETransaction(ctx, restaurantID, replay.ResourceID); err != nil {
+			return nil, err
+		}
 	}
 	q.Wake()
 	t, err = q.await(ctx, t)
+	if err != nil || key == nil {
+		return t, err
+	}
+	status := answeredUnsigned
+	if t.Signed() {
+		status = answeredSigned
+	}
+	snapshot, err := json.Marshal(t)
 	if err != nil {
 		return nil, err
 	}
-	if key != nil {
-		status := answeredUnsigned
-		if t.Signed() {
-			status = answeredSigned
-		}
-		snapshot, err := json.Marshal(t)
-		if err != nil {
-			return nil, err
-		}
-		if err := q.st.SetIdempotentResponse(context.WithoutCancel(ctx), *key, status, snapshot); err != nil {
-			return nil, err
-		}
-		answered = true
+	stored, err := q.st.AnswerIdempotent(context.WithoutCancel(ctx), *key, status, snapshot)
+	if err != nil {
+		return nil, err
 	}
-	return t, nil
+	return q.answered(ctx, restaurantID, stored)
+}
+
+// answered is the transaction a key's recorded answer showed the till.
+func (q *Queue) answered(ctx context.Context, restaurantID string, r *store.IdempotentReplay) (*store.TSETransaction, error) {
+	var t store.TSETransaction
+	if err := json.Unmarshal(r.Response, &t); err == nil && t.TxID != "" {
+		return &t, nil
+	}
+	// A key answered by an older release kept the HTTP body, not the
+	// transaction: show the sale as it is.
+	return q.st.TSETransaction(ctx, restaurantID, r.ResourceID)
 }
 
 // record writes the sale, its two revisions (built here, before the write
@@ -102,7 +115,8 @@ func (q *Queue) record(ctx context.Context, restaurantID string, s tse.Sale, key
 
 // await waits until the sale is signed, the queue is known to be stuck,
 // or the budget runs out. A sale never waits through a backoff or an open
-// circuit: those answer "TSE unavailable" at once.
+// circuit: those answer "TSE unavailable" at once, and so does a sale
+// whose receipt already went out unsigned (another attempt of its key).
 func (q *Queue) await(ctx context.Context, t *store.TSETransaction) (*store.TSETransaction, error) {
 	timer := time.NewTimer(q.budget)
 	defer timer.Stop()
@@ -115,7 +129,7 @@ func (q *Queue) await(ctx context.Context, t *store.TSETransaction) (*store.TSET
 		if err != nil {
 			return nil, err
 		}
-		if cur.Signed() {
+		if cur.Signed() || cur.ReceiptWithoutTSE {
 			return cur, nil
 		}
 		if down, c, r := q.unavailable(t.ClientID); down {
@@ -135,63 +149,4 @@ func (q *Queue) await(ctx context.Context, t *store.TSETransaction) (*store.TSET
 	}
 	// The receipt goes out marked "TSE failed": record it in the outage.
 	return q.st.MarkTSEUnsigned(context.WithoutCancel(ctx), t.RestaurantID, t.TxID, code, reason)
-}
-
-// replay answers a repeated Idempotency-Key with the first answer; a
-// duplicate racing the first request waits for it.
-func (q *Queue) replay(ctx context.Context, k store.IdempotencyKey, flight *idemFlight, r *store.IdempotentReplay) (*store.TSETransaction, error) {
-	if r.Status == 0 {
-		timer := time.NewTimer(q.budget + 5*time.Second)
-		defer timer.Stop()
-		select {
-		case <-flight.done:
-		case <-timer.C:
-		case <-ctx.Done():
-		}
-		again, err := q.st.Idempotent(ctx, k)
-		if err != nil {
-			return nil, err
-		}
-		r = again
-	}
-	if r.Status != 0 {
-		var t store.TSETransaction
-		if err := json.Unmarshal(r.Response, &t); err == nil && t.TxID != "" {
-			return &t, nil
-		}
-		// A key answered by an older release kept the HTTP body, not the
-		// transaction: show the sale as it is.
-	}
-	// The first request never answered (it died): show the sale as it is.
-	return q.st.TSETransaction(ctx, k.RestaurantID, r.ResourceID)
-}
-
-// idemFlight lets a concurrent duplicate wait for the first answer.
-type idemFlight struct {
-	done chan struct{}
-	once sync.Once
-	refs int
-}
-
-func (q *Queue) idemAcquire(key string) *idemFlight {
-	q.idemMu.Lock()
-	defer q.idemMu.Unlock()
-	f := q.idem[key]
-	if f == nil {
-		f = &idemFlight{done: make(chan struct{})}
-		q.idem[key] = f
-	}
-	f.refs++
-	return f
-}
-
-func (q *Queue) idemRelease(key string, f *idemFlight, answered bool) {
-	if answered {
-		f.once.Do(func() { close(f.done) })
-	}
-	q.idemMu.Lock()
-	defer q.idemMu.Unlock()
-	if f.refs--; f.refs == 0 {
-		delete(q.idem, key)
-	}
 }

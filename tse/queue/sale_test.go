@@ -119,3 +119,51 @@ func TestSellNewTerminalConcurrently(t *testing.T) {
 		t.Fatalf("clients %+v %v", clients, err)
 	}
 }
+
+// A retry of a sale whose first attempt is still undecided (its till gave
+// up waiting while the provider had not answered) decides it within its
+// own budget: the receipt goes out without TSE data and is counted in the
+// outage, and every later attempt of the key gives that same answer, also
+// after the sale was signed.
+func TestSellRetryOfUndecidedSale(t *testing.T) {
+	gp := &gatedProvider{gate: make(chan struct{})}
+	e := newEnv(t, envOpts{budget: 200 * time.Millisecond, provider: func(s *tse.Simulator) tse.Provider {
+		gp.Provider = s
+		return gp
+	}})
+	e.run()
+	ctx, cancel := context.WithCancel(context.Background())
+	first := make(chan error, 1)
+	go func() {
+		_, err := e.q.Sell(ctx, e.restaurant.ID, sale("KASSE-01", 900), "k-undecided", "h")
+		first <- err
+	}()
+	key := store.IdempotencyKey{RestaurantID: e.restaurant.ID, Scope: store.IdemTSESale, Key: "k-undecided"}
+	waitFor(t, "the first attempt recorded", func() bool { _, err := e.st.Idempotent(context.Background(), key); return err == nil })
+	cancel() // the till hangs up before the answer
+	if err := <-first; err != context.Canceled {
+		t.Fatalf("first attempt: %v", err)
+	}
+
+	retry := e.sell(t, sale("KASSE-01", 900), "k-undecided", "h")
+	if retry.Signed() || !retry.ReceiptWithoutTSE || retry.OutageID == "" {
+		t.Fatalf("retry of the undecided sale: %+v", retry)
+	}
+	if k, err := e.st.Idempotent(context.Background(), key); err != nil || k.Status != answeredUnsigned {
+		t.Fatalf("the retry's answer is not recorded: %+v %v", k, err)
+	}
+	o, err := e.st.OpenTSEOutageOf(context.Background(), e.q.tssID)
+	if err != nil || o.AffectedTransactions != 1 {
+		t.Fatalf("outage %+v %v", o, err)
+	}
+
+	close(gp.gate) // the provider answers: the sale is signed, late
+	waitFor(t, "the sale signed", func() bool { return e.tx(t, retry.TxID).Signed() })
+	again := e.sell(t, sale("KASSE-01", 900), "k-undecided", "h")
+	if again.TxID != retry.TxID || again.Signed() || !again.ReceiptWithoutTSE || again.OutageID != retry.OutageID {
+		t.Fatalf("a later replay answers differently: %+v, first answer %+v", again, retry)
+	}
+	if !e.tx(t, retry.TxID).SignedLate {
+		t.Fatalf("the late signature is not marked")
+	}
+}
