@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -93,20 +95,31 @@ func (d *Dispatcher) work(ctx context.Context) {
 	defer wg.Wait()
 	busy := make(chan struct{}, d.workers) // one token per running send
 	freed := make(chan struct{}, d.workers)
+	var mu sync.Mutex
+	sending := map[string]bool{} // rules with a send under way: one each
 	tick := time.NewTicker(d.poll)
 	defer tick.Stop()
 	for ctx.Err() == nil {
 		if free := d.workers - len(busy); free > 0 {
-			items, err := d.st.ClaimDeliveries(ctx, d.now(), free)
+			mu.Lock()
+			skip := slices.Collect(maps.Keys(sending))
+			mu.Unlock()
+			items, err := d.st.ClaimDeliveriesSpread(ctx, d.now(), free, skip)
 			if err != nil && ctx.Err() == nil {
 				d.log.Error("notifications: claim", "err", err)
 			}
 			for _, it := range items {
 				busy <- struct{}{}
+				mu.Lock()
+				sending[it.SettingID] = true
+				mu.Unlock()
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
 					d.deliver(ctx, it)
+					mu.Lock()
+					delete(sending, it.SettingID)
+					mu.Unlock()
 					<-busy
 					select {
 					case freed <- struct{}{}:
@@ -251,7 +264,12 @@ const TestTimeout = 15 * time.Second
 
 // SendTest sends one test message synchronously (no retry, within the
 // send timeout) and logs it with no rule and event type "test".
-func (d *Dispatcher) SendTest(ctx context.Context, restaurantID, channel, destination string) (*store.NotificationLog, error) {
+//
+// A webhook test is signed exactly as a delivery is: with the secret of
+// the restaurant's webhook rule for that destination, or, when no rule
+// has it, with a new secret that is returned, so the receiver can check
+// the signature it got.
+func (d *Dispatcher) SendTest(ctx context.Context, restaurantID, channel, destination string) (*store.TestSend, error) {
 	ctx, cancel := context.WithTimeout(ctx, TestTimeout)
 	defer cancel()
 	loc := time.UTC
@@ -264,8 +282,20 @@ func (d *Dispatcher) SendTest(ctx context.Context, restaurantID, channel, destin
 	msg := Message{Channel: channel, Destination: destination, EventType: store.EventTest,
 		Subject: text.Subject, Text: text.Body, HTML: text.HTML, Language: d.lang,
 		Body: webhookBody(store.EventTest, now, data), WebhookID: store.WebhookID(store.NewID()), Now: now}
-	if channel == store.ChannelSMS {
+	var out store.TestSend
+	switch channel {
+	case store.ChannelSMS:
 		msg.Text = text.Subject
+	case store.ChannelWebhook:
+		secret, err := d.testSecret(ctx, restaurantID, destination)
+		if err != nil {
+			return nil, err
+		}
+		if secret == "" {
+			secret = store.NewWebhookSecret()
+			out.NewSecret = secret
+		}
+		msg.Secret = secret
 	}
 	f := d.send(ctx, msg)
 	entry := &store.NotificationLog{RestaurantID: restaurantID, Channel: channel, EventType: store.EventTest,
@@ -276,5 +306,26 @@ func (d *Dispatcher) SendTest(ctx context.Context, restaurantID, channel, destin
 	if err := d.st.InsertNotificationLog(context.WithoutCancel(ctx), entry); err != nil {
 		return nil, err
 	}
-	return entry, nil
+	out.Log = entry
+	return &out, nil
+}
+
+// testSecret is the secret of a webhook rule of the restaurant sending to
+// destination ("" when none does); an enabled rule wins over a disabled one.
+func (d *Dispatcher) testSecret(ctx context.Context, restaurantID, destination string) (string, error) {
+	rules, err := d.st.NotificationSettings(ctx, restaurantID)
+	if err != nil {
+		return "", err
+	}
+	secret := ""
+	for _, r := range rules {
+		if r.Channel != store.ChannelWebhook || r.Destination != destination || r.Secret == "" {
+			continue
+		}
+		if r.IsEnabled {
+			return r.Secret, nil
+		}
+		secret = r.Secret
+	}
+	return secret, nil
 }

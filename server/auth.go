@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"strings"
@@ -102,18 +103,26 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, _ httprouter.Para
 	if err := decode(r, &req, false); err != nil {
 		return err
 	}
+	// Lengths are bound before anything is remembered: no account has a
+	// longer email, and bcrypt reads 72 bytes of a password.
 	var f store.Fields
-	if req.Email == "" {
+	switch {
+	case req.Email == "":
 		f.Add("email", "is required")
+	case len(req.Email) > store.MaxEmailLen:
+		f.Add("email", fmt.Sprintf("must be at most %d characters", store.MaxEmailLen))
 	}
-	if req.Password == "" {
+	switch {
+	case req.Password == "":
 		f.Add("password", "is required")
+	case len(req.Password) > store.MaxPasswordLen:
+		f.Add("password", fmt.Sprintf("must be at most %d bytes", store.MaxPasswordLen))
 	}
 	if err := f.Err(); err != nil {
 		return err
 	}
-	email := strings.ToLower(strings.TrimSpace(req.Email))
-	if ok, wait := s.loginLimiter.allow(clientAddr(r), email, s.now()); !ok {
+	email, ip := strings.ToLower(strings.TrimSpace(req.Email)), clientAddr(r)
+	if ok, wait := s.loginLimiter.allow(ip, email, s.now()); !ok {
 		return &httpError{code: eRateLimited, detail: "too many login attempts; try again later", retryAfter: wait}
 	}
 	u, err := s.store.Authenticate(r.Context(), email, req.Password)
@@ -124,6 +133,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, _ httprouter.Para
 	if err != nil {
 		return err
 	}
+	s.loginLimiter.succeeded(ip, email, s.now())
 	tok, err := IssueToken(s.cfg.JWTKey, u, s.now(), s.cfg.TokenTTL)
 	if err != nil {
 		return err

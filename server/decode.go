@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"strings"
+	"unicode/utf8"
 
 	"posbox/store"
 )
@@ -57,13 +59,26 @@ func decode(r *http.Request, v any, optional bool) error {
 			return err
 		}
 	}
-	dec := json.NewDecoder(r.Body)
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return decodeError(err)
+	}
+	// JSON text is UTF-8 (RFC 8259); encoding/json would pass invalid
+	// bytes through raw members (event data) into webhook bodies.
+	if !utf8.Valid(body) {
+		return store.Invalid("body", "must be valid UTF-8")
+	}
+	switch trimmed := bytes.TrimSpace(body); {
+	case len(trimmed) == 0 && optional, bytes.Equal(trimmed, []byte("null")) && optional:
+		return nil
+	case bytes.Equal(trimmed, []byte("null")):
+		// null would decode as {} and pass for an empty update.
+		return errHTTP(eMalformedJSON, "the body must be a JSON object, not null")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	dec.UseNumber()
-	err := dec.Decode(v)
-	if errors.Is(err, io.EOF) && optional {
-		return nil
-	}
+	err = dec.Decode(v)
 	if err == nil {
 		if _, err2 := dec.Token(); !errors.Is(err2, io.EOF) {
 			var mbe *http.MaxBytesError

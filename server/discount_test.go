@@ -135,7 +135,7 @@ func TestDiscountValidation(t *testing.T) {
 		{"TypeNull", `{"name":"X","discount_type":null,"value":1}`, "discount_type"},
 		{"ValueZero", `{"name":"X","discount_type":"fixed","value":0}`, "value"},
 		{"ValueNegative", `{"name":"X","discount_type":"fixed","value":-5}`, "value"},
-		{"ValueZeroPercent", `{"name":"X","discount_type":"percentage","value":0}`, "value"},
+		{"PercentNegative", `{"name":"X","discount_type":"percentage","value":-0.01}`, "value"},
 		{"PercentOver100", `{"name":"X","discount_type":"percentage","value":100.01}`, "value"},
 		{"Percent150", `{"name":"X","discount_type":"percentage","value":150}`, "value"},
 		{"ValueThreeDecimals", `{"name":"X","discount_type":"fixed","value":1.005}`, "value"},
@@ -204,6 +204,8 @@ func TestDiscountBoundaries(t *testing.T) {
 	}{
 		{"Percent100", `{"name":"X","discount_type":"percentage","value":100}`, "value", json.Number("100")},
 		{"PercentHundredth", `{"name":"X","discount_type":"percentage","value":0.01}`, "value", json.Number("0.01")},
+		// The contract allows 0-100 % (issue 12: 0 used to be refused).
+		{"PercentZero", `{"name":"X","discount_type":"percentage","value":0}`, "value", json.Number("0")},
 		{"TrailingZeroDecimals", `{"name":"X","discount_type":"fixed","value":2.500}`, "value", json.Number("2.5")},
 		{"FixedOver100", `{"name":"X","discount_type":"fixed","value":150}`, "value", json.Number("150")},
 		{"FixedCent", `{"name":"X","discount_type":"fixed","value":0.01}`, "value", json.Number("0.01")},
@@ -304,7 +306,7 @@ func TestDiscountUpdate(t *testing.T) {
 	})
 	t.Run("MergedResultValidated", func(t *testing.T) {
 		refused(t, `{"value":150}`, "value")
-		refused(t, `{"value":0}`, "value")
+		refused(t, `{"value":-1}`, "value")
 		refused(t, `{"value":12.345}`, "value")
 		refused(t, `{"value":null}`, "value")
 		refused(t, `{"name":null}`, "name")

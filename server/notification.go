@@ -14,7 +14,7 @@ import (
 // server needs nothing else from it: deliveries of events are queued by
 // the store and sent in the background.
 type Notifier interface {
-	SendTest(ctx context.Context, restaurantID, channel, destination string) (*store.NotificationLog, error)
+	SendTest(ctx context.Context, restaurantID, channel, destination string) (*store.TestSend, error)
 }
 
 type settingJSON struct {
@@ -213,6 +213,9 @@ type testResultJSON struct {
 	Destination string `json:"destination"`
 	Message     string `json:"message"`
 	SentAt      string `json:"sent_at"`
+	// Secret is the signing secret of a webhook test that no rule sends
+	// to (made for this test); absent otherwise.
+	Secret string `json:"secret,omitempty"`
 }
 
 // testNotification sends one message now and answers 200 with the
@@ -239,11 +242,13 @@ func (s *Server) testNotification(w http.ResponseWriter, r *http.Request, _ http
 	if s.cfg.Notifier == nil {
 		return errHTTP(eInternal, "notifications are not running")
 	}
-	l, err := s.cfg.Notifier.SendTest(r.Context(), caller(r.Context()).restaurant.ID, *req.Channel, *req.Destination)
+	sent, err := s.cfg.Notifier.SendTest(r.Context(), caller(r.Context()).restaurant.ID, *req.Channel, *req.Destination)
 	if err != nil {
 		return err
 	}
-	res := testResultJSON{Success: l.Status == store.LogDelivered, Channel: l.Channel, Destination: l.Destination, SentAt: ts(l.SentAt)}
+	l := sent.Log
+	res := testResultJSON{Success: l.Status == store.LogDelivered, Channel: l.Channel, Destination: l.Destination, SentAt: ts(l.SentAt),
+		Secret: sent.NewSecret}
 	switch {
 	case l.Error != nil:
 		res.Message = *l.Error

@@ -22,9 +22,11 @@ type Config struct {
 	Build    string        // commit the binary was built from
 	JWTKey   []byte        // HS256 secret, at least 32 bytes
 	TokenTTL time.Duration // access token lifetime
-	// Login rate limits: per client address and per email.
-	LoginPerIP    Limit
-	LoginPerEmail Limit
+	// Login rate limits: per client address, per account and address, and
+	// a slower ceiling per account (ratelimit.go).
+	LoginPerIP        Limit
+	LoginPerAccountIP Limit
+	LoginPerAccount   Limit
 	// TSE signs sales (package tse/queue's Queue); nil answers 503
 	// tse_unavailable on every TSE endpoint.
 	TSE TSE
@@ -49,8 +51,11 @@ func (c Config) withDefaults() Config {
 	if c.LoginPerIP.Burst == 0 {
 		c.LoginPerIP = Limit{Burst: 20, Every: 3 * time.Second}
 	}
-	if c.LoginPerEmail.Burst == 0 {
-		c.LoginPerEmail = Limit{Burst: 5, Every: 20 * time.Second}
+	if c.LoginPerAccountIP.Burst == 0 {
+		c.LoginPerAccountIP = Limit{Burst: 5, Every: 20 * time.Second}
+	}
+	if c.LoginPerAccount.Burst == 0 {
+		c.LoginPerAccount = Limit{Burst: 30, Every: time.Minute}
 	}
 	return c
 }
@@ -102,7 +107,7 @@ func New(st *store.Store, cfg Config, log *slog.Logger) *Server {
 		}
 		s.console = c
 	}
-	s.loginLimiter = newLoginLimiter(cfg.LoginPerIP, cfg.LoginPerEmail)
+	s.loginLimiter = newLoginLimiter(cfg.LoginPerIP, cfg.LoginPerAccountIP, cfg.LoginPerAccount)
 	r := s.newRouter()
 	s.routes(r)
 	s.handler = LogRequests(log, noSniff(r))

@@ -145,6 +145,58 @@ func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, limit int) (
 	return out, nil
 }
 
+// ClaimDeliveriesSpread is ClaimDeliveries for the dispatcher: at most one
+// delivery per rule, none of the rules in busy (the dispatcher is sending
+// to them already). A receiver that hangs then holds one of the
+// dispatcher's workers, never all of them, and a rule's deliveries still
+// go out in order.
+func (s *Store) ClaimDeliveriesSpread(ctx context.Context, now time.Time, limit int, busy []string) ([]*Delivery, error) {
+	var due bool
+	if err := s.rdb.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM notification_deliveries
+		WHERE status = 'pending' AND next_attempt_at <= ?)`, FormatTime(now)).Scan(&due); err != nil || !due {
+		return nil, err
+	}
+	skip, args := "", []any{}
+	if len(busy) > 0 {
+		skip = ` AND setting_id NOT IN (?` + strings.Repeat(`, ?`, len(busy)-1) + `)`
+		for _, b := range busy {
+			args = append(args, b)
+		}
+	}
+	var out []*Delivery
+	err := s.write(ctx, func(tx *Tx) error {
+		q := `UPDATE notification_deliveries SET status = 'in_flight', updated_at = ?
+			WHERE id IN (SELECT id FROM (
+				SELECT id, next_attempt_at, ROW_NUMBER() OVER (PARTITION BY setting_id ORDER BY next_attempt_at, id) AS n
+				FROM notification_deliveries WHERE status = 'pending' AND next_attempt_at <= ?` + skip + `)
+				WHERE n = 1 ORDER BY next_attempt_at, id LIMIT ?)
+			RETURNING ` + deliveryCols
+		rows, err := tx.QueryContext(ctx, q, append(append([]any{FormatTime(tx.Now), FormatTime(now)}, args...), limit)...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			d, err := scanDelivery(rows)
+			if err != nil {
+				return err
+			}
+			out = append(out, d)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(out, func(a, b *Delivery) int {
+		if c := a.NextAttemptAt.Compare(b.NextAttemptAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return out, nil
+}
+
 // RequeueInFlight puts deliveries left in_flight (by a crash) back to
 // pending; the dispatcher calls it once at start.
 func (s *Store) RequeueInFlight(ctx context.Context) (int, error) {

@@ -105,13 +105,14 @@ func (d *Discount) validate(f *Fields) {
 	if n := utf8.RuneCountInString(d.Name); n < 1 || n > MaxDiscountNameLen {
 		f.Add("name", "must be 1-200 characters")
 	}
+	checkName(f, "name", d.Name)
 	if d.Description != nil && utf8.RuneCountInString(*d.Description) > MaxDescriptionLen {
 		f.Add("description", "must be at most 2000 characters")
 	}
 	switch d.Type {
 	case DiscountPercentage:
-		if d.Value <= 0 || d.Value > MaxPercentage {
-			f.Add("value", "must be greater than 0 and at most 100 for a percentage discount")
+		if d.Value < 0 || d.Value > MaxPercentage {
+			f.Add("value", "must be 0-100 for a percentage discount")
 		}
 	case DiscountFixed:
 		if d.Value <= 0 {

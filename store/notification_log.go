@@ -84,3 +84,10 @@ func (s *Store) NotificationLogs(ctx context.Context, restaurantID string, limit
 	}
 	return out, rows.Err()
 }
+
+// TestSend is the outcome of a test send: its log row and, for a webhook
+// no rule sends to, the secret it was signed with (made for the test).
+type TestSend struct {
+	Log       *NotificationLog
+	NewSecret string
+}

@@ -74,6 +74,7 @@ func (sh *Shift) resolve(f *Fields, loc *time.Location) {
 	if utf8.RuneCountInString(sh.Role) > MaxShiftRoleLen {
 		f.Add("role", fmt.Sprintf("must be at most %d characters", MaxShiftRoleLen))
 	}
+	checkName(f, "role", sh.Role)
 	if sh.Notes != nil && utf8.RuneCountInString(*sh.Notes) > MaxShiftNotesLen {
 		f.Add("notes", fmt.Sprintf("must be at most %d characters", MaxShiftNotesLen))
 	}

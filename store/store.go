@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"time"
 
 	"github.com/pressly/goose/v3"
@@ -48,6 +49,8 @@ type Store struct {
 	log  *slog.Logger
 
 	bcryptCost int
+	dummyOnce  sync.Once // dummyHash
+	dummy      []byte
 	queued     chan struct{} // nudged after a commit that queued deliveries
 }
 
@@ -79,6 +82,7 @@ func Open(ctx context.Context, dataDir string, opts Options) (*Store, error) {
 		opts.BcryptCost = 12
 	}
 	s := &Store{path: abs, now: opts.Now, log: opts.Logger, bcryptCost: opts.BcryptCost, queued: make(chan struct{}, 1)}
+	go s.dummyHash() // ready before the first login with an unknown email
 
 	// busy_timeout runs first; the other pragmas run on every new connection.
 	base := "file:" + filepath.ToSlash(abs) +

@@ -46,10 +46,13 @@ const (
 	MaxPasswordLen = 72
 )
 
+// MaxEmailLen is the longest address (RFC 5321's path limit less "<>").
+const MaxEmailLen = 254
+
 // validEmail accepts one bare address and nothing else.
 func validEmail(s string) bool {
 	a, err := mail.ParseAddress(s)
-	return err == nil && a.Address == s && len(s) <= 254
+	return err == nil && a.Address == s && len(s) <= MaxEmailLen
 }
 
 func (u *User) validate(f *Fields) {
@@ -59,6 +62,7 @@ func (u *User) validate(f *Fields) {
 	if n := utf8.RuneCountInString(strings.TrimSpace(u.Name)); n < 1 || n > 200 {
 		f.Add("name", "must be 1-200 characters")
 	}
+	checkName(f, "name", u.Name)
 	if u.Role != RoleAdmin && u.Role != RoleStaff {
 		f.Add("role", "must be admin or staff")
 	}
@@ -82,8 +86,14 @@ func CheckPassword(u *User, password string) bool {
 }
 
 // dummyHash is compared when the email is unknown, so a wrong email costs
-// as much time as a wrong password.
-var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("posbox-timing-equaliser"), bcrypt.MinCost)
+// as much time as a wrong password: it is made at the store's own cost
+// (in the background from Open, so the start does not wait ~250 ms).
+func (s *Store) dummyHash() []byte {
+	s.dummyOnce.Do(func() {
+		s.dummy, _ = bcrypt.GenerateFromPassword([]byte("posbox-timing-equaliser"), s.bcryptCost)
+	})
+	return s.dummy
+}
 
 // Authenticate finds the active user with this email and password. Unknown
 // email and wrong password give the same answer.
@@ -93,7 +103,7 @@ func (s *Store) Authenticate(ctx context.Context, email, password string) (*User
 		return nil, err
 	}
 	if u == nil {
-		_ = bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
+		_ = bcrypt.CompareHashAndPassword(s.dummyHash(), []byte(password))
 		return nil, Errorf(ENotFound, "user not found")
 	}
 	if !CheckPassword(u, password) || !u.IsActive {

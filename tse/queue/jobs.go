@@ -125,6 +125,14 @@ func (q *Queue) ReconcileJob(ctx context.Context) error {
 	if q.state().Open {
 		return nil // the provider is down; the next run catches up
 	}
-	_, err := q.reconcileMirror(ctx)
-	return err
+	if _, err := q.reconcileMirror(ctx); err != nil {
+		return err
+	}
+	// The provider answered: a self-test that failed while it did not is
+	// run again, at most every recheckAfter.
+	if last, err := q.st.LatestTSESelfTest(ctx, q.restaurantID); err == nil && last.State == store.SelfTestFailed &&
+		last.FinishedAt != nil && q.now().Sub(*last.FinishedAt) >= recheckAfter {
+		q.recheck(ctx)
+	}
+	return nil
 }

@@ -136,3 +136,28 @@ func TestRestoreOpenCircuit(t *testing.T) {
 		t.Fatalf("sale after restart %+v after %s", got, time.Since(began))
 	}
 }
+
+// A self-test that failed during an outage is run again when the outage
+// ends, so the status is healthy again without waiting for 02:00.
+func TestSelfTestRerunWhenOutageEnds(t *testing.T) {
+	e := newEnv(t, envOpts{budget: 50 * time.Millisecond})
+	ctx := context.Background()
+	e.sim.SetFault(tse.Fault{Offline: true})
+	if err := e.q.SelfTestJob(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if last, err := e.st.LatestTSESelfTest(ctx, e.restaurant.ID); err != nil || last.State != store.SelfTestFailed {
+		t.Fatalf("self-test while offline: %+v %v", last, err)
+	}
+	e.run()
+	if got := e.sell(t, sale("KASSE-01", 100), "", ""); got.Signed() {
+		t.Fatalf("signed while offline: %+v", got)
+	}
+	e.sim.SetFault(tse.Fault{})
+	waitFor(t, "the sale signed and the status healthy", func() bool {
+		e.clock.Add(time.Minute) // past any backoff or probe wait
+		e.q.Wake()
+		st, err := e.q.Status(ctx, e.restaurant.ID)
+		return err == nil && st.Healthy && st.LastSelfTest.State == store.SelfTestPassed
+	})
+}

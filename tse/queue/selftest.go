@@ -52,6 +52,25 @@ func (q *Queue) StartSelfTest(ctx context.Context, restaurantID string) (*store.
 	return t, nil
 }
 
+// recheckAfter is how long after a failed self-test ended the appliance
+// tries again by itself once the provider answers.
+const recheckAfter = 15 * time.Minute
+
+// recheck starts a self-test in the background when the last one failed:
+// the provider is back (an outage just ended, or the reconciler reached
+// it), and the status should not say "last self-test failed" until 02:00.
+func (q *Queue) recheck(ctx context.Context) {
+	last, err := q.st.LatestTSESelfTest(context.WithoutCancel(ctx), q.restaurantID)
+	if err != nil || last.State != store.SelfTestFailed {
+		return
+	}
+	if _, err := q.StartSelfTest(context.WithoutCancel(ctx), q.restaurantID); err != nil {
+		q.log.Warn("self-test after the provider came back", "err", err)
+		return
+	}
+	q.log.Info("TSE provider answers again; self-test started, the last one had failed")
+}
+
 // runSelfTestNow runs a self-test to its end (the 02:00 UTC job); it does
 // nothing when one is already running.
 func (q *Queue) runSelfTestNow(ctx context.Context) (*store.TSESelfTest, error) {

@@ -48,6 +48,7 @@ func (q *Queue) completed(ctx context.Context, job *store.TSEJob, tx tse.Tx) {
 	}
 	if closed != nil {
 		q.log.Info("TSE outage closed", "outage_id", closed.ID, "affected_transactions", closed.AffectedTransactions)
+		q.recheck(ctx)
 	}
 	q.mu.Lock()
 	q.failures, q.headBackoff = 0, false
