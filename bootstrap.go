@@ -16,6 +16,9 @@ import (
 const (
 	jwtKeyFile        = "jwt.key"
 	adminPasswordFile = "initial-admin-password"
+	// bootstrapAdminKey (kv) names the admin whose password is in
+	// adminPasswordFile.
+	bootstrapAdminKey = "bootstrap.admin_id"
 )
 
 // loadJWTKey reads the token signing key from the data dir, creating a
@@ -88,7 +91,27 @@ func bootstrap(ctx context.Context, st *store.Store, cfg Config, log *slog.Logge
 	if err := st.CreateUser(ctx, u, password); err != nil {
 		return fmt.Errorf("create admin: %w", err)
 	}
+	if err := st.SetKV(ctx, bootstrapAdminKey, u.ID); err != nil {
+		return err
+	}
 	log.Info("first start: created the restaurant and its admin",
 		"restaurant_id", r.ID, "email", u.Email, "password_file", path)
 	return nil
+}
+
+// forgetInitialPassword removes the first admin's generated password file
+// once that admin has a password of their own: the file would otherwise
+// only mislead (its password no longer works), and a file that is still
+// there tells a technician the generated password is still in use.
+func forgetInitialPassword(ctx context.Context, st *store.Store, cfg Config, u *store.User, log *slog.Logger) {
+	id, ok, err := st.KV(ctx, bootstrapAdminKey)
+	if err != nil || !ok || id != u.ID {
+		return
+	}
+	path := filepath.Join(cfg.DataDir, adminPasswordFile)
+	if err := os.Remove(path); err == nil {
+		log.Info("the first admin changed the generated password; its file is removed", "file", path)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		log.Warn("remove the generated admin password file", "file", path, "err", err)
+	}
 }

@@ -39,7 +39,9 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 // the foreground and the OS service. ready, when not nil, receives the
 // listening address once requests are accepted.
 func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- string) error {
-	st, err := store.Open(ctx, cfg.DataDir, store.Options{Logger: log})
+	var st *store.Store
+	st, err := store.Open(ctx, cfg.DataDir, store.Options{Logger: log,
+		PasswordChanged: func(u *store.User) { forgetInitialPassword(context.WithoutCancel(ctx), st, cfg, u, log) }})
 	if err != nil {
 		return err
 	}

@@ -22,6 +22,8 @@ const issuer = "posbox"
 type claims struct {
 	RID  string `json:"rid"`
 	Role string `json:"role"`
+	// TV is the user's token version when the token was issued.
+	TV int `json:"tv,omitempty"`
 	jwt.RegisteredClaims
 }
 
@@ -33,6 +35,7 @@ func IssueToken(key []byte, u *store.User, now time.Time, ttl time.Duration) (st
 	return jwt.NewWithClaims(jwt.SigningMethodHS256, claims{
 		RID:  u.RestaurantID,
 		Role: u.Role,
+		TV:   u.TokenVersion,
 		RegisteredClaims: jwt.RegisteredClaims{
 			Subject:   u.ID,
 			Issuer:    issuer,
@@ -71,6 +74,9 @@ func (s *Server) authenticate(r *http.Request, a access) (context.Context, error
 	}
 	if err != nil {
 		return nil, err
+	}
+	if c.TV != u.TokenVersion {
+		return nil, unauth("the token was issued before a change of password or role; log in again")
 	}
 	if a == adminOnly && u.Role != store.RoleAdmin {
 		return nil, errHTTP(eForbidden, "this endpoint is for administrators")

@@ -35,6 +35,9 @@ type Options struct {
 	// Synchronous is SQLite's synchronous pragma: FULL (default) makes every
 	// acknowledged commit survive a power cut.
 	Synchronous string
+	// PasswordChanged, when set, is called after a commit that changed a
+	// user's password (serve removes the first admin's password file).
+	PasswordChanged func(u *User)
 	// BcryptCost hashes passwords; bcrypt.DefaultCost+2 (12) when zero.
 	// Tests lower it.
 	BcryptCost int
@@ -48,10 +51,11 @@ type Store struct {
 	now  func() time.Time
 	log  *slog.Logger
 
-	bcryptCost int
-	dummyOnce  sync.Once // dummyHash
-	dummy      []byte
-	queued     chan struct{} // nudged after a commit that queued deliveries
+	bcryptCost      int
+	passwordChanged func(u *User)
+	dummyOnce       sync.Once // dummyHash
+	dummy           []byte
+	queued          chan struct{} // nudged after a commit that queued deliveries
 }
 
 // Open opens (creating if needed) the database in dataDir and applies the
@@ -81,7 +85,8 @@ func Open(ctx context.Context, dataDir string, opts Options) (*Store, error) {
 	if opts.BcryptCost == 0 {
 		opts.BcryptCost = 12
 	}
-	s := &Store{path: abs, now: opts.Now, log: opts.Logger, bcryptCost: opts.BcryptCost, queued: make(chan struct{}, 1)}
+	s := &Store{path: abs, now: opts.Now, log: opts.Logger, bcryptCost: opts.BcryptCost, passwordChanged: opts.PasswordChanged,
+		queued: make(chan struct{}, 1)}
 	go s.dummyHash() // ready before the first login with an unknown email
 
 	// busy_timeout runs first; the other pragmas run on every new connection.

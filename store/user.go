@@ -27,6 +27,10 @@ type User struct {
 	Role         string
 	IsActive     bool
 	PasswordHash string
+	// TokenVersion is carried by every token issued to the user; a token
+	// of an older version is refused (a password, role or is_active change
+	// moves it on).
+	TokenVersion int
 	CreatedAt    time.Time
 	UpdatedAt    time.Time
 }
@@ -138,12 +142,12 @@ func (s *Store) CreateUser(ctx context.Context, u *User, password string) error 
 	})
 }
 
-const userColumns = `id, restaurant_id, email, name, role, password_hash, is_active, created_at, updated_at`
+const userColumns = `id, restaurant_id, email, name, role, password_hash, is_active, token_version, created_at, updated_at`
 
 func scanUser(row scanner) (*User, error) {
 	var u User
 	var created, updated string
-	if err := row.Scan(&u.ID, &u.RestaurantID, &u.Email, &u.Name, &u.Role, &u.PasswordHash, &u.IsActive, &created, &updated); err != nil {
+	if err := row.Scan(&u.ID, &u.RestaurantID, &u.Email, &u.Name, &u.Role, &u.PasswordHash, &u.IsActive, &u.TokenVersion, &created, &updated); err != nil {
 		return nil, err
 	}
 	u.CreatedAt, u.UpdatedAt = ParseTime(created), ParseTime(updated)
@@ -208,6 +212,7 @@ func (s *Store) UpdateUser(ctx context.Context, restaurantID, id string, upd Use
 			return err
 		}
 		wasAdmin := u.Role == RoleAdmin && u.IsActive
+		before := *u
 		upd.Email.Apply(&u.Email)
 		u.Email = strings.TrimSpace(u.Email)
 		upd.Name.Apply(&u.Name)
@@ -227,10 +232,19 @@ func (s *Store) UpdateUser(ctx context.Context, restaurantID, id string, upd Use
 			}
 		}
 		u.UpdatedAt = tx.Now
-		_, err = tx.ExecContext(ctx, `UPDATE users SET email = ?, name = ?, role = ?, is_active = ?, password_hash = ?, updated_at = ?
-			WHERE id = ?`, u.Email, u.Name, u.Role, u.IsActive, u.PasswordHash, FormatTime(tx.Now), id)
+		// What a token grants changed: every token issued before ends.
+		if hash != "" || u.Role != before.Role || u.IsActive != before.IsActive {
+			u.TokenVersion++
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE users SET email = ?, name = ?, role = ?, is_active = ?, password_hash = ?,
+			token_version = ?, updated_at = ? WHERE id = ?`,
+			u.Email, u.Name, u.Role, u.IsActive, u.PasswordHash, u.TokenVersion, FormatTime(tx.Now), id)
 		if isUnique(err) {
 			return Invalid("email", "is already in use")
+		}
+		if err == nil && hash != "" && s.passwordChanged != nil {
+			changed := *u
+			tx.afterCommit = append(tx.afterCommit, func() { s.passwordChanged(&changed) })
 		}
 		return err
 	})
@@ -274,7 +288,7 @@ func (s *Store) DeleteUser(ctx context.Context, restaurantID, id string) error {
 				return err
 			}
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE users SET deleted_at = ?, is_active = 0, updated_at = ? WHERE id = ?`,
+		_, err = tx.ExecContext(ctx, `UPDATE users SET deleted_at = ?, is_active = 0, token_version = token_version + 1, updated_at = ? WHERE id = ?`,
 			FormatTime(tx.Now), FormatTime(tx.Now), id)
 		return err
 	})
