@@ -214,23 +214,59 @@ func (f *Fiskaly) authenticate(ctx context.Context, refresh string) (authWire, e
 // call sends an authenticated request; on 401 E_UNAUTHORIZED it gets a
 // new token once and retries once.
 func (f *Fiskaly) call(ctx context.Context, method, path string, body []byte, timeout time.Duration, out any) (http.Header, error) {
+	return f.callFor(ctx, "", method, path, body, timeout, out)
+}
+
+// callWithSecret is call for an operation whose body carries the admin PIN
+// or PUK of tssID (authenticateAdmin, changeAdminPin). fiskaly answers a
+// wrong PIN or PUK with 401 E_UNAUTHORIZED, the code of a refused access
+// token, and every resend of a wrong PIN spends another of the five
+// attempts before the PIN blocks. So a 401 here is retried only when a
+// plain read (GET /tss/{tss_id}) with the same token is refused too, which
+// shows the token was at fault; otherwise the 401 is about the PIN or PUK
+// and is returned as it is.
+func (f *Fiskaly) callWithSecret(ctx context.Context, tssID, method, path string, body []byte) error {
+	_, err := f.callFor(ctx, tssID, method, path, body, f.cfg.ReadTimeout, nil)
+	return err
+}
+
+// callFor is call; a non-empty secretTSS makes it callWithSecret.
+func (f *Fiskaly) callFor(ctx context.Context, secretTSS, method, path string, body []byte, timeout time.Duration, out any) (http.Header, error) {
 	tok, err := f.token(ctx, "")
 	if err != nil {
 		return nil, err
 	}
 	h, err := f.send(ctx, method, path, body, tok, timeout, out)
-	var e *Error
-	if errors.As(err, &e) && e.HTTPStatus == http.StatusUnauthorized && e.Code == "E_UNAUTHORIZED" {
-		if tok, err = f.token(ctx, tok); err != nil {
-			return nil, err
-		}
-		h, err = f.send(ctx, method, path, body, tok, timeout, out)
+	if !tokenRefused(err) {
+		return h, err
 	}
-	return h, err
+	if secretTSS != "" {
+		if _, perr := f.send(ctx, http.MethodGet, tssPath(secretTSS), nil, tok, f.cfg.ReadTimeout, nil); !tokenRefused(perr) {
+			f.log.Info("fiskaly refused the admin PIN or PUK (the access token is valid): not resending it", "method", method, "path", path)
+			return h, err
+		}
+	}
+	if tok, err = f.token(ctx, tok); err != nil {
+		return nil, err
+	}
+	return f.send(ctx, method, path, body, tok, timeout, out)
+}
+
+// tokenRefused says whether err is fiskaly's answer to a missing, invalid
+// or expired access token.
+func tokenRefused(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.HTTPStatus == http.StatusUnauthorized && e.Code == "E_UNAUTHORIZED"
 }
 
 // send makes one HTTP exchange within timeout and classifies its failure.
+// Each exchange carries its own request-id (a UUID): fiskaly wants the
+// client to set one and answers it in its request-id header, so support
+// can find the request. Failures log the id sent and the one answered; an
+// Error's RequestID is the answered one, or the sent one when no answer
+// came or it carried none.
 func (f *Fiskaly) send(ctx context.Context, method, path string, body []byte, token string, timeout time.Duration, out any) (http.Header, error) {
+	sentID := NewUUID4()
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	var rd io.Reader
@@ -245,6 +281,7 @@ func (f *Fiskaly) send(ctx context.Context, method, path string, body []byte, to
 		req.Header.Set("Content-Type", "application/json")
 	}
 	req.Header.Set("Accept", "application/json")
+	req.Header.Set("request-id", sentID)
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
@@ -255,7 +292,9 @@ func (f *Fiskaly) send(ctx context.Context, method, path string, body []byte, to
 		if ctx.Err() != nil || (errors.As(err, &ne) && ne.Timeout()) {
 			e.Code = CodeTimeout
 		}
-		f.log.Warn("fiskaly unreachable", "method", method, "path", path, "code", e.Code, "err", err)
+		e.RequestID = sentID
+		f.log.Warn("fiskaly unreachable", "method", method, "path", path, "code", e.Code, "err", err,
+			"sent_request_id", sentID)
 		return nil, e
 	}
 	defer resp.Body.Close()
@@ -265,15 +304,21 @@ func (f *Fiskaly) send(ctx context.Context, method, path string, body []byte, to
 		if ctx.Err() != nil {
 			code = CodeTimeout
 		}
-		return nil, transportError(code, "reading the answer: "+err.Error())
+		e := transportError(code, "reading the answer: "+err.Error())
+		e.RequestID = orDefault(resp.Header.Get("request-id"), sentID)
+		f.log.Warn("fiskaly answer lost", "method", method, "path", path, "status", resp.StatusCode, "code", code,
+			"err", err, "request_id", resp.Header.Get("request-id"), "sent_request_id", sentID)
+		return nil, e
 	}
 	reqID := resp.Header.Get("request-id")
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		f.log.Debug("fiskaly", "method", method, "path", path, "status", resp.StatusCode, "request_id", reqID)
 		if out != nil && len(bytes.TrimSpace(data)) > 0 {
 			if err := json.Unmarshal(data, out); err != nil {
+				f.log.Warn("fiskaly answer unreadable", "method", method, "path", path, "status", resp.StatusCode,
+					"err", err, "request_id", reqID, "sent_request_id", sentID)
 				return nil, &Error{Class: Transient, HTTPStatus: resp.StatusCode, Code: "E_BAD_ANSWER",
-					Message: "cannot read the answer: " + err.Error(), RequestID: reqID}
+					Message: "cannot read the answer: " + err.Error(), RequestID: orDefault(reqID, sentID)}
 			}
 		}
 		return resp.Header, nil
@@ -290,15 +335,22 @@ func (f *Fiskaly) send(ctx context.Context, method, path string, body []byte, to
 		ew.Message = http.StatusText(resp.StatusCode)
 	}
 	e := apiError(resp.StatusCode, ew.Code, ew.Message)
-	e.RequestID = reqID
+	e.RequestID = orDefault(reqID, sentID)
 	e.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), f.cfg.Now())
 	level := slog.LevelWarn
 	if resp.StatusCode == http.StatusNotFound && method == http.MethodGet {
 		level = slog.LevelInfo // a lookup that finds nothing (e.g. a new terminal) is routine
 	}
 	f.log.Log(ctx, level, "fiskaly refused", "method", method, "path", path, "status", resp.StatusCode,
-		"code", e.Code, "class", e.Class.String(), "message", e.Message, "request_id", reqID)
+		"code", e.Code, "class", e.Class.String(), "message", e.Message, "request_id", reqID, "sent_request_id", sentID)
 	return resp.Header, e
+}
+
+func orDefault(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
 }
 
 // retryAfter reads Retry-After as seconds or as an HTTP date.
@@ -473,15 +525,13 @@ func (f *Fiskaly) SetTSSState(ctx context.Context, tssID, state string) (TSSInfo
 // ChangeAdminPIN sets the admin PIN with the PUK.
 func (f *Fiskaly) ChangeAdminPIN(ctx context.Context, tssID, puk, newPIN string) error {
 	body, _ := json.Marshal(map[string]string{"admin_puk": puk, "new_admin_pin": newPIN})
-	_, err := f.call(ctx, http.MethodPatch, tssPath(tssID)+"/admin", body, f.cfg.ReadTimeout, nil)
-	return err
+	return f.callWithSecret(ctx, tssID, http.MethodPatch, tssPath(tssID)+"/admin", body)
 }
 
 // AdminAuth logs in as the TSS admin.
 func (f *Fiskaly) AdminAuth(ctx context.Context, tssID, pin string) error {
 	body, _ := json.Marshal(map[string]string{"admin_pin": pin})
-	_, err := f.call(ctx, http.MethodPost, tssPath(tssID)+"/admin/auth", body, f.cfg.ReadTimeout, nil)
-	return err
+	return f.callWithSecret(ctx, tssID, http.MethodPost, tssPath(tssID)+"/admin/auth", body)
 }
 
 // AdminLogout ends the admin session (safe to call any time).

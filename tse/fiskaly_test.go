@@ -7,10 +7,12 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"posbox/store/storetest"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -183,7 +185,7 @@ func TestFiskalyClassifiesErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	bad := sampleReceipt()
-	bad.AmountsPerVATRate[0].VATRate = "19"
+	bad.AmountsPerVATRate[0].VATRate = "16" // neither a rate name nor one of the deprecated decimals
 
 	_, err := f.Upsert(ctx, UpsertRequest{TxID: id, Revision: 2, Body: body(t, TxFinished, bad)})
 	if e := wantErr(t, err, TxPermanent, 400, "E_FAILED_SCHEMA_VALIDATION"); e.RequestID == "" || e.Message == "" {
@@ -361,7 +363,7 @@ func TestSetupSequenceOverHTTP(t *testing.T) {
 	if _, err := f.SetTSSState(ctx, id, TSSInitialized); err == nil {
 		t.Fatal("initialized without admin login")
 	}
-	wantErr(t, f.AdminAuth(ctx, id, "87654321"), Auth, 401, "E_ADMIN_LOGIN_FAILED")
+	wantErr(t, f.AdminAuth(ctx, id, "87654321"), Auth, 401, "E_UNAUTHORIZED")
 	if err := f.AdminAuth(ctx, id, "12345678"); err != nil {
 		t.Fatal(err)
 	}
@@ -408,5 +410,181 @@ func TestFiskalyWireTolerance(t *testing.T) {
 	json.Unmarshal([]byte(`{"number":"4","signature":{"counter":"33"},"time_end":0}`), &tx)
 	if got := tx.tx(); got.Number != 4 || got.Signature.Counter != 33 || got.TimeEnd != nil {
 		t.Fatalf("tx %+v", got)
+	}
+}
+
+// recordingSim serves the simulator behind a handler that records the
+// request-id of every request and may answer some requests itself.
+type recordingSim struct {
+	*simHTTP
+	mu  sync.Mutex
+	ids []string
+}
+
+func newRecordingSim(t testing.TB, intercept func(w http.ResponseWriter, r *http.Request) bool, mod ...func(*SimConfig)) *recordingSim {
+	t.Helper()
+	h := newSimHTTP(t, mod...)
+	rs := &recordingSim{simHTTP: h}
+	inner := h.ts.Config.Handler
+	h.ts = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rs.mu.Lock()
+		rs.ids = append(rs.ids, r.Header.Get("request-id"))
+		rs.mu.Unlock()
+		if intercept != nil && intercept(w, r) {
+			return
+		}
+		inner.ServeHTTP(w, r)
+	}))
+	t.Cleanup(h.ts.Close)
+	return rs
+}
+
+func (rs *recordingSim) sentIDs() []string {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	return append([]string(nil), rs.ids...)
+}
+
+// syncBuffer is a log sink for tests.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// Finding: posbox's client sent no request-id. Every request carries its
+// own UUID; fiskaly answers it back, and errors carry and log it.
+func TestFiskalySendsARequestIDPerRequest(t *testing.T) {
+	rs := newRecordingSim(t, nil)
+	var logs syncBuffer
+	f := rs.client(t, func(c *FiskalyConfig) { c.Logger = slog.New(slog.NewJSONHandler(&logs, nil)) })
+	ctx := context.Background()
+	if _, err := f.TSS(ctx); err != nil {
+		t.Fatal(err)
+	}
+	_, err := f.Tx(ctx, NewUUID4(), 0)
+	e := wantErr(t, err, Reconcile, 404, "E_TX_NOT_FOUND")
+	ids := rs.sentIDs()
+	if len(ids) != 3 { // auth, TSS, Tx
+		t.Fatalf("requests %v", ids)
+	}
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if !validUUID(id) || seen[id] {
+			t.Fatalf("request ids %v: want a new UUID on every request", ids)
+		}
+		seen[id] = true
+	}
+	last := ids[len(ids)-1]
+	if e.RequestID != last {
+		t.Fatalf("error request id %q, want the one sent and echoed, %q", e.RequestID, last)
+	}
+	if l := logs.String(); !strings.Contains(l, `"sent_request_id":"`+last+`"`) || !strings.Contains(l, `"request_id":"`+last+`"`) {
+		t.Fatalf("the refusal's log does not name the request ids:\n%s", l)
+	}
+
+	// No answer at all: the error and the log still name the id sent.
+	rs.sim.SetFault(Fault{Offline: true})
+	_, err = f.TSS(ctx)
+	e = wantErr(t, err, Transient, 0, CodeNetwork)
+	ids = rs.sentIDs()
+	if last = ids[len(ids)-1]; e.RequestID != last || !validUUID(last) {
+		t.Fatalf("transport error request id %q, sent %q", e.RequestID, last)
+	}
+	if !strings.Contains(logs.String(), `"sent_request_id":"`+last+`"`) {
+		t.Fatalf("the outage's log does not name the request id sent:\n%s", logs.String())
+	}
+}
+
+// setUpTSS runs the setup sequence up to a set admin PIN (logged out) and
+// returns the TSS id and PUK.
+func setUpTSS(t testing.TB, f *Fiskaly, pin string) (string, string) {
+	t.Helper()
+	ctx := context.Background()
+	id := NewUUID4()
+	_, puk, err := f.CreateTSS(ctx, id, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.SetTSSState(ctx, id, TSSUninitialized); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.ChangeAdminPIN(ctx, id, puk, pin); err != nil {
+		t.Fatal(err)
+	}
+	return id, puk
+}
+
+// Finding: a 401 E_UNAUTHORIZED from admin auth with a wrong PIN was taken
+// for an expired token: the client refreshed it and sent the wrong PIN
+// again, spending two of the five attempts before the PIN blocks. It is
+// resent only when the token is at fault.
+func TestFiskalyDoesNotResendAWrongAdminPIN(t *testing.T) {
+	h := newSimHTTP(t, func(c *SimConfig) { c.Empty = true })
+	f := h.client(t)
+	ctx := context.Background()
+	id, _ := setUpTSS(t, f, "12345678")
+	// Four wrong PINs are four attempts: the fifth, right, still logs in.
+	for i := range 4 {
+		wantErr(t, f.AdminAuth(ctx, id, "87654321"), Auth, 401, "E_UNAUTHORIZED")
+		if g := h.authGrants(); len(g) != 1 {
+			t.Fatalf("after wrong PIN %d: auth grants %v, want the first sign-in only", i+1, g)
+		}
+	}
+	if err := f.AdminAuth(ctx, id, "12345678"); err != nil {
+		t.Fatalf("the right PIN after four wrong ones: %v", err)
+	}
+	// A token that really expired is renewed and the PIN sent once more.
+	h.srv.RevokeTokens()
+	if err := f.AdminAuth(ctx, id, "12345678"); err != nil {
+		t.Fatalf("admin auth with an expired token: %v", err)
+	}
+	if g := h.authGrants(); !reflect.DeepEqual(g, []string{"key", "refresh!", "key"}) {
+		t.Fatalf("auth grants %v", g)
+	}
+}
+
+// The same for the PUK: fiskaly's changeAdminPin documents 401
+// E_UNAUTHORIZED among its answers; one refused PUK is one request.
+func TestFiskalyDoesNotResendARefusedPUK(t *testing.T) {
+	var mu sync.Mutex
+	patches := 0
+	rs := newRecordingSim(t, func(w http.ResponseWriter, r *http.Request) bool {
+		if r.Method != http.MethodPatch || !strings.HasSuffix(r.URL.Path, "/admin") {
+			return false
+		}
+		mu.Lock()
+		patches++
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(401)
+		io.WriteString(w, `{"status_code":401,"error":"Unauthorized","code":"E_UNAUTHORIZED","message":"unblock failed"}`)
+		return true
+	}, func(c *SimConfig) { c.Empty = true })
+	f := rs.client(t)
+	ctx := context.Background()
+	id := NewUUID4()
+	if _, _, err := f.CreateTSS(ctx, id, nil); err != nil {
+		t.Fatal(err)
+	}
+	wantErr(t, f.ChangeAdminPIN(ctx, id, "wrong-puk-1", "12345678"), Auth, 401, "E_UNAUTHORIZED")
+	mu.Lock()
+	defer mu.Unlock()
+	if patches != 1 {
+		t.Fatalf("the PUK was sent %d times", patches)
+	}
+	if g := rs.authGrants(); len(g) != 1 {
+		t.Fatalf("auth grants %v: the token was renewed for a refused PUK", g)
 	}
 }

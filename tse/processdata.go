@@ -13,6 +13,13 @@ import (
 // ProcessTypeReceipt is the TR-03151 processType of a standard_v1 receipt.
 const ProcessTypeReceipt = "Kassenbeleg-V1"
 
+// The processTypes fiskaly's schema gives standard_v1's other two forms:
+// "order" is "Bestellung-V1" and "other" is "SonstigerVorgang".
+const (
+	processTypeOrder = "Bestellung-V1"
+	processTypeOther = "SonstigerVorgang"
+)
+
 // bonTyp maps fiskaly's receipt_type to the DSFinV-K BON_TYP that starts
 // the Kassenbeleg-V1 processData.
 var bonTyp = map[string]string{
@@ -32,9 +39,29 @@ var bonTyp = map[string]string{
 // 19 %, 7 %, 10.7 %, 5.5 %, 0 %.
 var vatOrder = []string{"NORMAL", "REDUCED_1", "SPECIAL_RATE_1", "SPECIAL_RATE_2", "NULL"}
 
+// deprecatedVAT maps the quoted decimals fiskaly's schema still accepts
+// for vat_rate (DSFinV-K's UST_SATZ, marked deprecated) to the rate names
+// in the same order as vatOrder.
+var deprecatedVAT = map[string]string{
+	"19": "NORMAL", "7": "REDUCED_1", "10.7": "SPECIAL_RATE_1", "5.5": "SPECIAL_RATE_2", "0": "NULL",
+}
+
+// vatName is the rate name of a vat_rate as sent: a name as it is, a
+// deprecated decimal as its name, anything else "".
+func vatName(rate string) string {
+	if slices.Contains(vatOrder, rate) {
+		return rate
+	}
+	return deprecatedVAT[rate]
+}
+
 var (
-	amountRe   = regexp.MustCompile(`^-?\d+(\.\d{2,5})$`)
-	currencyRe = regexp.MustCompile(`^[A-Z]{3}$`)
+	amountRe = regexp.MustCompile(`^-?\d+(\.\d{2,5})$`)
+	// currencyRe is the schema's pattern: ISO 4217 letters in either case.
+	currencyRe = regexp.MustCompile(`^[a-zA-Z]{3}$`)
+	// quantityRe is an order line's quantity: up to five decimals, none
+	// needed.
+	quantityRe = regexp.MustCompile(`^-?\d+(\.\d{1,5})?$`)
 )
 
 // validateReceipt checks a receipt as fiskaly's schema validation does;
@@ -44,8 +71,8 @@ func validateReceipt(r *Receipt) error {
 		return fmt.Errorf("schema.standard_v1.receipt.receipt_type: %q is not one of RECEIPT, TRAINING, TRANSFER, ORDER, CANCELLATION, ABORT, BENEFIT_IN_KIND, INVOICE, OTHER, ANNULATION", r.ReceiptType)
 	}
 	for i, a := range r.AmountsPerVATRate {
-		if !slices.Contains(vatOrder, a.VATRate) {
-			return fmt.Errorf("schema.standard_v1.receipt.amounts_per_vat_rate[%d].vat_rate: %q is not one of NORMAL, REDUCED_1, SPECIAL_RATE_1, SPECIAL_RATE_2, NULL", i, a.VATRate)
+		if vatName(a.VATRate) == "" {
+			return fmt.Errorf("schema.standard_v1.receipt.amounts_per_vat_rate[%d].vat_rate: %q is not one of NORMAL, REDUCED_1, SPECIAL_RATE_1, SPECIAL_RATE_2, NULL (or the deprecated 19, 7, 10.7, 5.5, 0)", i, a.VATRate)
 		}
 		if !amountRe.MatchString(a.Amount) {
 			return fmt.Errorf("schema.standard_v1.receipt.amounts_per_vat_rate[%d].amount: %q must match %s", i, a.Amount, amountRe)
@@ -59,7 +86,7 @@ func validateReceipt(r *Receipt) error {
 			return fmt.Errorf("schema.standard_v1.receipt.amounts_per_payment_type[%d].amount: %q must match %s", i, p.Amount, amountRe)
 		}
 		if p.CurrencyCode != "" && !currencyRe.MatchString(p.CurrencyCode) {
-			return fmt.Errorf("schema.standard_v1.receipt.amounts_per_payment_type[%d].currency_code: %q is not an ISO 4217 code", i, p.CurrencyCode)
+			return fmt.Errorf("schema.standard_v1.receipt.amounts_per_payment_type[%d].currency_code: %q is not three letters (ISO 4217)", i, p.CurrencyCode)
 		}
 	}
 	return nil
@@ -68,10 +95,12 @@ func validateReceipt(r *Receipt) error {
 // ProcessData builds the Kassenbeleg-V1 processData of a valid receipt:
 // "Beleg^<19 %>_<7 %>_<10.7 %>_<5.5 %>_<0 %>^<amount>:<Bar|Unbar>[:<currency>]_...",
 // gross sums per rate, cash before non-cash, EUR before other currencies.
+// A deprecated decimal vat_rate counts as its named rate, and a currency
+// code is written in capitals whichever case was sent.
 func ProcessData(r *Receipt) string {
 	sums := map[string]int64{}
 	for _, a := range r.AmountsPerVATRate {
-		sums[a.VATRate] += parseAmount(a.Amount)
+		sums[vatName(a.VATRate)] += parseAmount(a.Amount)
 	}
 	vat := make([]string, len(vatOrder))
 	for i, rate := range vatOrder {
@@ -85,7 +114,7 @@ func ProcessData(r *Receipt) string {
 	var groups []*group
 	find := map[[2]string]*group{}
 	for _, p := range r.AmountsPerPaymentType {
-		cur := p.CurrencyCode
+		cur := strings.ToUpper(p.CurrencyCode)
 		if cur == "" {
 			cur = "EUR"
 		}

@@ -266,7 +266,9 @@ type Error struct {
 	Code       string
 	Message    string
 	RetryAfter time.Duration
-	RequestID  string
+	// RequestID is the request-id fiskaly answered, or the one the client
+	// sent when no answer (or none with an id) came.
+	RequestID string
 }
 
 func (e *Error) Error() string {

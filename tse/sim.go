@@ -363,7 +363,10 @@ func (s *Simulator) EnsureClient(ctx context.Context, clientID, serial string) (
 
 // Upsert applies one revision of a transaction on the default TSS.
 func (s *Simulator) Upsert(ctx context.Context, r UpsertRequest) (Tx, error) {
-	tx, err := onDefaultTSS(ctx, s, func(t *simTSS) (Tx, error) { return s.upsertTx(t, r.TxID, r.Revision, r.Body) })
+	tx, err := onDefaultTSS(ctx, s, func(t *simTSS) (Tx, error) {
+		v, err := s.upsertTx(t, r.TxID, r.Revision, r.Body)
+		return v.Tx, err
+	})
 	if err != nil {
 		return Tx{}, err
 	}
@@ -376,8 +379,8 @@ func (s *Simulator) Upsert(ctx context.Context, r UpsertRequest) (Tx, error) {
 // Tx reads a transaction of the default TSS; revision 0 is the latest.
 func (s *Simulator) Tx(ctx context.Context, txID string, revision int) (Tx, error) {
 	return onDefaultTSS(ctx, s, func(t *simTSS) (Tx, error) {
-		tx, _, err := s.getTx(t, txID, revision)
-		return tx, err
+		v, _, err := s.getTx(t, txID, revision)
+		return v.Tx, err
 	})
 }
 

@@ -8,6 +8,7 @@ import (
 	"crypto/x509"
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -80,19 +81,26 @@ type simRev struct {
 	n    int32
 }
 
-// revision reads revision rev (1-based) back from the journal.
-func (s *Simulator) revision(st *simTx, rev int) (Tx, error) {
+// revView is a revision as the HTTP face answers it: the transaction and
+// its schema.standard_v1.
+type revView struct {
+	Tx
+	stdV1 json.RawMessage // nil for schema.raw or no schema
+}
+
+// readRevision reads revision rev (1-based) back from the journal.
+func (s *Simulator) readRevision(st *simTx, rev int) (revView, error) {
 	r := st.revs[rev-1]
 	rec, err := s.j.read(r.off, int(r.n))
 	if err == nil && rec.Tx == nil {
 		err = fmt.Errorf("journal line at %d holds no transaction", r.off)
 	}
 	if err != nil {
-		return Tx{}, &Error{Class: Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: "simulator journal: " + err.Error()}
+		return revView{}, &Error{Class: Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: "simulator journal: " + err.Error()}
 	}
 	tx := *rec.Tx
 	tx.LatestRevision = len(st.revs)
-	return tx, nil
+	return revView{Tx: tx, stdV1: rec.StdV1}, nil
 }
 
 // keyPath is where a TSS's private key lives in the state dir.
@@ -377,7 +385,9 @@ func (s *Simulator) adminAuth(t *simTSS, pin string) error {
 		if err := s.commit(record{Op: opAdminFail, TSS: t.id, Time: s.now().Unix()}); err != nil {
 			return err
 		}
-		return apiError(401, "E_ADMIN_LOGIN_FAILED", "wrong admin PIN")
+		// fiskaly documents a wrong admin PIN as 401 E_UNAUTHORIZED, the
+		// code of a refused access token.
+		return apiError(401, "E_UNAUTHORIZED", "wrong admin PIN")
 	}
 	return s.commit(record{Op: opAdminAuth, TSS: t.id, Time: s.now().Unix(), Counter: t.counter + 1})
 }
@@ -448,88 +458,106 @@ func usable(t *simTSS) error {
 	return nil
 }
 
-// upsertTx is fiskaly's upsertTransaction for one revision. Rules the
-// OpenAPI leaves open are the simulator's documented assumptions: the same
-// revision with the same body answers the stored revision; with another
-// body 409 E_TX_UPSERT; a skipped revision 400 E_TX_UPSERT.
-func (s *Simulator) upsertTx(t *simTSS, txID string, revision int, body []byte) (Tx, error) {
+// upsertTx is fiskaly's upsertTransaction for one revision. The path's
+// tx_id_or_number is the transaction's UUID or, for a transaction that
+// exists, its number. Rules the OpenAPI leaves open are the simulator's
+// documented assumptions: the same revision with the same body answers the
+// stored revision; with another body 409 E_TX_UPSERT; a skipped revision
+// 400 E_TX_UPSERT.
+func (s *Simulator) upsertTx(t *simTSS, txIDOrNumber string, revision int, body []byte) (revView, error) {
+	txID, byNumber := strings.ToLower(txIDOrNumber), false
 	if !validUUID(txID) {
-		return Tx{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "tx_id must be a UUID")
+		if !isTxNumber(txID) {
+			return revView{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "tx_id_or_number must be a UUID or a transaction number")
+		}
+		byNumber = true
 	}
 	if revision < 1 {
-		return Tx{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "tx_revision must be a positive integer")
+		return revView{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "tx_revision must be a positive integer")
 	}
-	txID = strings.ToLower(txID)
 	if err := usable(t); err != nil {
-		return Tx{}, err
+		return revView{}, err
 	}
 	now := s.now()
 	if !now.Before(t.notAfter) {
-		return Tx{}, apiError(423, "E_CERTIFICATE_EXPIRED", "the TSS certificate expired on "+t.notAfter.UTC().Format(time.RFC3339)+": a new TSS is needed")
+		return revView{}, apiError(423, "E_CERTIFICATE_EXPIRED", "the TSS certificate expired on "+t.notAfter.UTC().Format(time.RFC3339)+": a new TSS is needed")
+	}
+	var st *simTx
+	if byNumber {
+		// A number names a transaction the TSS numbered: it updates, it
+		// never starts one.
+		if st = t.txByNumber(txID); st == nil {
+			return revView{}, apiError(404, "E_TX_NOT_FOUND", fmt.Sprintf("transaction %s not found", txIDOrNumber))
+		}
+		txID = st.id
+	} else {
+		st = t.txs[txID]
 	}
 	sum := sha256.Sum256(body)
-	st := t.txs[txID]
 	if st != nil && revision <= len(st.revs) {
 		if st.revs[revision-1].hash != sum {
-			return Tx{}, apiError(409, "E_TX_UPSERT", fmt.Sprintf("revision %d of transaction %s was sent with another body", revision, txID))
+			return revView{}, apiError(409, "E_TX_UPSERT", fmt.Sprintf("revision %d of transaction %s was sent with another body", revision, txID))
 		}
-		return s.revision(st, revision)
+		return s.readRevision(st, revision)
 	}
 	if st == nil && revision > 1 {
-		return Tx{}, apiError(404, "E_TX_NOT_FOUND", fmt.Sprintf("transaction %s not found", txID))
+		return revView{}, apiError(404, "E_TX_NOT_FOUND", fmt.Sprintf("transaction %s not found", txID))
 	}
 	if st != nil && revision > len(st.revs)+1 {
-		return Tx{}, apiError(400, "E_TX_UPSERT", fmt.Sprintf("transaction %s is at revision %d: revision %d skips one", txID, len(st.revs), revision))
+		return revView{}, apiError(400, "E_TX_UPSERT", fmt.Sprintf("transaction %s is at revision %d: revision %d skips one", txID, len(st.revs), revision))
 	}
 	if st != nil && st.state != TxActive {
-		return Tx{}, apiError(400, "E_TX_UPSERT", fmt.Sprintf("transaction %s is already %s", txID, st.state))
+		return revView{}, apiError(400, "E_TX_UPSERT", fmt.Sprintf("transaction %s is already %s", txID, st.state))
 	}
-	state, clientID, receipt, metadata, err := ParseUpsertBody(body)
+	req, err := parseUpsert(body)
 	if err != nil {
-		return Tx{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "body: "+err.Error())
+		return revView{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", schemaMessage(err))
 	}
+	state, clientID := req.state, req.clientID
 	if state != TxActive && state != TxFinished && state != TxCancelled {
-		return Tx{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", fmt.Sprintf("state: %q is not ACTIVE, FINISHED or CANCELLED", state))
+		return revView{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", fmt.Sprintf("state: %q is not ACTIVE, FINISHED or CANCELLED", state))
 	}
 	if !validUUID(clientID) {
-		return Tx{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "client_id must be a UUID")
+		return revView{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "client_id must be a UUID")
 	}
 	c := s.findClient(strings.ToLower(clientID))
 	if c == nil || c.tss != t.id {
-		return Tx{}, apiError(400, "E_CLIENT_NOT_FOUND", fmt.Sprintf("client %s is not registered with this TSS", clientID))
+		return revView{}, apiError(400, "E_CLIENT_NOT_FOUND", fmt.Sprintf("client %s is not registered with this TSS", clientID))
 	}
 	if c.state != ClientRegistered {
-		return Tx{}, apiError(400, "E_CLIENT_DEREGISTERED", fmt.Sprintf("client %s is deregistered", clientID))
+		return revView{}, apiError(400, "E_CLIENT_DEREGISTERED", fmt.Sprintf("client %s is deregistered", clientID))
 	}
 	tx := Tx{
 		ID: txID, TSSID: t.id, TSSSerialNumber: t.serial, ClientID: c.id, ClientSerialNumber: c.serial,
 		State: state, Revision: revision, LatestRevision: revision, LogTime: now,
 	}
+	var stdV1 json.RawMessage
 	if revision == 1 {
-		if state != TxActive || receipt != nil {
-			return Tx{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "revision 1 starts the transaction: state ACTIVE and no schema")
+		if state != TxActive || req.schema != nil {
+			return revView{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "revision 1 starts the transaction: state ACTIVE and no schema")
 		}
 		if t.active >= s.cfg.MaxActiveTx {
-			return Tx{}, apiError(400, "E_TX_LIMIT_REACHED", fmt.Sprintf("%d transactions are ACTIVE: finish or cancel some first", t.active))
+			return revView{}, apiError(400, "E_TX_LIMIT_REACHED", fmt.Sprintf("%d transactions are ACTIVE: finish or cancel some first", t.active))
 		}
 		tx.Number, tx.TimeStart, tx.LogOperation = t.txCounter+1, now, "Start"
 	} else {
-		prev, err := s.revision(st, len(st.revs))
+		prev, err := s.readRevision(st, len(st.revs))
 		if err != nil {
-			return Tx{}, err
+			return revView{}, err
 		}
 		tx.Number, tx.TimeStart = prev.Number, prev.TimeStart
-		tx.ProcessType, tx.ProcessData = prev.ProcessType, prev.ProcessData
-		if receipt != nil {
-			if err := validateReceipt(receipt); err != nil {
-				return Tx{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", err.Error())
+		tx.ProcessType, tx.ProcessData, stdV1 = prev.ProcessType, prev.ProcessData, prev.stdV1
+		if sch := req.schema; sch != nil {
+			if prev.ProcessType != "" && sch.processType != prev.ProcessType {
+				return revView{}, apiError(409, "E_TX_ILLEGAL_TYPE_CHANGE",
+					fmt.Sprintf("transaction %s is a %s: the process_type cannot change to %q", txID, prev.ProcessType, sch.processType))
 			}
-			tx.ProcessType, tx.ProcessData = ProcessTypeReceipt, ProcessData(receipt)
+			tx.ProcessType, tx.ProcessData, stdV1 = sch.processType, sch.processData, sch.stdV1
 		}
 		tx.LogOperation = "Update"
 		if state != TxActive {
 			if tx.ProcessType == "" {
-				return Tx{}, apiError(409, "E_TX_NO_TYPE_DEFINED", "a transaction is finished or cancelled with a schema")
+				return revView{}, apiError(409, "E_TX_NO_TYPE_DEFINED", "a transaction is finished or cancelled with a schema")
 			}
 			end := now
 			tx.TimeEnd, tx.LogOperation = &end, "Finish"
@@ -537,42 +565,67 @@ func (s *Simulator) upsertTx(t *simTSS, txID string, revision int, body []byte) 
 	}
 	tx.Signature = Signature{Algorithm: SignatureAlgorithm, Counter: t.counter + 1, PublicKey: t.pubB64}
 	if tx.Signature.Value, err = signPlain(t.key, signedData(tx)); err != nil {
-		return Tx{}, &Error{Class: Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: err.Error()}
+		return revView{}, &Error{Class: Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: err.Error()}
 	}
 	if tx.TimeEnd != nil {
 		tx.QRCodeData = qrCodeData(tx)
 	}
 	rec := record{Op: opTx, TSS: t.id, Time: now.Unix(), Counter: tx.Signature.Counter,
-		BodyHash: hex.EncodeToString(sum[:]), Metadata: metadata, Tx: &tx}
+		BodyHash: hex.EncodeToString(sum[:]), Metadata: req.metadata, Tx: &tx, StdV1: stdV1}
 	if err := s.commit(rec); err != nil {
-		return Tx{}, err
+		return revView{}, err
 	}
-	return tx, nil
+	return revView{Tx: tx, stdV1: stdV1}, nil
+}
+
+// txNumberRe is the schema's TxNum: an integer.
+var txNumberRe = regexp.MustCompile(`^-?[0-9]{1,16}$`)
+
+func isTxNumber(s string) bool { return txNumberRe.MatchString(s) }
+
+// txByNumber finds a transaction by its number (nil if there is none).
+func (t *simTSS) txByNumber(s string) *simTx {
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil || n < 1 || n > uint64(len(t.byNumber)) {
+		return nil
+	}
+	return t.byNumber[n-1]
 }
 
 // getTx reads a transaction by id or number; revision 0 is the latest.
-func (s *Simulator) getTx(t *simTSS, idOrNumber string, revision int) (Tx, *simTx, error) {
+func (s *Simulator) getTx(t *simTSS, idOrNumber string, revision int) (revView, *simTx, error) {
 	st := t.txs[strings.ToLower(idOrNumber)]
 	if st == nil {
-		if n, err := strconv.ParseUint(idOrNumber, 10, 64); err == nil && n >= 1 && n <= uint64(len(t.byNumber)) {
-			st = t.byNumber[n-1]
-		}
+		st = t.txByNumber(idOrNumber)
 	}
 	if st == nil {
-		return Tx{}, nil, apiError(404, "E_TX_NOT_FOUND", fmt.Sprintf("transaction %s not found", idOrNumber))
+		return revView{}, nil, apiError(404, "E_TX_NOT_FOUND", fmt.Sprintf("transaction %s not found", idOrNumber))
 	}
 	if revision < 0 || revision > len(st.revs) {
-		return Tx{}, nil, apiError(400, "E_TX_REVISION_NOT_FOUND", fmt.Sprintf("transaction %s has no revision %d", idOrNumber, revision))
+		return revView{}, nil, apiError(400, "E_TX_REVISION_NOT_FOUND", fmt.Sprintf("transaction %s has no revision %d", idOrNumber, revision))
 	}
 	if revision == 0 {
 		revision = len(st.revs)
 	}
-	tx, err := s.revision(st, revision)
-	return tx, st, err
+	v, err := s.readRevision(st, revision)
+	return v, st, err
 }
 
 // listTx is fiskaly's listTransactions, with its 20 calls a minute per TSS.
 func (s *Simulator) listTx(t *simTSS, q ListQuery) (TxPage, error) {
+	views, err := s.listTxViews(t, q)
+	if err != nil {
+		return TxPage{}, err
+	}
+	page := TxPage{Data: make([]Tx, len(views)), Count: len(views)}
+	for i, v := range views {
+		page.Data[i] = v.Tx
+	}
+	return page, nil
+}
+
+// listTxViews is listTx as the HTTP face answers it.
+func (s *Simulator) listTxViews(t *simTSS, q ListQuery) ([]revView, error) {
 	now := s.cfg.Now()
 	window := t.listCalls[:0]
 	for _, c := range t.listCalls {
@@ -584,7 +637,7 @@ func (s *Simulator) listTx(t *simTSS, q ListQuery) (TxPage, error) {
 	if len(window) >= simListPerMin {
 		wait := time.Minute - now.Sub(window[0])
 		wait = (wait + time.Second - 1).Truncate(time.Second)
-		return TxPage{}, retryAfterError(429, "E_TOO_MANY_REQUESTS", fmt.Sprintf("at most %d list calls a minute", simListPerMin), wait)
+		return nil, retryAfterError(429, "E_TOO_MANY_REQUESTS", fmt.Sprintf("at most %d list calls a minute", simListPerMin), wait)
 	}
 	t.listCalls = append(t.listCalls, now)
 
@@ -592,21 +645,21 @@ func (s *Simulator) listTx(t *simTSS, q ListQuery) (TxPage, error) {
 		q.Limit = simPageMax
 	}
 	if q.Limit < 1 || q.Limit > simPageMax || q.Offset < 0 {
-		return TxPage{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "limit must be 1-100 and offset at least 0")
+		return nil, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "limit must be 1-100 and offset at least 0")
 	}
 	if q.OrderBy == "" {
 		q.OrderBy = "number"
 	}
 	key, ok := txSortKeys[q.OrderBy]
 	if !ok {
-		return TxPage{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "order_by must be number, state, time_start or time_end")
+		return nil, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "order_by must be number, state, time_start or time_end")
 	}
 	if q.Order != "" && q.Order != "asc" && q.Order != "desc" {
-		return TxPage{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "order must be asc or desc")
+		return nil, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "order must be asc or desc")
 	}
 	for _, st := range q.States {
 		if st != TxActive && st != TxFinished && st != TxCancelled {
-			return TxPage{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", fmt.Sprintf("states: %q is not ACTIVE, FINISHED or CANCELLED", st))
+			return nil, apiError(400, "E_FAILED_SCHEMA_VALIDATION", fmt.Sprintf("states: %q is not ACTIVE, FINISHED or CANCELLED", st))
 		}
 	}
 	var all []*simTx
@@ -625,22 +678,21 @@ func (s *Simulator) listTx(t *simTSS, q ListQuery) (TxPage, error) {
 		}
 		return c < 0
 	})
-	page := TxPage{Data: []Tx{}}
+	views := []revView{}
 	if q.Offset < len(all) {
 		all = all[q.Offset:]
 		if len(all) > q.Limit {
 			all = all[:q.Limit]
 		}
 		for _, st := range all {
-			tx, err := s.revision(st, len(st.revs))
+			v, err := s.readRevision(st, len(st.revs))
 			if err != nil {
-				return TxPage{}, err
+				return nil, err
 			}
-			page.Data = append(page.Data, tx)
+			views = append(views, v)
 		}
 	}
-	page.Count = len(page.Data)
-	return page, nil
+	return views, nil
 }
 
 var txSortKeys = map[string]func(a, b *simTx) int{

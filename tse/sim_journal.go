@@ -50,6 +50,10 @@ type record struct {
 	Metadata map[string]string `json:"metadata,omitempty"`
 	BodyHash string            `json:"body_hash,omitempty"`
 	Tx       *Tx               `json:"tx,omitempty"`
+	// StdV1 is the transaction's schema.standard_v1 as answers show it,
+	// carried on to later revisions without a schema (absent for raw and
+	// in journals written before it existed).
+	StdV1 json.RawMessage `json:"standard_v1,omitempty"`
 }
 
 type journal struct {

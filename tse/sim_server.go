@@ -61,15 +61,26 @@ func NewSimServer(sim *Simulator, apiKey, apiSecret string) *SimServer {
 	h.handle("PUT /api/v2/tss/{tss}/tx/{tx}", h.upsertTx)
 	h.handle("GET /api/v2/tss/{tss}/tx/{tx}", h.getTx)
 	h.handle("GET /api/v2/tss/{tss}/tx", h.listTx)
-	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		h.fail(w, apiError(404, "E_NOT_FOUND", r.Method+" "+r.URL.Path+" is not a SIGN DE v2 operation"))
-	})
+	h.mux.HandleFunc("/", notFound)
 	return h
+}
+
+// notFound answers a route the simulator does not serve: an unknown one,
+// or a SIGN DE v2 operation it does not implement (exports, metadata,
+// client lists and updates, ...). fiskaly's error codes name no unknown
+// route (there is no E_NOT_FOUND), so the answer is the generic error body
+// without a code: status_code, error and message.
+func notFound(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusNotFound, map[string]any{
+		"status_code": http.StatusNotFound,
+		"error":       http.StatusText(http.StatusNotFound),
+		"message":     fmt.Sprintf("Route %s:%s not found", r.Method, r.URL.Path),
+	})
 }
 
 // ServeHTTP applies the injected fault, then answers like fiskaly.
 func (h *SimServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("request-id", randomHex(16))
+	w.Header().Set("request-id", requestID(r))
 	w.Header().Set("Date", h.sim.cfg.Now().UTC().Format(http.TimeFormat))
 	if err := h.sim.enter(r.Context()); err != nil {
 		var e *Error
@@ -86,6 +97,32 @@ func (h *SimServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 	h.mux.ServeHTTP(w, r)
+}
+
+// requestID is the request-id the answer carries. fiskaly associates an
+// identifier with each request, generated and set by the client (the
+// ERS), and answers it in the request-id header; the simulator echoes the
+// client's request-id (or X-Request-Id) and makes one when there is none.
+func requestID(r *http.Request) string {
+	for _, k := range []string{"request-id", "X-Request-Id"} {
+		if v := r.Header.Get(k); validRequestID(v) {
+			return v
+		}
+	}
+	return NewUUID4()
+}
+
+// validRequestID accepts up to 128 visible ASCII characters.
+func validRequestID(v string) bool {
+	if v == "" || len(v) > 128 {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if v[i] < 0x21 || v[i] > 0x7e {
+			return false
+		}
+	}
+	return true
 }
 
 // dropConnection closes the TCP connection without an answer, as a
@@ -107,10 +144,36 @@ func (h *SimServer) handle(pattern string, fn func(http.ResponseWriter, *http.Re
 			h.fail(w, apiError(401, "E_UNAUTHORIZED", "missing, invalid or expired access token"))
 			return
 		}
-		if err := fn(w, r); err != nil {
+		err := checkPathParams(r)
+		if err == nil {
+			err = fn(w, r)
+		}
+		if err != nil {
 			h.fail(w, err)
 		}
 	})
+}
+
+// checkPathParams validates the path as fiskaly's OpenAPI declares it, for
+// every operation alike: tss_id and client_id are UUIDs, tx_id_or_number
+// a UUID or a transaction number (an integer). A malformed one fails the
+// schema validation: 400 E_FAILED_SCHEMA_VALIDATION, before any lookup.
+func checkPathParams(r *http.Request) error {
+	for _, p := range []struct {
+		wildcard, name string
+		number         bool
+	}{{"tss", "tss_id", false}, {"client", "client_id", false}, {"tx", "tx_id_or_number", true}} {
+		v := r.PathValue(p.wildcard)
+		if v == "" || validUUID(v) || (p.number && isTxNumber(v)) {
+			continue
+		}
+		msg := fmt.Sprintf("params/%s must match format \"uuid\"", p.name)
+		if p.number {
+			msg += " or be a transaction number"
+		}
+		return apiError(400, "E_FAILED_SCHEMA_VALIDATION", msg)
+	}
+	return nil
 }
 
 // fail writes fiskaly's error body; 429 and 503 carry Retry-After.
@@ -347,6 +410,11 @@ func (h *SimServer) patchTSS(w http.ResponseWriter, r *http.Request) error {
 	})
 }
 
+// emptyObject is the answer of the admin operations: fiskaly's OpenAPI
+// declares a JSON object without properties for changeAdminPin,
+// authenticateAdmin and logoutAdmin.
+var emptyObject = struct{}{}
+
 func (h *SimServer) changeAdminPIN(w http.ResponseWriter, r *http.Request) error {
 	var req struct {
 		AdminPUK    string `json:"admin_puk"`
@@ -359,7 +427,7 @@ func (h *SimServer) changeAdminPIN(w http.ResponseWriter, r *http.Request) error
 		if err := h.sim.changeAdminPIN(t, req.AdminPUK, req.NewAdminPIN); err != nil {
 			return err
 		}
-		w.WriteHeader(200) // fiskaly answers 200 with an empty body
+		writeJSON(w, 200, emptyObject) // "Admin PIN has been changed."
 		return nil
 	})
 }
@@ -375,7 +443,7 @@ func (h *SimServer) adminAuth(w http.ResponseWriter, r *http.Request) error {
 		if err := h.sim.adminAuth(t, req.AdminPIN); err != nil {
 			return err
 		}
-		w.WriteHeader(200)
+		writeJSON(w, 200, emptyObject) // "Successful authentication"
 		return nil
 	})
 }
@@ -389,7 +457,7 @@ func (h *SimServer) adminLogout(w http.ResponseWriter, r *http.Request) error {
 		if err := h.sim.adminLogout(t); err != nil {
 			return err
 		}
-		w.WriteHeader(200)
+		writeJSON(w, 200, emptyObject) // "Successful Admin session logout"
 		return nil
 	})
 }
@@ -435,7 +503,11 @@ func (h *SimServer) getClient(w http.ResponseWriter, r *http.Request) error {
 
 // --- transactions ---
 
-func txJSON(tx Tx, metadata map[string]string) map[string]any {
+// txJSON is a transaction revision as fiskaly answers it. Its schema shows
+// standard_v1 as the client sent it (defaults filled in) and raw with the
+// processType and processData (base64) the TSE signed.
+func txJSON(v revView, metadata map[string]string) map[string]any {
+	tx := v.Tx
 	m := map[string]any{
 		"_id": tx.ID, "_type": "TRANSACTION", "_env": simEnv, "_version": simAPIVersion,
 		"tss_id": tx.TSSID, "tss_serial_number": tx.TSSSerialNumber,
@@ -452,11 +524,18 @@ func txJSON(tx Tx, metadata map[string]string) map[string]any {
 		},
 		"metadata": orEmpty(metadata),
 	}
-	if tx.ProcessType != "" {
-		m["schema"] = map[string]any{"raw": map[string]string{
+	schema := map[string]any{}
+	if len(v.stdV1) > 0 {
+		schema["standard_v1"] = v.stdV1
+	}
+	if tx.ProcessType != "" || tx.ProcessData != "" {
+		schema["raw"] = map[string]string{
 			"process_type": tx.ProcessType,
 			"process_data": base64.StdEncoding.EncodeToString([]byte(tx.ProcessData)),
-		}}
+		}
+	}
+	if len(schema) > 0 {
+		m["schema"] = schema
 	}
 	if tx.TimeEnd != nil {
 		m["time_end"] = tx.TimeEnd.Unix()
@@ -467,22 +546,31 @@ func txJSON(tx Tx, metadata map[string]string) map[string]any {
 	return m
 }
 
-func revisionParam(r *http.Request, required bool) (int, error) {
-	v := r.URL.Query().Get("tx_revision")
-	if v == "" && !required {
+// revisionParam reads the tx_revision query parameter: 0 when absent.
+// fiskaly's OpenAPI declares it optional, an integer of at least 1.
+func revisionParam(r *http.Request) (int, error) {
+	q := r.URL.Query()
+	if !q.Has("tx_revision") {
 		return 0, nil
 	}
-	n, err := strconv.Atoi(v)
+	n, err := strconv.Atoi(q.Get("tx_revision"))
 	if err != nil || n < 1 {
-		return 0, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "tx_revision must be a positive integer")
+		return 0, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "querystring/tx_revision must be an integer >= 1")
 	}
 	return n, nil
 }
 
 func (h *SimServer) upsertTx(w http.ResponseWriter, r *http.Request) error {
-	rev, err := revisionParam(r, true)
+	rev, err := revisionParam(r)
 	if err != nil {
 		return err
+	}
+	if rev == 0 {
+		// The schema lets tx_revision out and gives it no default, but
+		// upsertTransaction's description says the query string must
+		// include it: the upsert is refused with the operation's own 400
+		// code, not as a schema violation.
+		return apiError(400, "E_TX_UPSERT", "the query string must include tx_revision: 1 starts the transaction, each later call adds 1")
 	}
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
@@ -490,11 +578,11 @@ func (h *SimServer) upsertTx(w http.ResponseWriter, r *http.Request) error {
 	}
 	var out map[string]any
 	err = h.withTSS(r, func(t *simTSS) error {
-		tx, err := h.sim.upsertTx(t, r.PathValue("tx"), rev, body)
+		v, err := h.sim.upsertTx(t, r.PathValue("tx"), rev, body)
 		if err != nil {
 			return err
 		}
-		out = txJSON(tx, t.txs[tx.ID].metadata)
+		out = txJSON(v, t.txs[v.ID].metadata)
 		return nil
 	})
 	if err != nil {
@@ -514,16 +602,16 @@ func (h *SimServer) upsertTx(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *SimServer) getTx(w http.ResponseWriter, r *http.Request) error {
-	rev, err := revisionParam(r, false)
+	rev, err := revisionParam(r)
 	if err != nil {
 		return err
 	}
 	return h.withTSS(r, func(t *simTSS) error {
-		tx, st, err := h.sim.getTx(t, r.PathValue("tx"), rev)
+		v, st, err := h.sim.getTx(t, r.PathValue("tx"), rev)
 		if err != nil {
 			return err
 		}
-		writeJSON(w, 200, txJSON(tx, st.metadata))
+		writeJSON(w, 200, txJSON(v, st.metadata))
 		return nil
 	})
 }
@@ -546,15 +634,15 @@ func (h *SimServer) listTx(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	return h.withTSS(r, func(t *simTSS) error {
-		page, err := h.sim.listTx(t, q)
+		views, err := h.sim.listTxViews(t, q)
 		if err != nil {
 			return err
 		}
-		data := make([]map[string]any, len(page.Data))
-		for i, tx := range page.Data {
-			data[i] = txJSON(tx, t.txs[tx.ID].metadata)
+		data := make([]map[string]any, len(views))
+		for i, v := range views {
+			data[i] = txJSON(v, t.txs[v.ID].metadata)
 		}
-		writeJSON(w, 200, map[string]any{"data": data, "count": page.Count, "_type": "TRANSACTION_LIST", "_env": simEnv, "_version": simAPIVersion})
+		writeJSON(w, 200, map[string]any{"data": data, "count": len(data), "_type": "TRANSACTION_LIST", "_env": simEnv, "_version": simAPIVersion})
 		return nil
 	})
 }
