@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -68,8 +70,22 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 		closeTSE()
 		return err
 	}
-	srv := server.New(st, server.Config{Version: version, Build: build, JWTKey: key, TokenTTL: cfg.TokenTTL,
-		TSE: tq, Notifier: notifier, Console: console.Files}, log)
+	// HTTPS with the owner's or a generated certificate, unless tls = off.
+	var cert *boxCert
+	if cfg.TLS == "auto" {
+		if cert, err = loadBoxCert(cfg); err != nil {
+			closeTSE()
+			return err
+		}
+		log.Info("HTTPS certificate: a till can pin its fingerprint", "fingerprint_sha256", cert.fingerprint,
+			"generated", cert.generated, "names", strings.Join(cert.leaf.DNSNames, ","), "not_after", cert.leaf.NotAfter.Format(time.DateOnly))
+	}
+	scfg := server.Config{Version: version, Build: build, JWTKey: key, TokenTTL: cfg.TokenTTL,
+		TSE: tq, Notifier: notifier, Console: console.Files}
+	if cert != nil {
+		scfg.RequireTLS, scfg.TLSFingerprint = true, cert.fingerprint
+	}
+	srv := server.New(st, scfg, log)
 	defer srv.Close()
 
 	// Background workers run until workCtx ends; they stop after the HTTP
@@ -106,6 +122,11 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
+	scheme := "http"
+	if cert != nil {
+		scheme = "https"
+		ln = newSplitListener(ln, &tls.Config{Certificates: []tls.Certificate{cert.cert}, MinVersion: tls.VersionTLS12})
+	}
 	hs := &http.Server{
 		Handler:           srv.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
@@ -115,7 +136,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	err = serveHTTP(ctx, ln, hs, log, ready,
-		"posbox serving", "addr", ln.Addr().String(), "data_dir", cfg.DataDir, "version", versionString())
+		"posbox serving", "addr", ln.Addr().String(), "url", scheme+"://"+ln.Addr().String()+"/", "data_dir", cfg.DataDir, "version", versionString())
 	if err != nil {
 		return err
 	}

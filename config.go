@@ -42,6 +42,11 @@ type Config struct {
 	TSEBudget           time.Duration
 	BackupDir           string
 	BackupKeep          int
+	// TLS is "auto" (HTTPS on addr, plain HTTP only from this machine)
+	// or "off" (plain HTTP, behind a reverse proxy that does TLS).
+	TLS         string
+	TLSCertFile string // the owner's certificate (PEM); generated when empty
+	TLSKeyFile  string
 
 	// File is the config file read (--config), absolute; empty for none.
 	File string
@@ -64,6 +69,7 @@ func DefaultConfig() Config {
 		DailyReportTime:     "06:00",
 		TSEBudget:           3 * time.Second,
 		BackupKeep:          7,
+		TLS:                 "auto",
 	}
 }
 
@@ -101,6 +107,9 @@ func (c *Config) settings() []setting {
 		{"tse_budget", "how long a sale waits for a signature before it is queued", (*durationValue)(&c.TSEBudget)},
 		{"backup_dir", "nightly backup folder (default DATA_DIR/backups)", (*stringValue)(&c.BackupDir)},
 		{"backup_keep", "nightly backups kept (0: no nightly backup)", (*intValue)(&c.BackupKeep)},
+		{"tls", "auto (HTTPS; plain HTTP only from this machine) or off (plain HTTP behind a TLS proxy)", (*stringValue)(&c.TLS)},
+		{"tls_cert_file", "certificate (PEM) for HTTPS; one is generated in DATA_DIR/tls when empty", (*stringValue)(&c.TLSCertFile)},
+		{"tls_key_file", "private key (PEM) of tls_cert_file", (*stringValue)(&c.TLSKeyFile)},
 	}
 }
 
@@ -219,6 +228,12 @@ func (c *Config) finish() error {
 	}
 	if c.TokenTTL <= 0 {
 		return fmt.Errorf("token_ttl must be positive")
+	}
+	if c.TLS != "auto" && c.TLS != "off" {
+		return fmt.Errorf("tls: %q is not auto or off", c.TLS)
+	}
+	if (c.TLSCertFile == "") != (c.TLSKeyFile == "") {
+		return fmt.Errorf("tls_cert_file and tls_key_file go together")
 	}
 	return c.checkNotify()
 }

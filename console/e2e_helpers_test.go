@@ -38,6 +38,10 @@ import (
 
 const adminPassword = "correct-horse-battery"
 
+// testFingerprint stands for the HTTPS certificate's (the tests speak
+// plain HTTP on loopback); the login page shows it.
+const testFingerprint = "3A:91:0C:5E:77:12:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD"
+
 // appliance is posbox as serve builds it, on loopback.
 type appliance struct {
 	st         *store.Store
@@ -84,7 +88,7 @@ func newAppliance(tb testing.TB) *appliance {
 	go func() { defer wg.Done(); q.Run(workCtx) }()
 	go func() { defer wg.Done(); _ = d.Run(workCtx) }()
 	a.srv = server.New(st, server.Config{Version: "test", JWTKey: []byte("0123456789abcdef0123456789abcdef"),
-		TSE: q, Notifier: d, Console: console.Files}, log)
+		TSE: q, Notifier: d, Console: console.Files, TLSFingerprint: testFingerprint}, log)
 	ts := httptest.NewServer(a.srv.Handler())
 	a.url = ts.URL
 	tb.Cleanup(func() {

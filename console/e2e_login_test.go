@@ -13,6 +13,7 @@ func TestConsoleLoginDashboardLanguageLogout(t *testing.T) {
 	b := newBrowser(t, a)
 	b.open("/")
 	b.wait("the login page", `location.pathname === '/login'`)
+	b.wait("the certificate's fingerprint", `document.querySelector('#tls-fingerprint') && document.querySelector('#tls-fingerprint').innerText.includes('`+testFingerprint+`')`)
 	b.screenshot("login")
 
 	// A wrong password is said next to the form, and nothing else happens.

@@ -23,6 +23,7 @@ const (
 	eRateLimited      = "rate_limited"
 	eInternal         = "internal"
 	eUnavailable      = "unavailable" // GET /api/health before the database answers
+	eHTTPSRequired    = "https_required"
 )
 
 // statusOf maps every error code to its HTTP status: the one table.
@@ -31,6 +32,7 @@ var statusOf = map[string]int{
 	eForbidden:                http.StatusForbidden,
 	store.ENotFound:           http.StatusNotFound,
 	eMethodNotAllowed:         http.StatusMethodNotAllowed,
+	eHTTPSRequired:            http.StatusForbidden,
 	eMalformedJSON:            http.StatusBadRequest,
 	eUnknownField:             http.StatusBadRequest,
 	eUnsupportedMedia:         http.StatusUnsupportedMediaType,

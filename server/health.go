@@ -11,6 +11,9 @@ type healthJSON struct {
 	Status  string `json:"status"`
 	Version string `json:"version"`
 	Build   string `json:"build"`
+	// TLSFingerprint is the SHA-256 of the HTTPS certificate (null when
+	// the appliance serves plain HTTP behind a proxy).
+	TLSFingerprint *string `json:"tls_fingerprint"`
 }
 
 // health answers GET /api/health: 200 once the database answers; 503
@@ -20,5 +23,6 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request, _ httprouter.Par
 		s.log.ErrorContext(r.Context(), "health: database", "err", err)
 		return errHTTP(eUnavailable, "the database is not available")
 	}
-	return writeJSON(w, http.StatusOK, healthJSON{Status: "ok", Version: s.cfg.Version, Build: s.cfg.Build})
+	return writeJSON(w, http.StatusOK, healthJSON{Status: "ok", Version: s.cfg.Version, Build: s.cfg.Build,
+		TLSFingerprint: strPtr(s.cfg.TLSFingerprint)})
 }

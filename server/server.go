@@ -35,6 +35,12 @@ type Config struct {
 	// Console is the admin console's files (package console), served at
 	// every path outside /api; nil serves none.
 	Console fs.FS
+	// RequireTLS refuses plain HTTP from other machines: the port speaks
+	// HTTPS, and plain HTTP is for the box itself (localhost).
+	RequireTLS bool
+	// TLSFingerprint is the SHA-256 of the HTTPS certificate, shown by
+	// /api/health so a till or an admin can compare and pin it.
+	TLSFingerprint string
 }
 
 // Limit is a token bucket: Burst attempts at once, then one per Every.
@@ -110,7 +116,11 @@ func New(st *store.Store, cfg Config, log *slog.Logger) *Server {
 	s.loginLimiter = newLoginLimiter(cfg.LoginPerIP, cfg.LoginPerAccountIP, cfg.LoginPerAccount)
 	r := s.newRouter()
 	s.routes(r)
-	s.handler = LogRequests(log, noSniff(r))
+	var h http.Handler = r
+	if cfg.RequireTLS {
+		h = s.requireTLS(h)
+	}
+	s.handler = LogRequests(log, noSniff(h))
 	return s
 }
 

@@ -55,7 +55,7 @@ addStrings({
     'login.logged_out': 'Abgemeldet.', 'login.failed': 'E-Mail oder Passwort ist falsch.',
     'login.rate_limited': 'Zu viele Versuche. Bitte in {seconds} Sekunden erneut versuchen.',
     'login.staff_only': 'Die Konsole ist für Administratoren. Mitarbeiter stempeln an der Kasse.',
-    'login.tls': 'Verbindung',
+    'login.tls': 'Zertifikat des posbox',
   },
   en: {
     'app.name': 'posbox',
@@ -79,6 +79,6 @@ addStrings({
     'login.logged_out': 'Logged out.', 'login.failed': 'Wrong email or password.',
     'login.rate_limited': 'Too many attempts. Please try again in {seconds} seconds.',
     'login.staff_only': 'The console is for admins. Staff clock in at the till.',
-    'login.tls': 'Connection',
+    'login.tls': 'posbox certificate',
   },
 });

@@ -39,5 +39,12 @@ export default {
     });
     main.append(form);
     form.querySelector('input[name=email]').focus();
+    // The certificate's fingerprint, to compare with the one `posbox tls`
+    // prints on the box (and that tills pin).
+    api.get('/api/health').then((hl) => {
+      if (!hl.tls_fingerprint) return;
+      form.append(h('p', { class: 'fingerprint muted', id: 'tls-fingerprint' }, t('login.tls'), ' (SHA-256): ',
+        h('span', { class: 'mono small' }, hl.tls_fingerprint)));
+    }).catch(() => {});
   },
 };
