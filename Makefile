@@ -1,6 +1,10 @@
 # posbox: the back office of a restaurant POS system.
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 BUILD   ?= $(shell git rev-parse --short HEAD 2>/dev/null)
+# Evaluated once: a commit made during a long build must not give the
+# binary and the package name different versions.
+VERSION := $(VERSION)
+BUILD   := $(BUILD)
 LDFLAGS := -s -w -X main.version=$(VERSION) -X main.build=$(BUILD)
 GO      ?= go
 export CGO_ENABLED := 0
@@ -8,6 +12,7 @@ export CGO_ENABLED := 0
 # Package versions must start with a release number: v1.2.3 -> 1.2.3,
 # v1.2.3-4-gabc -> 1.2.3-4-gabc, a bare commit -> 0.0.0+git.<commit>.
 PKG_VERSION ?= $(shell echo '$(VERSION)' | sed -E 's/^v([0-9]+\.)/\1/; /^[0-9]+\.[0-9]+/!s/^/0.0.0+git./; /\+/!s/-/+/; s/-/./g')
+PKG_VERSION := $(PKG_VERSION)
 # nfpm v2.45.2: later versions do not install from the module proxy.
 NFPM_VERSION := v2.45.2
 NFPM ?= $(shell $(GO) env GOPATH)/bin/nfpm
@@ -17,8 +22,22 @@ STATICCHECK_VERSION := v0.8.2
 STATICCHECK ?= $(shell $(GO) env GOPATH)/bin/staticcheck
 # nfpm arch = file suffix of the cross-built binary.
 LINUX_PKGS := amd64=amd64 arm64=arm64 arm7=armv7
+# The packages' maintainer (and the changelog's). lintian refuses a mail
+# host it does not know as routable (posbox.local: bogus-mail-host);
+# .invalid is reserved (RFC 2606), passes, and says honestly that no
+# mail reaches it. A vendor sets its own: make packages PKG_MAINTAINER='…'.
+PKG_MAINTAINER ?= posbox developers <dev@posbox.invalid>
+# The commit's time: the man page's and the changelog's date and every
+# file's mtime in the packages, so that a rebuild gives the same bytes.
+ifeq ($(origin SOURCE_DATE_EPOCH),undefined)
+SOURCE_DATE_EPOCH := $(shell git log -1 --format=%ct 2>/dev/null || date +%s)
+endif
+# Generated files the packages carry: posbox.1.gz and changelog.gz.
+PKG_DIR := dist/pkg
+# nfpm's environment (see packaging/nfpm.yaml).
+NFPM_ENV = PKG_VERSION='$(PKG_VERSION)' PKG_MAINTAINER='$(PKG_MAINTAINER)' SOURCE_DATE_EPOCH='$(SOURCE_DATE_EPOCH)'
 
-.PHONY: run build test bench lint cross dist packages deb-amd64 windows-zip msi check-dist clean
+.PHONY: run build test bench lint cross dist packages deb-amd64 man windows-zip msi check-dist clean
 
 ## run: start the appliance on :8080 with ./data (simulator TSE, generated admin)
 run:
@@ -59,19 +78,29 @@ dist: cross packages windows-zip msi
 $(NFPM):
 	$(GO) install github.com/goreleaser/nfpm/v2/cmd/nfpm@$(NFPM_VERSION)
 
-## packages: .deb and .rpm for linux amd64, arm64 and armv7 (after cross)
-packages: $(NFPM)
+## packages: .deb and .rpm for linux amd64, arm64 and armv7 (after cross), with the man page and changelog
+packages: $(NFPM) man
 	rm -f dist/posbox_*.deb dist/posbox-*.rpm
+	packaging/changelog.sh '$(PKG_VERSION)' '$(BUILD)' '$(PKG_MAINTAINER)' '$(SOURCE_DATE_EPOCH)' > $(PKG_DIR)/changelog
+	gzip -9nf $(PKG_DIR)/changelog
 	@for p in $(LINUX_PKGS); do for fmt in deb rpm; do \
-		PKG_ARCH=$${p%%=*} BINARY=dist/posbox-linux-$${p##*=} PKG_VERSION='$(PKG_VERSION)' \
+		PKG_ARCH=$${p%%=*} BINARY=dist/posbox-linux-$${p##*=} $(NFPM_ENV) \
 			$(NFPM) package --config packaging/nfpm.yaml --packager $$fmt --target dist/ || exit 1; \
 	done; done
 
 ## deb-amd64: only the amd64 .deb, for check-dist
-deb-amd64: $(NFPM)
+deb-amd64: $(NFPM) man
 	GOOS=linux GOARCH=amd64 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o dist/posbox-linux-amd64 .
-	PKG_ARCH=amd64 BINARY=dist/posbox-linux-amd64 PKG_VERSION='$(PKG_VERSION)' \
+	packaging/changelog.sh '$(PKG_VERSION)' '$(BUILD)' '$(PKG_MAINTAINER)' '$(SOURCE_DATE_EPOCH)' > $(PKG_DIR)/changelog
+	gzip -9nf $(PKG_DIR)/changelog
+	PKG_ARCH=amd64 BINARY=dist/posbox-linux-amd64 $(NFPM_ENV) \
 		$(NFPM) package --config packaging/nfpm.yaml --packager deb --target dist/
+
+## man: the manual page posbox(1), dist/pkg/posbox.1.gz (gzip -9n), written by the hidden "posbox man" from the command table
+man:
+	@mkdir -p $(PKG_DIR)
+	SOURCE_DATE_EPOCH='$(SOURCE_DATE_EPOCH)' $(GO) run -trimpath -ldflags '$(LDFLAGS)' . man > $(PKG_DIR)/posbox.1
+	gzip -9nf $(PKG_DIR)/posbox.1
 
 ## windows-zip: posbox.exe, the example config and install steps (after cross)
 windows-zip:
@@ -90,9 +119,9 @@ msi:
 		packaging/windows/build-msi.sh '$(PKG_VERSION)' dist/windows/posbox dist/posbox-$(PKG_VERSION)-windows-amd64.msi; \
 	else echo "msi: wixl not installed (apt-get install wixl); skipped"; fi
 
-## check-dist: build the amd64 .deb, unpack it, run its binary and check /api/health and the unit
+## check-dist: build the amd64 .deb, run lintian on it, unpack it, run its binary and check /api/health and the unit
 check-dist: deb-amd64
-	packaging/check-dist.sh dist/posbox_$(PKG_VERSION)_amd64.deb '$(VERSION)' '$(BUILD)'
+	GO='$(GO)' packaging/check-dist.sh dist/posbox_$(PKG_VERSION)_amd64.deb '$(VERSION)' '$(BUILD)'
 
 clean:
 	rm -rf dist posbox posbox.exe

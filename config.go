@@ -42,6 +42,9 @@ type Config struct {
 	TSEBudget           time.Duration
 	BackupDir           string
 	BackupKeep          int
+	// BackupPassphraseFile holds the passphrase of complete nightly
+	// backups (first line); empty: nightly backups are database only.
+	BackupPassphraseFile string
 	// TLS is "auto" (HTTPS on addr, plain HTTP only from this machine)
 	// or "off" (plain HTTP, behind a reverse proxy that does TLS).
 	TLS         string
@@ -107,6 +110,7 @@ func (c *Config) settings() []setting {
 		{"tse_budget", "how long a sale waits for a signature before it is queued", (*durationValue)(&c.TSEBudget)},
 		{"backup_dir", "nightly backup folder (default DATA_DIR/backups)", (*stringValue)(&c.BackupDir)},
 		{"backup_keep", "nightly backups kept (0: no nightly backup)", (*intValue)(&c.BackupKeep)},
+		{"backup_passphrase_file", "file whose first line is the passphrase of complete nightly backups (empty: database only)", (*stringValue)(&c.BackupPassphraseFile)},
 		{"tls", "auto (HTTPS; plain HTTP only from this machine) or off (plain HTTP behind a TLS proxy)", (*stringValue)(&c.TLS)},
 		{"tls_cert_file", "certificate (PEM) for HTTPS; one is generated in DATA_DIR/tls when empty", (*stringValue)(&c.TLSCertFile)},
 		{"tls_key_file", "private key (PEM) of tls_cert_file", (*stringValue)(&c.TLSKeyFile)},
@@ -216,6 +220,11 @@ func (c *Config) finish() error {
 	}
 	if c.BackupDir, err = filepath.Abs(c.BackupDir); err != nil {
 		return err
+	}
+	if c.BackupPassphraseFile != "" {
+		if c.BackupPassphraseFile, err = filepath.Abs(c.BackupPassphraseFile); err != nil {
+			return err
+		}
 	}
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		return fmt.Errorf("log_format: %q is not text or json", c.LogFormat)

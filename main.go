@@ -10,6 +10,8 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"slices"
+	"strings"
 	"syscall"
 
 	_ "time/tzdata" // Windows and minimal systems have no IANA database
@@ -28,58 +30,141 @@ func main() {
 	os.Exit(code)
 }
 
-const usage = `posbox: the back office of a restaurant POS system
+// command is one row of the command table.
+type command struct {
+	name     string   // the word after "posbox"
+	aliases  []string // other spellings of name
+	synopsis string   // the usage line after "posbox ", starting with name
+	note     string   // shown in parentheses after the synopsis in "posbox help"
+	summary  string   // what it does, for the manual page (plain text)
+	hidden   bool     // in neither "posbox help" nor the manual page
+	run      func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error
+}
 
-Usage:
-  posbox serve [--addr HOST:PORT] [--data-dir DIR] [--config FILE]
-  posbox migrate
-  posbox user add --email E --name N --role admin|staff [--restaurant ID] --password-stdin
-  posbox token --email E
-  posbox tse setup --api-key K --api-secret S [--url URL]   (default: fiskaly)
-  posbox tse-sim [--addr HOST:PORT] --api-key K --api-secret S [--cert-validity D] [--max-active-tx N] [--max-clients N]
-  posbox backup [--data-dir DIR] FILE
-  posbox service install|uninstall|start|stop|restart|status [--config FILE] [--data-dir DIR]
-  posbox version
+// commandTable is the command table: run dispatches through it, and both
+// "posbox help" (usage) and the manual page posbox(1) (manPage, in
+// manpage.go) are rendered from it, so none of them can leave a command
+// out. A function rather than a variable: help and man refer back to it.
+func commandTable() []command {
+	return []command{
+		{name: "serve", synopsis: "serve [--addr HOST:PORT] [--data-dir DIR] [--config FILE]",
+			summary: "Run the appliance in the foreground: the HTTP API and the admin console on --addr, " +
+				"TSE signing with its offline queue, notifications and the nightly backup, until SIGINT or SIGTERM. " +
+				"The first start creates the database, a restaurant and its admin (the password is in DATA_DIR/initial-admin-password). " +
+				"Started by systemd or the Windows Service Control Manager it runs as that service.",
+			run: func(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writer) error {
+				return cmdServe(ctx, args, stderr)
+			}},
+		{name: "migrate", synopsis: "migrate",
+			summary: "Apply the database migrations the binary carries and exit (serve does this at every start).",
+			run: func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+				return cmdMigrate(ctx, args, stdout, stderr)
+			}},
+		{name: "user", synopsis: "user add --email E --name N --role admin|staff [--restaurant ID] --password-stdin",
+			summary: "Create a user. The password is read from the first line of standard input, never from the command line. " +
+				"Without --restaurant the user joins the only restaurant (a new database gets one).",
+			run: cmdUser},
+		{name: "token", synopsis: "token --email E",
+			summary: "Print an access token for the user, valid for token_ttl.",
+			run: func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+				return cmdToken(ctx, args, stdout, stderr)
+			}},
+		{name: "tse", synopsis: "tse setup --api-key K --api-secret S [--url URL]", note: "default: fiskaly",
+			summary: "Set up the fiskaly SIGN DE TSE (or a compatible one at --url) and switch the appliance to it. " +
+				"An interrupted setup resumes; use a test API key first.",
+			run: func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+				return cmdTSE(ctx, args, stdout, stderr)
+			}},
+		{name: "tse-sim", synopsis: "tse-sim [--addr HOST:PORT] --api-key K --api-secret S [--cert-validity D] [--max-active-tx N] [--max-clients N]",
+			summary: "Serve the TSE simulator over HTTP with fiskaly SIGN DE v2's interface, for tests and training, until SIGINT or SIGTERM.",
+			run: func(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writer) error {
+				return cmdTSESim(ctx, args, stderr)
+			}},
+		{name: "backup", synopsis: "backup [--complete [--passphrase-file F]] [--data-dir DIR] FILE",
+			summary: "Write a consistent, checked copy of the database to FILE while the appliance runs (a plain SQLite file). " +
+				"With --complete: the database, jwt.key, the TSE settings and simulator state, the fiscal archive and the HTTPS certificate in one file " +
+				"(name it FILE.posbox-backup), encrypted with a passphrase of at least 12 characters from --passphrase-file or POSBOX_BACKUP_PASSPHRASE. " +
+				"Never overwrites a file or creates a folder.",
+			run: func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+				return cmdBackup(ctx, args, stdout, stderr)
+			}},
+		{name: "restore", synopsis: "restore [--passphrase-file F] [--data-dir DIR] FILE",
+			summary: "Check a backup (complete or database only) and put it into a data dir that holds no database. Stop the service first.",
+			run: func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+				return cmdRestore(ctx, args, stdout, stderr)
+			}},
+		{name: "tls", synopsis: "tls [--data-dir DIR] [--config FILE]",
+			summary: "Print the HTTPS certificate's SHA-256 fingerprint (for pinning it in a till), its names, addresses and expiry; " +
+				"makes the certificate when the appliance has not started yet.",
+			run: func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+				return cmdTLS(ctx, args, stdout, stderr)
+			}},
+		{name: "service", synopsis: "service install|uninstall|start|stop|restart|status [--config FILE] [--data-dir DIR]",
+			summary: "Manage posbox as a system service (systemd, or the Windows Service Control Manager). " +
+				"install registers \"posbox serve\" with absolute paths, to start on boot and restart on failure, " +
+				"writing the example config first if there is none; the .deb and .rpm have done that already: " +
+				"there, do not run install and use systemctl or the other actions.",
+			run: func(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+				return cmdService(args, stdout, stderr)
+			}},
+		{name: "version", aliases: []string{"--version", "-v"}, synopsis: "version",
+			summary: "Print the version and build.",
+			run: func(_ context.Context, _ []string, _ io.Reader, stdout, _ io.Writer) error {
+				fmt.Fprintln(stdout, versionString())
+				return nil
+			}},
+		{name: "help", aliases: []string{"-h", "--help"}, synopsis: "help", hidden: true,
+			run: func(_ context.Context, _ []string, _ io.Reader, stdout, _ io.Writer) error {
+				fmt.Fprint(stdout, usage())
+				return nil
+			}},
+		{name: "man", synopsis: "man", hidden: true, run: cmdMan},
+	}
+}
 
+// usage is "posbox help": the synopsis of every command in the table.
+func usage() string {
+	var b strings.Builder
+	b.WriteString("posbox: the back office of a restaurant POS system\n\nUsage:\n")
+	for _, c := range commandTable() {
+		if c.hidden {
+			continue
+		}
+		b.WriteString("  posbox " + c.synopsis)
+		if c.note != "" {
+			b.WriteString("   (" + c.note + ")")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString(`
 Every command takes --data-dir DIR (POSBOX_DATA_DIR) and --config FILE.
 Run "posbox COMMAND -h" for a command's flags.
-`
+`)
+	return b.String()
+}
+
+// lookup finds a command by name or alias.
+func lookup(name string) (command, bool) {
+	for _, c := range commandTable() {
+		if c.name == name || slices.Contains(c.aliases, name) {
+			return c, true
+		}
+	}
+	return command{}, false
+}
 
 // run is the whole program, in a form tests can drive.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(stderr, usage())
 		return 2
 	}
-	var err error
-	switch args[0] {
-	case "serve":
-		err = cmdServe(ctx, args[1:], stderr)
-	case "migrate":
-		err = cmdMigrate(ctx, args[1:], stdout, stderr)
-	case "user":
-		err = cmdUser(ctx, args[1:], stdin, stdout, stderr)
-	case "token":
-		err = cmdToken(ctx, args[1:], stdout, stderr)
-	case "tse":
-		err = cmdTSE(ctx, args[1:], stdout, stderr)
-	case "tse-sim":
-		err = cmdTSESim(ctx, args[1:], stderr)
-	case "backup":
-		err = cmdBackup(ctx, args[1:], stdout, stderr)
-	case "service":
-		err = cmdService(args[1:], stdout, stderr)
-	case "version", "--version", "-v":
-		fmt.Fprintln(stdout, versionString())
-		return 0
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
-		return 0
-	default:
-		fmt.Fprintf(stderr, "posbox: unknown command %q\n\n%s", args[0], usage)
+	c, ok := lookup(args[0])
+	if !ok {
+		fmt.Fprintf(stderr, "posbox: unknown command %q\n\n%s", args[0], usage())
 		return 2
 	}
-	if err != nil {
+	if err := c.run(ctx, args[1:], stdin, stdout, stderr); err != nil {
 		if err != errUsage {
 			fmt.Fprintln(stderr, "posbox:", err)
 		}

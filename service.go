@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -80,13 +81,13 @@ func serviceConfig(cfg Config) (*service.Config, error) {
 			// only after 120 s); Restart fills its {{Restart}}.
 			"SystemdScript": systemdUnit(cfg),
 			"Restart":       "on-failure",
-			// Windows: start after the boot rush, restart 5 s after any
-			// failure; the failure count resets after a quiet day.
-			"StartType":              "automatic",
-			"DelayedAutoStart":       true,
-			"OnFailure":              "restart",
-			"OnFailureDelayDuration": "5s",
-			"OnFailureResetPeriod":   86400,
+			// Windows: start automatically. Not "DelayedAutoStart" nor
+			// "OnFailure": when kardianos (through x/sys/windows/svc/mgr)
+			// cannot set those it deletes the service it just created or
+			// fails with the service half made. afterInstall sets both
+			// (delayed start, restart 5 s after any failure, the count
+			// reset after a quiet day), and a failure there is a warning.
+			"StartType": "automatic",
 		},
 	}, nil
 }
@@ -163,7 +164,8 @@ func cmdService(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	if action == "install" && !hasConfigFlag(rest) {
 		if err := ensureConfigFile(serviceConfigFile()); err != nil {
-			return err
+			msg, _ := installVerdict(fmt.Errorf("writing the example config: %w", err), elevated())
+			return errors.New(msg)
 		}
 		rest = append([]string{"--config", serviceConfigFile()}, rest...)
 	}
@@ -203,24 +205,108 @@ func cmdService(args []string, stdout, stderr io.Writer) error {
 	case "install":
 		for _, d := range []string{cfg.DataDir, cfg.BackupDir} {
 			if err := os.MkdirAll(d, 0o700); err != nil {
-				return err
+				msg, _ := installVerdict(err, elevated())
+				return errors.New(msg)
 			}
 		}
 		if err := svc.Install(); err != nil {
-			return fmt.Errorf("install (as root / from an elevated prompt?): %w", err)
+			msg, _ := installVerdict(err, elevated())
+			return errors.New(msg)
 		}
-		if err := afterInstall(serviceName, privateDirs(cfg)...); err != nil {
-			return err
+		for _, err := range afterInstall(serviceName, privateDirs(cfg)...) {
+			msg, failed := installVerdict(err, elevated())
+			if failed {
+				return errors.New(msg)
+			}
+			fmt.Fprintln(stderr, "posbox: warning:", msg)
 		}
 		fmt.Fprintf(stdout, "installed service %s (%s): %s %s\nstart it with: posbox service start\n",
 			serviceName, service.Platform(), sc.Executable, strings.Join(sc.Arguments, " "))
 		return nil
 	}
-	if err := service.Control(svc, action); err != nil {
-		return fmt.Errorf("%w (as root / from an elevated prompt?)", err)
+	if err := controlService(svc, action); err != nil {
+		return errors.New(action + ": " + err.Error() + advice(err, elevated()))
 	}
 	fmt.Fprintf(stdout, "%s: done\n", action)
 	return nil
+}
+
+// controlService runs one action. Not service.Control: it formats the
+// error with %v, which hides an "access denied" from errors.Is.
+func controlService(svc service.Service, action string) error {
+	switch action {
+	case "start":
+		return svc.Start()
+	case "stop":
+		return svc.Stop()
+	case "restart":
+		return svc.Restart()
+	case "uninstall":
+		return svc.Uninstall()
+	}
+	return fmt.Errorf("unknown action %q", action)
+}
+
+// An installStepError is a step of "posbox service install" that failed
+// after the service manager had registered the service (on Windows: the
+// delayed start, the recovery actions, the data folder's permissions).
+type installStepError struct {
+	step  string // what could not be set
+	later string // what happens about it without the technician, if anything
+	err   error
+}
+
+func (e *installStepError) Error() string { return e.step + ": " + e.err.Error() }
+func (e *installStepError) Unwrap() error { return e.err }
+
+// installVerdict decides what an error of "posbox service install"
+// means: the message, and whether the install failed.
+//
+// An installStepError (a step after the registration) is a warning: the
+// service is installed and starts, and stays; the message says what is
+// missing and what happens about it. Before, a failed delayed start made
+// Windows delete the service it had just created.
+//
+// Any other error is the registration's (or the folders' before it), and
+// the install failed. Nothing is rolled back then either: registration
+// made no service, or kardianos removed the one it had begun, or one was
+// there already, from an earlier install, which must stay.
+//
+// Either way the message says what failed; it tells the technician to
+// elevate only when access was denied (see advice).
+func installVerdict(err error, elevated bool) (msg string, failed bool) {
+	var step *installStepError
+	if errors.As(err, &step) {
+		msg = "the service is installed, but " + err.Error()
+		if step.later != "" {
+			msg += "; " + step.later
+		}
+		return msg + advice(err, elevated), false
+	}
+	msg = "install: " + err.Error()
+	if strings.Contains(err.Error(), "already exists") {
+		return msg + ` (it is installed already: "posbox service uninstall" first to install it anew)`, true
+	}
+	return msg + advice(err, elevated), true
+}
+
+// advice is what to add to a failed service action's message: to
+// elevate when access was denied (on Windows ERROR_ACCESS_DENIED, on
+// Linux EACCES or EPERM; errors.Is matches both with fs.ErrPermission).
+// Another error from a process that is not elevated gets the fact
+// mentioned, as a hint: kardianos drops systemctl's own message ("Access
+// denied", "Interactive authentication required") and returns only its
+// exit status. Otherwise nothing: the error says what failed.
+func advice(err error, elevated bool) string {
+	switch {
+	case errors.Is(err, fs.ErrPermission) && runtime.GOOS == "windows":
+		return ` (access denied: run it from a Command Prompt opened with "Run as administrator")`
+	case errors.Is(err, fs.ErrPermission):
+		return " (access denied: run it as root, with sudo)"
+	case !elevated && runtime.GOOS != "windows":
+		return " (this is not running as root: with sudo it may work)"
+	}
+	return ""
 }
 
 // privateDirs are the folders whose permissions the Windows service may

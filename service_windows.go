@@ -4,17 +4,60 @@ import (
 	"errors"
 	"strings"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/windows"
 	"golang.org/x/sys/windows/svc/eventlog"
 	"golang.org/x/sys/windows/svc/mgr"
 )
 
-// afterInstall makes "service install" complete: recovery actions and,
-// for the default data folder, permissions for SYSTEM and Administrators
-// only.
-func afterInstall(name string, dirs ...string) error {
-	return errors.Join(ensureRecovery(name), restrictDirs(dirs))
+// afterInstall makes "service install" complete: the delayed automatic
+// start, the recovery actions and, for the default data folder,
+// permissions for SYSTEM and Administrators only. Each failure is an
+// *installStepError, a warning: the service is installed and starts all
+// the same, and stays installed (installVerdict).
+func afterInstall(name string, dirs ...string) []error {
+	var errs []error
+	if err := setDelayedStart(name); err != nil {
+		errs = append(errs, &installStepError{step: "its delayed automatic start could not be set",
+			later: "it starts at boot together with the other automatic services", err: err})
+	}
+	if err := ensureRecovery(name); err != nil {
+		errs = append(errs, &installStepError{step: "its recovery actions (restart after a failure) could not be set",
+			later: "the service sets them itself at every start", err: err})
+	}
+	for _, d := range dirs {
+		if err := restrictDirs([]string{d}); err != nil {
+			errs = append(errs, &installStepError{step: "the permissions of " + d + " could not be limited to SYSTEM and Administrators",
+				later: "the service tries again at every start; check them with: icacls \"" + d + "\"", err: err})
+		}
+	}
+	return errs
+}
+
+// setDelayedStart starts the service after the other automatic services
+// (and the boot rush). Set here rather than through kardianos'
+// DelayedAutoStart option: when that fails, x/sys/windows/svc/mgr's
+// CreateService deletes the service it has just created.
+func setDelayedStart(name string) error {
+	m, err := mgr.Connect()
+	if err != nil {
+		return err
+	}
+	defer m.Disconnect()
+	s, err := m.OpenService(name)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	info := windows.SERVICE_DELAYED_AUTO_START_INFO{IsDelayedAutoStartUp: 1}
+	return windows.ChangeServiceConfig2(s.Handle, windows.SERVICE_CONFIG_DELAYED_AUTO_START_INFO, (*byte)(unsafe.Pointer(&info)))
+}
+
+// elevated reports whether posbox runs with an administrator's full
+// token (an elevated prompt, or as a service).
+func elevated() bool {
+	return windows.GetCurrentProcessToken().IsElevated()
 }
 
 // restrictDirs replaces the folders' permissions, inherited from

@@ -169,7 +169,7 @@ func TestNightlyBackupRetention(t *testing.T) {
 
 	day := time.Date(2026, 11, 20, 2, 30, 0, 0, time.UTC)
 	for i := range 5 {
-		path, err := nightlyBackup(ctx, st, dir, 3, day.AddDate(0, 0, i), log)
+		path, err := nightlyBackup(ctx, st, nightlyJob{dir: dir, keep: 3}, day.AddDate(0, 0, i), log)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -178,7 +178,7 @@ func TestNightlyBackupRetention(t *testing.T) {
 		}
 	}
 	// Same day again: kept, not replaced, not an error.
-	if _, err := nightlyBackup(ctx, st, dir, 3, day.AddDate(0, 0, 4).Add(time.Hour), log); err != nil {
+	if _, err := nightlyBackup(ctx, st, nightlyJob{dir: dir, keep: 3}, day.AddDate(0, 0, 4).Add(time.Hour), log); err != nil {
 		t.Fatal(err)
 	}
 	var names []string
@@ -239,5 +239,76 @@ func TestNightlyBackupIsScheduled(t *testing.T) {
 	startBackups(context.Background(), off, nil, cfg, log)
 	if n := len(off.Entries()); n != 0 {
 		t.Errorf("backup_keep = 0 scheduled %d jobs", n)
+	}
+}
+
+// TestNightlyCompleteBackup: with a passphrase file the nightly job
+// creates its missing folder and writes complete, encrypted backups
+// (posbox-DATE.posbox-backup, mode 0600) that restore; database-only
+// files from before the switch age out with them; a passphrase that
+// cannot be read still leaves a database-only backup for the night.
+func TestNightlyCompleteBackup(t *testing.T) {
+	fastScrypt(t)
+	ctx := context.Background()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	dataDir, _ := seedFullDataDir(t)
+	st, err := store.Open(ctx, dataDir, store.Options{Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	dir := filepath.Join(t.TempDir(), "nightly", "backups") // missing: the job creates it
+	job := nightlyJob{dir: dir, keep: 3, dataDir: dataDir, passphraseFile: passphraseFile(t, testPassphrase)}
+
+	day := time.Date(2026, 11, 20, 3, 0, 0, 0, time.UTC)
+	// Two nights of database-only backups before the switch.
+	for i := range 2 {
+		if _, err := nightlyBackup(ctx, st, nightlyJob{dir: dir, keep: 3}, day.AddDate(0, 0, i), log); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 2; i < 5; i++ {
+		path, err := nightlyBackup(ctx, st, job, day.AddDate(0, 0, i), log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := filepath.Join(dir, "posbox-"+day.AddDate(0, 0, i).Format(time.DateOnly)+".posbox-backup"); path != want {
+			t.Fatalf("path %s, want %s", path, want)
+		}
+		wantMode(t, path, 0o600)
+	}
+	// The same night again: kept, not an error.
+	if _, err := nightlyBackup(ctx, st, job, day.AddDate(0, 0, 4).Add(time.Hour), log); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	want := []string{"posbox-2026-11-22.posbox-backup", "posbox-2026-11-23.posbox-backup", "posbox-2026-11-24.posbox-backup"}
+	if !slices.Equal(names, want) {
+		t.Fatalf("backup dir holds %v, want %v", names, want)
+	}
+	wantMode(t, dir, 0o700)
+	restored := filepath.Join(t.TempDir(), "restored")
+	var out, errOut bytes.Buffer
+	if err := cmdRestore(ctx, []string{"--data-dir", restored, "--passphrase-file", job.passphraseFile, filepath.Join(dir, want[2])}, &out, &errOut); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{store.FileName, jwtKeyFile, tseConfigFile, tseSimDir + "/" + simJournal} {
+		if _, err := os.Stat(filepath.Join(restored, name)); err != nil {
+			t.Error(err)
+		}
+	}
+
+	// The passphrase file is gone: the night still gets a backup.
+	job.passphraseFile = filepath.Join(t.TempDir(), "moved-away")
+	path, err := nightlyBackup(ctx, st, job, day.AddDate(0, 0, 5), log)
+	if err == nil || !strings.Contains(err.Error(), "database-only backup instead") {
+		t.Fatalf("missing passphrase file: %v", err)
+	}
+	if path != filepath.Join(dir, "posbox-2026-11-25.db") || store.CheckIntegrity(ctx, path) != nil {
+		t.Fatalf("fallback backup %s", path)
 	}
 }

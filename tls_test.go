@@ -55,7 +55,7 @@ func TestServeHTTPSWithGeneratedCertificate(t *testing.T) {
 	if err != nil || health.Status != "ok" || health.TLSFingerprint == nil || *health.TLSFingerprint != fp {
 		t.Fatalf("health over HTTPS: %+v %v", health, err)
 	}
-	if _, err := pinnedClient(strings.Repeat("00:", 31)+"00").Get(https + "/api/health"); err == nil {
+	if _, err := pinnedClient(strings.Repeat("00:", 31) + "00").Get(https + "/api/health"); err == nil {
 		t.Fatal("a till pinning another certificate got in")
 	}
 	res, err = http.Get(a.base + "/api/health")
@@ -107,4 +107,6 @@ func TestBoxCertificate(t *testing.T) {
 	}
 }
 
-func hexPair(b byte) string { return strings.ToUpper(string("0123456789abcdef"[b>>4]) + string("0123456789abcdef"[b&15])) }
+func hexPair(b byte) string {
+	return strings.ToUpper(string("0123456789abcdef"[b>>4]) + string("0123456789abcdef"[b&15]))
+}

@@ -47,6 +47,10 @@ func BackupFile(ctx context.Context, dbPath, dest string) error {
 // (every commit before it began, none after) while writers go on. It
 // writes a temporary file beside dest, checks its integrity, syncs it,
 // and links it into place, so dest is either absent or complete.
+//
+// The folder of dest must exist: a backup never creates one, so a
+// mistyped path or a USB stick that is not mounted is an error, not a
+// backup on the box's own disk. The copy is mode 0600 whatever the umask.
 func backup(ctx context.Context, db *sql.DB, dest string) error {
 	dest, err := filepath.Abs(dest)
 	if err != nil {
@@ -55,30 +59,72 @@ func backup(ctx context.Context, db *sql.DB, dest string) error {
 	if _, err := os.Lstat(dest); err == nil {
 		return fmt.Errorf("%s: %w", dest, ErrBackupExists)
 	}
-	dir := filepath.Dir(dest)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	tmp, err := CreateTemp(dest)
+	if err != nil {
 		return err
 	}
-	tmp := filepath.Join(dir, "."+filepath.Base(dest)+"."+rand.Text()[:8]+".tmp")
 	defer os.Remove(tmp)
+	// VACUUM INTO fills the empty file, which keeps its mode 0600.
 	if _, err := db.ExecContext(ctx, "VACUUM INTO ?", tmp); err != nil {
 		return fmt.Errorf("backup: %w", err)
 	}
 	if err := CheckIntegrity(ctx, tmp); err != nil {
 		return fmt.Errorf("backup: the copy fails its check: %w", err)
 	}
+	if err := chmodPrivate(tmp); err != nil {
+		return err
+	}
 	if err := syncFile(tmp); err != nil {
 		return err
 	}
+	return Publish(tmp, dest)
+}
+
+// ErrNoFolder is returned when a backup's target folder does not exist.
+var ErrNoFolder = errors.New("folder does not exist")
+
+// CreateTemp creates an empty file of mode 0600 beside dest, named
+// ".NAME.RANDOM.tmp" (the nightly job deletes such files a crash left),
+// and returns its path. dest's folder must exist.
+func CreateTemp(dest string) (string, error) {
+	dir := filepath.Dir(dest)
+	if fi, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("backup folder %s: %w (create it first, or check the path and that the drive is mounted)", dir, ErrNoFolder)
+	} else if err != nil {
+		return "", err
+	} else if !fi.IsDir() {
+		return "", fmt.Errorf("backup folder %s is not a folder", dir)
+	}
+	tmp := filepath.Join(dir, "."+filepath.Base(dest)+"."+rand.Text()[:8]+".tmp")
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return "", err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return "", err
+	}
+	// The umask may have taken bits off 0600, never added any; make it
+	// exactly 0600 all the same.
+	if err := chmodPrivate(tmp); err != nil {
+		os.Remove(tmp)
+		return "", err
+	}
+	return tmp, nil
+}
+
+// Publish moves the finished, synced file tmp to dest without replacing
+// a file that appeared there meanwhile (ErrBackupExists): a hard link
+// fails if dest exists. File systems without hard links (FAT on a USB
+// stick) get a rename after a last check. The folder is synced so the
+// new entry survives a power cut; tmp is left for the caller to remove.
+func Publish(tmp, dest string) error {
 	if err := publish(tmp, dest); err != nil {
 		return err
 	}
-	return syncDir(dir)
+	return syncDir(filepath.Dir(dest))
 }
 
-// publish moves tmp to dest without replacing a file that appeared there
-// meanwhile: a hard link fails if dest exists. File systems without hard
-// links (FAT on a USB stick) get a rename after a last check.
 func publish(tmp, dest string) error {
 	err := os.Link(tmp, dest)
 	if err == nil || errors.Is(err, fs.ErrExist) {
@@ -91,6 +137,28 @@ func publish(tmp, dest string) error {
 		return fmt.Errorf("%s: %w", dest, ErrBackupExists)
 	}
 	return os.Rename(tmp, dest)
+}
+
+// chmodPrivate makes the files that exist readable and writable by their
+// owner only (on Windows it only clears the read-only flag). A file
+// already 0600 is left alone, so one that another user owns does not fail.
+func chmodPrivate(paths ...string) error {
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if fi.Mode().Perm() == 0o600 {
+			continue
+		}
+		if err := os.Chmod(p, 0o600); err != nil {
+			return fmt.Errorf("make %s private (mode 0600): %w", p, err)
+		}
+	}
+	return nil
 }
 
 // CheckIntegrity runs PRAGMA integrity_check on a database file and

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -53,6 +54,9 @@ func TestBackupDuringWrites(t *testing.T) {
 	}
 	for committed.Load() < 20 { // the load is under way
 		runtime.Gosched()
+	}
+	if err := os.Mkdir(filepath.Join(dir, "backups"), 0o700); err != nil {
+		t.Fatal(err)
 	}
 	for i := 0; i < 3; i++ {
 		before := committed.Load()
@@ -112,6 +116,96 @@ func TestBackupFileMissingDatabase(t *testing.T) {
 	if _, serr := os.Stat(filepath.Join(dir, FileName)); serr == nil {
 		t.Fatal("backup created an empty database")
 	}
+}
+
+// TestBackupRefusesMissingFolder: a backup never creates its folder (a
+// mistyped path, a USB stick that is not mounted); the error names it.
+func TestBackupRefusesMissingFolder(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := Open(ctx, dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	missing := filepath.Join(dir, "usb-stick", "posbox")
+	for _, backup := range []func() error{
+		func() error { return s.Backup(ctx, filepath.Join(missing, "b.db")) },
+		func() error { return BackupFile(ctx, s.Path(), filepath.Join(missing, "b.db")) },
+	} {
+		err := backup()
+		if !errors.Is(err, ErrNoFolder) || !strings.Contains(err.Error(), missing) {
+			t.Fatalf("got %v, want ErrNoFolder naming %s", err, missing)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "usb-stick")); !errors.Is(err, os.ErrNotExist) {
+			t.Fatalf("the backup created a folder: %v", err)
+		}
+	}
+}
+
+// TestDatabaseAndBackupFilesArePrivate: posbox.db, its -wal and -shm, and
+// every backup are mode 0600 with a umask of 0 and a data dir of mode
+// 0777, and Open makes an older database's files 0600.
+func TestDatabaseAndBackupFilesArePrivate(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no Unix file modes on Windows")
+	}
+	old, ok := setUmask(0)
+	if !ok {
+		t.Skip("no umask on " + runtime.GOOS)
+	}
+	defer setUmask(old)
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "data")
+	if err := os.Mkdir(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	wantPrivate := func(paths ...string) {
+		t.Helper()
+		for _, p := range paths {
+			fi, err := os.Stat(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m := fi.Mode().Perm(); m != 0o600 {
+				t.Errorf("%s has mode %#o, want 0600", filepath.Base(p), m)
+			}
+		}
+	}
+	s, err := Open(ctx, dir, Options{BcryptCost: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CreateRestaurant(ctx, &Restaurant{Name: "Modes", Timezone: "Europe/Berlin"}); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, FileName)
+	wantPrivate(db, db+"-wal", db+"-shm") // open: the WAL files exist
+	if err := s.Backup(ctx, filepath.Join(dir, "a.db")); err != nil {
+		t.Fatal(err)
+	}
+	if err := BackupFile(ctx, db, filepath.Join(dir, "b.db")); err != nil {
+		t.Fatal(err)
+	}
+	wantPrivate(filepath.Join(dir, "a.db"), filepath.Join(dir, "b.db"))
+	s.Close()
+
+	// A database an older posbox left readable by everyone.
+	for _, p := range []string{db, db + "-wal", db + "-shm"} {
+		os.Chmod(p, 0o644) // the WAL files are gone after a clean close
+	}
+	s, err = Open(ctx, dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.CreateRestaurant(ctx, &Restaurant{Name: "Again", Timezone: "Europe/Berlin"}); err != nil {
+		t.Fatal(err)
+	}
+	wantPrivate(db, db+"-wal", db+"-shm")
 }
 
 func countRows(tb testing.TB, path, table string) int64 {

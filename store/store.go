@@ -12,6 +12,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -68,6 +69,16 @@ func Open(ctx context.Context, dataDir string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A new database starts as an empty file of mode 0600, which SQLite
+	// keeps (and gives its -wal and -shm files).
+	if f, err := os.OpenFile(abs, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
+		f.Close()
+	} else if !errors.Is(err, fs.ErrExist) {
+		return nil, fmt.Errorf("create database: %w", err)
+	}
+	if err := chmodPrivate(abs); err != nil {
+		return nil, err
+	}
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
@@ -104,6 +115,14 @@ func Open(ctx context.Context, dataDir string, opts Options) (*Store, error) {
 	}
 	s.rdb.SetMaxOpenConns(max(4, runtime.NumCPU()))
 	if err := s.migrate(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	// SQLite creates the files 0644 less the umask, and an older posbox
+	// left them so: they hold personal data and fiscal records, whatever
+	// the umask and the data dir's mode. The -wal and -shm files SQLite
+	// makes later take the database file's mode.
+	if err := chmodPrivate(abs, abs+"-wal", abs+"-shm"); err != nil {
 		s.Close()
 		return nil, err
 	}
