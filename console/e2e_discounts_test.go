@@ -88,7 +88,7 @@ func TestConsoleDiscounts(t *testing.T) {
 	b.fill("#discount-form input[name=valid_from]", "2026-12-01T10:00")
 	b.fill("#discount-form input[name=valid_until]", "2027-07-01T10:00")
 	b.click("#discount-form button[type=submit]")
-	b.wait("the value's error", `document.querySelector('#discount-form [data-field=value] .error').innerText.includes('at most 100')`)
+	b.wait("the value's error", `document.querySelector('#discount-form [data-field=value] .error').innerText.includes('0-100')`)
 	if got := eval[string](b, `document.querySelector('#discount-form [data-field=value] input').getAttribute('aria-invalid')`); got != "true" {
 		t.Fatalf("value not marked invalid: %q", got)
 	}
