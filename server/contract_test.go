@@ -492,7 +492,7 @@ func TestContractResponseFormats(t *testing.T) {
 		{"POST /api/notifications/test", "result", []string{"success", "channel", "destination", "message", "sent_at"}, true},
 		{"POST /api/events", "event", []string{"id", "type", "created_at"}, true},
 		{"POST /api/auth/login", "", []string{"access_token", "token_type", "expires_in", "user"}, true},
-		{"GET /api/health", "", []string{"status", "version", "build"}, true},
+		{"GET /api/health", "", []string{"status", "version", "build", "tls_fingerprint"}, true},
 	}
 	for _, o := range order {
 		raw, ok := e.samples[o.sample]

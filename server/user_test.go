@@ -32,6 +32,9 @@ func TestUsers(t *testing.T) {
 		wantStatus(t, e.do(t, "PUT", "/api/users/"+id, map[string]any{"is_active": false}, e.adminToken), http.StatusOK)
 		wantProblem(t, e.do(t, "GET", "/api/auth/me", nil, samTok), http.StatusUnauthorized, eUnauthenticated)
 		wantStatus(t, e.do(t, "PUT", "/api/users/"+id, map[string]any{"is_active": true}, e.adminToken), http.StatusOK)
+		// Enabled again, Sam logs in again: the old token stays ended.
+		wantProblem(t, e.do(t, "GET", "/api/auth/me", nil, samTok), http.StatusUnauthorized, eUnauthenticated)
+		samTok = e.freshToken(t, id)
 		wantStatus(t, e.do(t, "GET", "/api/auth/me", nil, samTok), http.StatusOK)
 	})
 	t.Run("NullOnNonNullableField", func(t *testing.T) {
@@ -44,6 +47,7 @@ func TestUsers(t *testing.T) {
 		wantProblem(t, e.do(t, "DELETE", "/api/users/"+adm, nil, e.adminToken), http.StatusConflict, "last_admin")
 		wantStatus(t, e.do(t, "PUT", "/api/users/"+id, map[string]any{"role": "admin"}, e.adminToken), http.StatusOK)
 		wantStatus(t, e.do(t, "PUT", "/api/users/"+adm, map[string]any{"role": "staff"}, e.adminToken), http.StatusOK)
+		samTok = e.freshToken(t, id) // Sam's staff token ended with the promotion
 	})
 	t.Run("DeleteStopsToken", func(t *testing.T) {
 		_, tok := e.staff(t, "Gone Soon")
