@@ -167,7 +167,7 @@ func TestContractAccessRules(t *testing.T) {
 		key := r.method + " " + r.path
 		t.Run(key, func(t *testing.T) {
 			wantAdmin := !slices.Contains(staffAllowed, key)
-			if r.path == "/api/health" || r.path == "/api/auth/login" {
+			if r.path == "/api/health" || r.path == "/api/auth/login" || r.path == "/api/openapi.json" {
 				if r.access != public {
 					t.Fatalf("%s must need no token", key)
 				}
@@ -557,7 +557,7 @@ func TestContractWrapperKeys(t *testing.T) {
 	for _, r := range e.srv.registered {
 		key := r.method + " " + r.path
 		w, ok := want[key]
-		if r.method != "GET" || r.path == "/api/health" || r.path == "/api/shifts/my-status" || r.path == "/api/tse/transactions" ||
+		if r.method != "GET" || r.path == "/api/health" || r.path == "/api/openapi.json" || r.path == "/api/shifts/my-status" || r.path == "/api/tse/transactions" ||
 			slices.Contains(fileRoutes, r.path) {
 			continue
 		}

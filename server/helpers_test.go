@@ -117,6 +117,7 @@ func (e *testEnv) do(tb testing.TB, method, path string, body any, token string,
 	}
 	rec := httptest.NewRecorder()
 	e.h.ServeHTTP(rec, req)
+	e.checkOpenAPI(tb, req, body, rec) // openapi_test.go: the answer, and an accepted request, against server/openapi.json
 	return rec
 }
 

@@ -5,6 +5,7 @@ import "github.com/julienschmidt/httprouter"
 // routes is the one route table; it mirrors docs/API.md.
 func (s *Server) routes(r *httprouter.Router) {
 	s.route(r, "GET", "/api/health", public, s.health)
+	s.route(r, "GET", "/api/openapi.json", public, s.openAPI)
 
 	// Authentication and users
 	s.route(r, "POST", "/api/auth/login", public, s.login)
