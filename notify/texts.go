@@ -291,7 +291,7 @@ var tseCauses = map[string][2]string{
 	"E_UNAVAILABLE":              {"TSE-Anbieter nicht erreichbar", "TSE provider unreachable"},
 	"E_TSS_LOCKED":               {"TSE vom Anbieter vorübergehend gesperrt", "TSE temporarily locked by the provider"},
 	"E_TOO_MANY_REQUESTS":        {"Anfragelimit des TSE-Anbieters erreicht", "TSE provider rate limit reached"},
-	"E_UNAUTHORIZED":             {"TSE-Anbieter lehnt den API-Schlüssel ab", "TSE provider refused the API key"},
+	"E_UNAUTHORIZED":             {"TSE-Anbieter lehnt die Zugangsdaten ab (API-Schlüssel oder Admin-PIN)", "TSE provider refused the credentials (API key or admin PIN)"},
 	"E_TSS_NOT_FOUND":            {"TSS beim Anbieter nicht gefunden", "TSS not found at the provider"},
 	"E_TSS_NOT_INITIALIZED":      {"TSS nicht initialisiert", "TSS not initialized"},
 	"E_TSS_DISABLED":             {"TSS deaktiviert", "TSS disabled"},

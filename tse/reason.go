@@ -25,7 +25,7 @@ var reasons = map[string]string{
 	"E_INTERNAL":                     "TSE provider error",
 	"E_BAD_ANSWER":                   "TSE provider sent an unreadable answer",
 	"E_TOO_MANY_REQUESTS":            "TSE provider rate limit reached",
-	"E_UNAUTHORIZED":                 "TSE provider refused the API key",
+	"E_UNAUTHORIZED":                 "TSE provider refused the credentials (API key or admin PIN)",
 	"E_ACCESS_DENIED":                "TSE provider denied access to the TSS",
 	"E_NO_ADMIN_PIN":                 "TSE admin PIN missing: terminals cannot be registered",
 	"E_TSS_NOT_FOUND":                "TSS not found at the provider",
