@@ -123,11 +123,10 @@ func issueCertificate(key *ecdsa.PrivateKey, notBefore, notAfter time.Time) ([]b
 	return x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
 }
 
-// signedData is the byte string a revision's signature covers. It holds
-// the values of a TR-03151 transaction log message (operation, client,
-// process data and type, transaction number, TSS serial, algorithm,
-// counter, log time) in a simple "|"-joined form: deterministic and
-// verifiable, but NOT byte-compatible with a certified TSE's ASN.1 log.
+// signedData is what the simulator signed before it signed TR-03151 log
+// messages (sim_logs.go): the values of a transaction log message in a
+// simple "|"-joined form. Journals written then still carry such
+// signatures, so VerifyTx accepts them.
 func signedData(t Tx) []byte {
 	return []byte(strings.Join([]string{
 		"posbox-sim-v1",
@@ -159,15 +158,21 @@ func signPlain(key *ecdsa.PrivateKey, data []byte) (string, error) {
 	return base64.StdEncoding.EncodeToString(sig), nil
 }
 
-// VerifyTx checks a simulator revision's signature over its signed data
-// with the TSS public key. It also checks that the transaction names that
-// key's serial number.
+// VerifyTx checks a revision's signature with the TSS public key: over
+// its TR-03151 transaction log message (operation, client serial, process
+// data and type, transaction number, TSS serial, algorithm, counter, log
+// time: what a certified TSE signs), or over the simulator's older signed
+// data. It also checks that the transaction names that key's serial
+// number.
 func VerifyTx(pub *ecdsa.PublicKey, tx Tx) error {
 	if tx.Signature.Algorithm != SignatureAlgorithm {
 		return fmt.Errorf("tse: signature algorithm %q, want %s", tx.Signature.Algorithm, SignatureAlgorithm)
 	}
 	if tx.TSSSerialNumber != SerialNumber(pub) {
 		return errors.New("tse: transaction names another TSS serial number")
+	}
+	if m, err := txLogMessage(tx); err == nil && m.Verify(pub) == nil {
+		return nil
 	}
 	if !verifyPlain(pub, signedData(tx), tx.Signature.Value) {
 		return errors.New("tse: signature does not verify (or is not 64 bytes of base64 r||s)")
