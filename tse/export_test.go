@@ -132,7 +132,7 @@ func TestExportRoundTripOverHTTP(t *testing.T) {
 		t.Fatalf("verify: %v", err)
 	}
 	if rep.Count != int(last) || rep.Transactions != len(signed) || rep.SerialNumber != info.SerialNumber ||
-		len(rep.Certificates) != 1 || !strings.Contains(rep.Info, "posbox simulator") {
+		len(rep.Certificates) != 2 || !strings.Contains(rep.Info, "posbox simulator") {
 		t.Fatalf("report: %+v", rep)
 	}
 	sigs := tarSignatures(t, tarball)

@@ -193,11 +193,11 @@ func (s *Simulator) ExpireCertificate() error {
 		return err
 	}
 	now := s.now()
-	cert, err := issueCertificate(t.key, now.Add(-s.cfg.CertValidity), now.Add(-time.Second))
+	cert, ca, err := issueCertificate(t.key, now.Add(-s.cfg.CertValidity), now.Add(-time.Second))
 	if err != nil {
 		return err
 	}
-	return s.commit(record{Op: opCert, TSS: t.id, Time: now.Unix(), Cert: cert})
+	return s.commit(record{Op: opCert, TSS: t.id, Time: now.Unix(), Cert: cert, CACert: ca})
 }
 
 // SelfTest checks the default TSS's key material without signing a

@@ -39,6 +39,7 @@ type simTSS struct {
 	pubB64      string
 	serial      string
 	cert        []byte
+	caCert      []byte // the CA certificate that issued cert (nil in old journals: cert was self-signed)
 	notAfter    time.Time
 	counter     uint64 // signature counter: every signed log message, never reused
 	txCounter   uint64 // last transaction number
@@ -161,6 +162,7 @@ func (s *Simulator) apply(rec record, off int64, n int) error {
 		if err := t.setCert(rec.Cert); err != nil {
 			return err
 		}
+		t.caCert = rec.CACert
 	case opAdminPIN:
 		t.pinHash, t.pinFailures = rec.PINHash, 0
 	case opAdminFail:
@@ -257,6 +259,7 @@ func (s *Simulator) applyCreate(rec record) error {
 	if err := t.setCert(rec.Cert); err != nil {
 		return err
 	}
+	t.caCert = rec.CACert
 	s.tsses[t.id] = t
 	s.order = append(s.order, t)
 	if rec.Default {
@@ -314,13 +317,13 @@ func (s *Simulator) createTSS(id string, metadata map[string]string, isDefault b
 		return nil, &Error{Class: Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: err.Error()}
 	}
 	now := s.now()
-	cert, err := issueCertificate(key, now, now.Add(s.cfg.CertValidity))
+	cert, ca, err := issueCertificate(key, now, now.Add(s.cfg.CertValidity))
 	if err != nil {
 		return nil, &Error{Class: Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: err.Error()}
 	}
 	s.keys[id] = key
 	rec := record{Op: opTSSCreate, TSS: id, Time: now.Unix(), Default: isDefault,
-		Desc: s.cfg.Description, PUK: randomCode(10), Cert: cert, Metadata: metadata}
+		Desc: s.cfg.Description, PUK: randomCode(10), Cert: cert, CACert: ca, Metadata: metadata}
 	if rec.Desc == "" {
 		rec.Desc = "posbox simulator TSS (" + id + ")"
 	}

@@ -297,6 +297,9 @@ func (s *Simulator) buildExport(t *simTSS, e *simExport) (int64, string, string,
 	if err == nil {
 		err = tw.WriteCertificate(t.cert)
 	}
+	if err == nil && t.caCert != nil {
+		err = tw.WriteCertificate(t.caCert)
+	}
 	for _, m := range msgs {
 		if err != nil {
 			break

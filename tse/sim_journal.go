@@ -46,6 +46,7 @@ type record struct {
 	PUK      string            `json:"puk,omitempty"`
 	PINHash  string            `json:"pin_hash,omitempty"`
 	Cert     []byte            `json:"cert,omitempty"`
+	CACert   []byte            `json:"ca_cert,omitempty"` // the CA certificate that issued Cert
 	Client   string            `json:"client,omitempty"`
 	Serial   string            `json:"serial,omitempty"`
 	Metadata map[string]string `json:"metadata,omitempty"`
