@@ -374,6 +374,11 @@ type TSEArchiveState struct {
 	// LastProblem is the newest open range's reason (empty: none).
 	Rejected    int
 	LastProblem string
+	// Set by the archive (tse/archive), not by the store: the age of
+	// OldestUnarchived in whole days, and a warning for the admin ("" when
+	// there is nothing to warn about).
+	OldestUnarchivedDays *int
+	Warning              string
 }
 
 // TSEArchiveStateOf summarises the archive of a TSS.

@@ -159,16 +159,10 @@ func (a *Archive) Open(ar *store.TSEArchive) (*os.File, error) {
 	return os.Open(filepath.Join(a.o.Dir, ar.FileName))
 }
 
-// Status is how far the archive has come, with a warning when the oldest
-// transaction not yet archived nears fiskaly's three months.
-type Status struct {
-	store.TSEArchiveState
-	OldestUnarchivedDays *int
-	Warning              string // "" when there is nothing to warn about
-}
-
-// Status summarises the archive for GET /api/tse/status.
-func (a *Archive) Status(ctx context.Context, restaurantID string) (*Status, error) {
+// Status is how far the archive has come (GET /api/tse/status), with a
+// warning when the oldest transaction not yet archived nears fiskaly's
+// three months, or when a range failed verification.
+func (a *Archive) Status(ctx context.Context, restaurantID string) (*store.TSEArchiveState, error) {
 	if err := a.serves(restaurantID); err != nil {
 		return nil, err
 	}
@@ -176,7 +170,7 @@ func (a *Archive) Status(ctx context.Context, restaurantID string) (*Status, err
 	if err != nil {
 		return nil, err
 	}
-	out := &Status{TSEArchiveState: *s}
+	out := s
 	if s.OldestUnarchived != nil {
 		age := a.now().Sub(*s.OldestUnarchived)
 		days := int(age / (24 * time.Hour))

@@ -44,12 +44,13 @@ func (a *Archive) Run(ctx context.Context) error {
 		a.log.Info("archive: range planned", "archive_id", r.ID, "first_counter", *r.FirstCounter, "last_counter", *r.LastCounter,
 			"export_id", r.ExportID)
 	}
-	return a.work(ctx, info)
+	return a.work(ctx, info, true)
 }
 
-// Resume works the open exports without planning new ranges: at start
-// (an export a restart interrupted goes on under its export id) and for
-// an admin's export of dates.
+// Resume goes on with the exports already triggered (an export a restart
+// interrupted, under its export id) and an admin's exports of dates; it
+// plans nothing and starts no range that waits for the nightly run, so
+// it may run at any hour (at start, and after POST /api/tse/archives).
 func (a *Archive) Resume(ctx context.Context) error {
 	a.run.Lock()
 	defer a.run.Unlock()
@@ -61,7 +62,7 @@ func (a *Archive) Resume(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("archive: read the TSS: %w", err)
 	}
-	return a.work(ctx, info)
+	return a.work(ctx, info, false)
 }
 
 // flight is an export triggered at the provider that this run follows.
@@ -78,7 +79,8 @@ var errBusy = errors.New("archive: the provider has no room for another export")
 // work starts the due exports (at most MaxRunning at once), polls them
 // within fiskaly's limits, and files each completed one. It returns when
 // no export is due or in flight, or when ctx ends.
-func (a *Archive) work(ctx context.Context, info tse.TSSInfo) error {
+// all false leaves incremental ranges not yet triggered alone.
+func (a *Archive) work(ctx context.Context, info tse.TSSInfo, all bool) error {
 	pub := publicKey(info.PublicKey)
 	flights := map[string]*flight{}
 	var blockedUntil time.Time // no new export before (E_TOO_MANY_EXPORTS, 429)
@@ -99,6 +101,8 @@ func (a *Archive) work(ctx context.Context, info tse.TSSInfo) error {
 			open[r.ID] = true
 			if f, ok := flights[r.ID]; ok {
 				f.row = r
+			} else if !all && r.Kind == store.TSEArchiveIncremental && r.State == store.TSEArchivePending {
+				continue
 			} else if !r.NextAttemptAt.After(now) {
 				due = append(due, r)
 			}

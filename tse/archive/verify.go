@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"cmp"
 	"context"
 	"crypto/ecdsa"
 	"errors"
@@ -84,17 +85,17 @@ func (a *Archive) verify(ctx context.Context, r *store.TSEArchive, rd io.Reader,
 	if err != nil {
 		return res, nil, err
 	}
-	slices.SortFunc(txs, func(x, y txMsg) int { return compare(x.counter, y.counter) })
+	slices.SortFunc(txs, func(x, y txMsg) int { return cmp.Compare(x.counter, y.counter) })
 	var missing []string
 	for _, s := range signed {
-		i, ok := slices.BinarySearchFunc(txs, uint64(s.Counter), func(m txMsg, c uint64) int { return compare(m.counter, c) })
+		i, ok := slices.BinarySearchFunc(txs, uint64(s.Counter), func(m txMsg, c uint64) int { return cmp.Compare(m.counter, c) })
 		if !ok || txs[i].number != uint64(s.Number) {
 			missing = append(missing, fmt.Sprintf("%d (signature counter %d)", s.Number, s.Counter))
 		}
 	}
 	if len(missing) > 0 {
 		return res, &store.TSEArchiveFinding{Code: FindingMissingTransaction,
-			Reason: fmt.Sprintf("%d transaction(s) posbox had signed are not in the TAR: %s", len(missing), listed(missing)),
+			Reason:  fmt.Sprintf("%d transaction(s) posbox had signed are not in the TAR: %s", len(missing), listed(missing)),
 			Details: map[string]any{"missing_transactions": head(missing)}}, nil
 	}
 	return res, nil, nil
@@ -151,13 +152,3 @@ func listed(s []string) string {
 }
 
 func head(s []string) []string { return s[:min(len(s), maxListed)] }
-
-func compare(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
