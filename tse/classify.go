@@ -22,6 +22,9 @@ func classify(status int, code string) Class {
 		return Auth
 	case CodeClientLimitReached:
 		return ClientPermanent
+	case CodeExportNotCompleted, CodeTooManyExports, CodeExportDuplicate, "E_EXPORT_IN_PROGRESS", CodeExportPollLimit:
+		// Exports: the same request succeeds later (export_errors.go).
+		return RateLimited
 	}
 	switch {
 	case status == http.StatusTooManyRequests:

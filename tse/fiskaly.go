@@ -59,6 +59,8 @@ type Fiskaly struct {
 	renewAt    time.Time // ~80 % of the access token's life
 	refreshEnd time.Time
 	flight     *authFlight
+
+	polls exportPolls // fiskaly_export.go
 }
 
 type authFlight struct {

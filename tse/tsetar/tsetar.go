@@ -74,6 +74,9 @@ type LogMessage struct {
 
 	// Audit logs.
 	SEAuditData []byte
+
+	raw        []byte // data to be signed, as parsed
+	timeFormat string // logTime's encoding, as parsed ("" = unixTime)
 }
 
 // ShortOperation is "Start", "Update" or "Finish" for a transaction log
