@@ -27,6 +27,10 @@ type SimConfig struct {
 	// (default "123456", the simulator's well-known PIN); HTTP clients of
 	// the default TSS need it to register clients.
 	AdminPIN string
+	// ExportDelay is how long an export stays PENDING and WORKING before
+	// its TAR is ready (sim_export.go); default 10 s, negative: at the
+	// first look.
+	ExportDelay time.Duration
 }
 
 // DefaultSimAdminPIN is the default TSS's admin PIN unless SimConfig says
@@ -57,6 +61,8 @@ type Simulator struct {
 	fault  Fault
 	calls  int
 	closed bool
+
+	exportFault ExportFault // sim_export.go
 }
 
 var _ Provider = (*Simulator)(nil)
@@ -187,11 +193,11 @@ func (s *Simulator) ExpireCertificate() error {
 		return err
 	}
 	now := s.now()
-	cert, err := issueCertificate(t.key, now.Add(-s.cfg.CertValidity), now.Add(-time.Second))
+	cert, ca, err := issueCertificate(t.key, now.Add(-s.cfg.CertValidity), now.Add(-time.Second))
 	if err != nil {
 		return err
 	}
-	return s.commit(record{Op: opCert, TSS: t.id, Time: now.Unix(), Cert: cert})
+	return s.commit(record{Op: opCert, TSS: t.id, Time: now.Unix(), Cert: cert, CACert: ca})
 }
 
 // SelfTest checks the default TSS's key material without signing a

@@ -106,28 +106,53 @@ func writeFileSync(path string, data []byte, mode os.FileMode) error {
 	return os.Rename(tmp, path)
 }
 
-// issueCertificate makes the TSS's self-issued certificate: P-256,
-// ecdsa-with-SHA384 like fiskaly's TEST CA, certificate serial = TSS serial.
-func issueCertificate(key *ecdsa.PrivateKey, notBefore, notAfter time.Time) ([]byte, error) {
+// issueCertificate makes the TSS's certificate and the CA certificate
+// that issued it: a fresh "posbox Simulator CA" key per issue (used once,
+// then dropped), P-256, ecdsa-with-SHA384 like fiskaly's TEST CA. As in a
+// certified TSE's certificate, the subject CN and the certificate serial
+// are the TSS serial (the SHA-256 of the public key).
+func issueCertificate(key *ecdsa.PrivateKey, notBefore, notAfter time.Time) (leaf, ca []byte, err error) {
 	serial := SerialNumber(&key.PublicKey)
+	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, nil, err
+	}
+	caTmpl := &x509.Certificate{
+		SerialNumber:          new(big.Int).SetBytes([]byte(serial[:16])),
+		Subject:               pkix.Name{CommonName: "posbox Simulator CA " + serial[:8], Organization: []string{"posbox"}},
+		NotBefore:             notBefore,
+		NotAfter:              notAfter,
+		KeyUsage:              x509.KeyUsageCertSign,
+		BasicConstraintsValid: true,
+		IsCA:                  true,
+		SignatureAlgorithm:    x509.ECDSAWithSHA384,
+	}
+	if ca, err = x509.CreateCertificate(rand.Reader, caTmpl, caTmpl, &caKey.PublicKey, caKey); err != nil {
+		return nil, nil, err
+	}
+	caCert, err := x509.ParseCertificate(ca)
+	if err != nil {
+		return nil, nil, err
+	}
 	n, _ := new(big.Int).SetString(serial, 16)
 	tmpl := &x509.Certificate{
 		SerialNumber:       n,
-		Subject:            pkix.Name{CommonName: "posbox Simulator TSE " + serial[:16], Organization: []string{"posbox"}},
-		Issuer:             pkix.Name{CommonName: "posbox Simulator CA"},
+		Subject:            pkix.Name{CommonName: serial, Organization: []string{"posbox Simulator TSE"}},
 		NotBefore:          notBefore,
 		NotAfter:           notAfter,
 		KeyUsage:           x509.KeyUsageDigitalSignature,
 		SignatureAlgorithm: x509.ECDSAWithSHA384,
 	}
-	return x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if leaf, err = x509.CreateCertificate(rand.Reader, tmpl, caCert, &key.PublicKey, caKey); err != nil {
+		return nil, nil, err
+	}
+	return leaf, ca, nil
 }
 
-// signedData is the byte string a revision's signature covers. It holds
-// the values of a TR-03151 transaction log message (operation, client,
-// process data and type, transaction number, TSS serial, algorithm,
-// counter, log time) in a simple "|"-joined form: deterministic and
-// verifiable, but NOT byte-compatible with a certified TSE's ASN.1 log.
+// signedData is what the simulator signed before it signed TR-03151 log
+// messages (sim_logs.go): the values of a transaction log message in a
+// simple "|"-joined form. Journals written then still carry such
+// signatures, so VerifyTx accepts them.
 func signedData(t Tx) []byte {
 	return []byte(strings.Join([]string{
 		"posbox-sim-v1",
@@ -159,15 +184,21 @@ func signPlain(key *ecdsa.PrivateKey, data []byte) (string, error) {
 	return base64.StdEncoding.EncodeToString(sig), nil
 }
 
-// VerifyTx checks a simulator revision's signature over its signed data
-// with the TSS public key. It also checks that the transaction names that
-// key's serial number.
+// VerifyTx checks a revision's signature with the TSS public key: over
+// its TR-03151 transaction log message (operation, client serial, process
+// data and type, transaction number, TSS serial, algorithm, counter, log
+// time: what a certified TSE signs), or over the simulator's older signed
+// data. It also checks that the transaction names that key's serial
+// number.
 func VerifyTx(pub *ecdsa.PublicKey, tx Tx) error {
 	if tx.Signature.Algorithm != SignatureAlgorithm {
 		return fmt.Errorf("tse: signature algorithm %q, want %s", tx.Signature.Algorithm, SignatureAlgorithm)
 	}
 	if tx.TSSSerialNumber != SerialNumber(pub) {
 		return errors.New("tse: transaction names another TSS serial number")
+	}
+	if m, err := txLogMessage(tx); err == nil && m.Verify(pub) == nil {
+		return nil
 	}
 	if !verifyPlain(pub, signedData(tx), tx.Signature.Value) {
 		return errors.New("tse: signature does not verify (or is not 64 bytes of base64 r||s)")

@@ -39,6 +39,7 @@ type simTSS struct {
 	pubB64      string
 	serial      string
 	cert        []byte
+	caCert      []byte // the CA certificate that issued cert (nil in old journals: cert was self-signed)
 	notAfter    time.Time
 	counter     uint64 // signature counter: every signed log message, never reused
 	txCounter   uint64 // last transaction number
@@ -53,6 +54,16 @@ type simTSS struct {
 	byNumber    []*simTx // index number-1
 	active      int
 	listCalls   []time.Time // not persisted: a restart forgets the rate window
+	logs        []logRef    // every signature's journal record, by counter (sim_logs.go)
+	exports     map[string]*simExport
+	exportOrder []*simExport
+}
+
+// logRef locates the journal record that consumed a signature counter.
+type logRef struct {
+	counter uint64
+	off     int64
+	n       int32
 }
 
 type simClient struct {
@@ -110,6 +121,11 @@ func (s *Simulator) keyPath(id string) string {
 
 // commit makes a change durable and then applies it.
 func (s *Simulator) commit(rec record) error {
+	if t := s.tsses[rec.TSS]; t != nil && rec.Counter != 0 && rec.Op != opTx {
+		if err := signSystemLog(t, &rec); err != nil {
+			return &Error{Class: Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: "system log: " + err.Error()}
+		}
+	}
 	off, n, err := s.j.append(rec)
 	if err != nil {
 		return &Error{Class: Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: "simulator journal: " + err.Error()}
@@ -132,6 +148,7 @@ func (s *Simulator) apply(rec record, off int64, n int) error {
 			return fmt.Errorf("signature counter %d after %d", rec.Counter, t.counter)
 		}
 		t.counter = rec.Counter
+		t.logs = append(t.logs, logRef{counter: rec.Counter, off: off, n: int32(n)})
 	}
 	switch rec.Op {
 	case opTSSState:
@@ -145,6 +162,7 @@ func (s *Simulator) apply(rec record, off int64, n int) error {
 		if err := t.setCert(rec.Cert); err != nil {
 			return err
 		}
+		t.caCert = rec.CACert
 	case opAdminPIN:
 		t.pinHash, t.pinFailures = rec.PINHash, 0
 	case opAdminFail:
@@ -201,6 +219,8 @@ func (s *Simulator) apply(rec record, off int64, n int) error {
 		if tx.State != TxActive {
 			t.active--
 		}
+	case opExport:
+		return s.applyExport(t, rec)
 	default:
 		return fmt.Errorf("unknown journal operation %q", rec.Op)
 	}
@@ -231,7 +251,7 @@ func (s *Simulator) applyCreate(rec record) error {
 		key: key, pubB64: base64.StdEncoding.EncodeToString(publicKeyBytes(&key.PublicKey)),
 		serial: SerialNumber(&key.PublicKey), puk: rec.PUK,
 		times:    map[string]int64{"time_creation": rec.Time},
-		metadata: map[string]string{}, txs: map[string]*simTx{},
+		metadata: map[string]string{}, txs: map[string]*simTx{}, exports: map[string]*simExport{},
 	}
 	for k, v := range rec.Metadata {
 		t.metadata[k] = v
@@ -239,6 +259,7 @@ func (s *Simulator) applyCreate(rec record) error {
 	if err := t.setCert(rec.Cert); err != nil {
 		return err
 	}
+	t.caCert = rec.CACert
 	s.tsses[t.id] = t
 	s.order = append(s.order, t)
 	if rec.Default {
@@ -296,13 +317,13 @@ func (s *Simulator) createTSS(id string, metadata map[string]string, isDefault b
 		return nil, &Error{Class: Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: err.Error()}
 	}
 	now := s.now()
-	cert, err := issueCertificate(key, now, now.Add(s.cfg.CertValidity))
+	cert, ca, err := issueCertificate(key, now, now.Add(s.cfg.CertValidity))
 	if err != nil {
 		return nil, &Error{Class: Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: err.Error()}
 	}
 	s.keys[id] = key
 	rec := record{Op: opTSSCreate, TSS: id, Time: now.Unix(), Default: isDefault,
-		Desc: s.cfg.Description, PUK: randomCode(10), Cert: cert, Metadata: metadata}
+		Desc: s.cfg.Description, PUK: randomCode(10), Cert: cert, CACert: ca, Metadata: metadata}
 	if rec.Desc == "" {
 		rec.Desc = "posbox simulator TSS (" + id + ")"
 	}
@@ -564,14 +585,14 @@ func (s *Simulator) upsertTx(t *simTSS, txIDOrNumber string, revision int, body 
 		}
 	}
 	tx.Signature = Signature{Algorithm: SignatureAlgorithm, Counter: t.counter + 1, PublicKey: t.pubB64}
-	if tx.Signature.Value, err = signPlain(t.key, signedData(tx)); err != nil {
+	if tx.Signature.Value, err = signTx(t.key, tx); err != nil {
 		return revView{}, &Error{Class: Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: err.Error()}
 	}
 	if tx.TimeEnd != nil {
 		tx.QRCodeData = qrCodeData(tx)
 	}
 	rec := record{Op: opTx, TSS: t.id, Time: now.Unix(), Counter: tx.Signature.Counter,
-		BodyHash: hex.EncodeToString(sum[:]), Metadata: req.metadata, Tx: &tx, StdV1: stdV1}
+		BodyHash: hex.EncodeToString(sum[:]), Metadata: req.metadata, Tx: &tx, StdV1: stdV1, LogV: logVersionTR}
 	if err := s.commit(rec); err != nil {
 		return revView{}, err
 	}

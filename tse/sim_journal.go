@@ -30,6 +30,7 @@ const (
 	opAdminLogout = "admin_logout"
 	opClient      = "client"
 	opTx          = "tx"
+	opExport      = "export" // sim_export.go
 )
 
 // record is one journal line. Counter is the signature counter the event
@@ -45,6 +46,7 @@ type record struct {
 	PUK      string            `json:"puk,omitempty"`
 	PINHash  string            `json:"pin_hash,omitempty"`
 	Cert     []byte            `json:"cert,omitempty"`
+	CACert   []byte            `json:"ca_cert,omitempty"` // the CA certificate that issued Cert
 	Client   string            `json:"client,omitempty"`
 	Serial   string            `json:"serial,omitempty"`
 	Metadata map[string]string `json:"metadata,omitempty"`
@@ -54,6 +56,15 @@ type record struct {
 	// carried on to later revisions without a schema (absent for raw and
 	// in journals written before it existed).
 	StdV1 json.RawMessage `json:"standard_v1,omitempty"`
+	// LogV is logVersionTR when the record's signature (Tx's or LogSig)
+	// is over its TR-03151 log message (sim_logs.go). Event, EventData and
+	// LogSig are a system log message's operation, data and signature.
+	LogV      int    `json:"log_v,omitempty"`
+	Event     string `json:"event,omitempty"`
+	EventData []byte `json:"event_data,omitempty"`
+	LogSig    []byte `json:"log_sig,omitempty"`
+	// Export is an export's state (sim_export.go).
+	Export *simExportRec `json:"export,omitempty"`
 }
 
 type journal struct {

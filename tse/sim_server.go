@@ -61,6 +61,10 @@ func NewSimServer(sim *Simulator, apiKey, apiSecret string) *SimServer {
 	h.handle("PUT /api/v2/tss/{tss}/tx/{tx}", h.upsertTx)
 	h.handle("GET /api/v2/tss/{tss}/tx/{tx}", h.getTx)
 	h.handle("GET /api/v2/tss/{tss}/tx", h.listTx)
+	h.handle("PUT /api/v2/tss/{tss}/export/{export}", h.putExport) // sim_export.go
+	h.handle("GET /api/v2/tss/{tss}/export/{export}", h.getExport)
+	h.handle("GET /api/v2/tss/{tss}/export/{export}/file", h.getExportFile)
+	h.handle("DELETE /api/v2/tss/{tss}/export/{export}", h.deleteExport)
 	h.mux.HandleFunc("/", notFound)
 	return h
 }

@@ -436,10 +436,10 @@ func TestSimServerAnswersUnknownRoutesWithTheGeneric404(t *testing.T) {
 	tok := h.accessToken(t)
 	tss := "/api/v2/tss/" + h.sim.TSSID()
 	for _, c := range []struct{ method, path, token string }{
-		{"GET", tss + "/export", tok},                 // listExports: not simulated
-		{"PUT", tss + "/export/" + NewUUID4(), tok},   // triggerExport
-		{"GET", tss + "/client", tok},                 // listClients
-		{"PATCH", tss + "/client/" + testClient, tok}, // updateClient
+		{"GET", tss + "/export", tok},                             // listExports: not simulated
+		{"GET", tss + "/export/" + NewUUID4() + "/metadata", tok}, // export metadata
+		{"GET", tss + "/client", tok},                             // listClients
+		{"PATCH", tss + "/client/" + testClient, tok},             // updateClient
 		{"GET", tss + "/metadata", tok},
 		{"DELETE", tss, tok},
 		{"GET", "/api/v2/nothing-here", ""},
