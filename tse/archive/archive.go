@@ -23,6 +23,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -116,6 +117,9 @@ func New(p tse.Provider, ex tse.Exporter, st *store.Store, o Options) (*Archive,
 	if err := os.MkdirAll(o.Dir, 0o700); err != nil {
 		return nil, fmt.Errorf("archive: %w", err)
 	}
+	if err := readOnly(o.Dir); err != nil {
+		return nil, fmt.Errorf("archive: %w", err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Archive{p: p, ex: ex, st: st, log: o.Logger.With("component", "tse-archive"), now: st.Now, o: o,
 		bgCtx: ctx, bgCancel: cancel}, nil
@@ -130,6 +134,27 @@ func (a *Archive) Close() {
 
 // Dir is the folder of the TARs.
 func (a *Archive) Dir() string { return a.o.Dir }
+
+// readOnly makes the archived files 0400 again: a restore writes every
+// file 0600, and a TAR that counts as archived is never written again.
+func readOnly(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if !e.Type().IsRegular() || strings.HasPrefix(name, ".") || !(strings.HasSuffix(name, ".tar") || strings.HasSuffix(name, ".tar.sha256")) {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && fi.Mode().Perm() != 0o400 {
+			if err := os.Chmod(filepath.Join(dir, name), 0o400); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
 
 func sleep(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
