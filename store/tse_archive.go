@@ -399,7 +399,7 @@ func (s *Store) TSEArchiveStateOf(ctx context.Context, tssID string) (*TSEArchiv
 		out.LastArchivedCounter = r[1]
 	}
 	var lastAt, oldest sql.NullString
-	if err := s.rdb.QueryRowContext(ctx, `SELECT MAX(archived_at) FROM tse_archives WHERE tss_id = ? AND state = 'archived'`,
+	if err := s.rdb.QueryRowContext(ctx, `SELECT MAX(archived_at) FROM tse_archives WHERE tss_id = ? AND kind = 'incremental' AND state = 'archived'`,
 		tssID).Scan(&lastAt); err != nil {
 		return nil, err
 	}
