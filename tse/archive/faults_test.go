@@ -383,6 +383,18 @@ func TestArchiveNightlySchedule(t *testing.T) {
 	check("2026-03-28 05:00", 1) // once a day
 	check("2026-03-29 07:31", 1) // outside the window (the clocks went forward that night)
 	check("2026-03-30 07:29", 2)
+	// The provider is unreachable at the start: tried again 15 minutes
+	// later, within the window.
+	e.sell(t, 1)
+	e.sim.sim.SetFault(tse.Fault{Offline: true})
+	now, _ = time.ParseInLocation("2006-01-02 15:04", "2026-03-31 04:30", berlin)
+	if err := n.Check(ctx); err == nil {
+		t.Fatal("a run without the provider succeeded")
+	}
+	e.sim.sim.SetFault(tse.Fault{})
+	check("2026-03-31 04:40", 2)
+	check("2026-03-31 04:45", 3)
+	check("2026-03-31 05:30", 3)
 	if err := (&Nightly{A: e.a, At: "4:30"}).Check(ctx); err == nil {
 		t.Fatal("a bad time was accepted")
 	}

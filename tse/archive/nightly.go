@@ -22,12 +22,19 @@ const window = 3 * time.Hour
 // UTC, so main calls Check every minute and Check decides: the local time
 // is within [At, At+3h) and today's run has not started. The date is
 // recorded in kv before the run, so a restart during it does not start a
-// second one that day (the open exports are resumed at start anyway).
+// second one that day (the open exports are resumed at start anyway). A
+// run that failed (the provider unreachable at 04:30) is tried again every
+// retryFailed while the window lasts.
 type Nightly struct {
 	A   *Archive
 	At  string           // HH:MM local; DefaultAt when empty
 	Now func() time.Time // the store's clock when nil
+
+	again time.Time // after a failed run: the next try (zero: none)
 }
+
+// retryFailed is how soon a failed nightly run is tried again.
+const retryFailed = 15 * time.Minute
 
 func (n *Nightly) key() string { return "tse.archive.last_run." + n.A.p.TSSID() }
 
@@ -60,11 +67,16 @@ func (n *Nightly) Check(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if last >= date {
+	if last >= date && (n.again.IsZero() || now.Before(n.again)) {
 		return nil
 	}
 	if err := n.A.st.SetKV(ctx, n.key(), date); err != nil {
 		return err
 	}
-	return n.A.Run(ctx)
+	n.again = time.Time{}
+	err = n.A.Run(ctx)
+	if err != nil && ctx.Err() == nil {
+		n.again = now.Add(retryFailed)
+	}
+	return err
 }
