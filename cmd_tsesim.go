@@ -37,6 +37,7 @@ func runTSESim(ctx context.Context, args []string, stderr io.Writer, ready chan<
 	certValidity := fs.Duration("cert-validity", 365*24*time.Hour, "validity of the certificates of new TSSs (e.g. 720h to show the expiry warning)")
 	maxActive := fs.Int("max-active-tx", 2000, "open transactions a TSS allows (fiskaly: 2000)")
 	maxClients := fs.Int("max-clients", 199, "terminals (clients) a TSS holds (fiskaly: 199)")
+	exportDelay := fs.Duration("export-delay", 10*time.Second, "how long a TAR export stays PENDING and WORKING before its file is ready")
 	cfg, err := loadConfig(fs, args, "log_format", "log_level")
 	if err != nil {
 		return usageErr(err)
@@ -47,7 +48,8 @@ func runTSESim(ctx context.Context, args []string, stderr io.Writer, ready chan<
 	log := newLogger(cfg, stderr)
 	dir := filepath.Join(cfg.DataDir, tseSimHTTPDir)
 	// Empty: TSSs come from a setup (PUT /tss/{id}), as at fiskaly.
-	sim, err := tse.OpenSimulator(tse.SimConfig{Dir: dir, Empty: true, CertValidity: *certValidity, MaxActiveTx: *maxActive, MaxClients: *maxClients})
+	sim, err := tse.OpenSimulator(tse.SimConfig{Dir: dir, Empty: true, CertValidity: *certValidity, MaxActiveTx: *maxActive, MaxClients: *maxClients,
+		ExportDelay: exportDelayOf(*exportDelay)})
 	if err != nil {
 		return err
 	}
@@ -70,4 +72,13 @@ func runTSESim(ctx context.Context, args []string, stderr io.Writer, ready chan<
 	}
 	log.Info("TSE simulator stopped")
 	return nil
+}
+
+// exportDelayOf maps the flag to SimConfig.ExportDelay, where 0 means the
+// default: --export-delay 0 makes exports ready at the first look.
+func exportDelayOf(d time.Duration) time.Duration {
+	if d <= 0 {
+		return -1
+	}
+	return d
 }

@@ -75,7 +75,7 @@ func commandTable() []command {
 			run: func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 				return cmdTSE(ctx, args, stdout, stderr)
 			}},
-		{name: "tse-sim", synopsis: "tse-sim [--addr HOST:PORT] --api-key K --api-secret S [--cert-validity D] [--max-active-tx N] [--max-clients N]",
+		{name: "tse-sim", synopsis: "tse-sim [--addr HOST:PORT] --api-key K --api-secret S [--cert-validity D] [--max-active-tx N] [--max-clients N] [--export-delay D]",
 			summary: "Serve the TSE simulator over HTTP with fiskaly SIGN DE v2's interface, for tests and training, until SIGINT or SIGTERM.",
 			run: func(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writer) error {
 				return cmdTSESim(ctx, args, stderr)

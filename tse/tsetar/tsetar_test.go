@@ -25,7 +25,7 @@ type fixture struct {
 	t0     time.Time
 }
 
-func newFixture(t *testing.T) fixture {
+func newFixture(t testing.TB) fixture {
 	t.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -44,7 +44,7 @@ func newFixture(t *testing.T) fixture {
 
 // messages makes n signed messages with counters from first: a system
 // log (registerClient), then transactions start/finish.
-func (f fixture) messages(t *testing.T, first uint64, n int) []*LogMessage {
+func (f fixture) messages(t testing.TB, first uint64, n int) []*LogMessage {
 	t.Helper()
 	var out []*LogMessage
 	for i := range n {
@@ -72,7 +72,7 @@ func (f fixture) messages(t *testing.T, first uint64, n int) []*LogMessage {
 	return out
 }
 
-func (f fixture) tar(t *testing.T, msgs []*LogMessage, edit func(w *Writer)) []byte {
+func (f fixture) tar(t testing.TB, msgs []*LogMessage, edit func(w *Writer)) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	w := NewWriter(&b, f.t0)

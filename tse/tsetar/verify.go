@@ -268,6 +268,11 @@ func (v *verifier) finish() {
 	if v.serial != nil {
 		rep.SerialNumber = hex.EncodeToString(v.serial)
 	}
+	if v.opts.PublicKey != nil && v.serial != nil {
+		if h, err := KeyHash(v.opts.PublicKey); err == nil && !strings.EqualFold(h, rep.SerialNumber) {
+			v.fail(&SerialMismatchError{File: "(public key)", Want: strings.ToLower(h), Got: rep.SerialNumber})
+		}
+	}
 	if len(v.pending) > 0 {
 		if v.pub == nil {
 			v.pub = v.certs[strings.ToUpper(rep.SerialNumber)]
