@@ -204,3 +204,44 @@ func TestArchiveCopyCommand(t *testing.T) {
 		t.Fatalf("missing folder: exit %d: %s", code, errOut2.String())
 	}
 }
+
+// serve builds the archive on the simulator and the API reaches it: the
+// status carries the archive, the list answers, an export of today starts
+// (202), the archive folder exists; a malformed tse_archive_time refuses
+// the start.
+func TestServeRunsTheTSEArchive(t *testing.T) {
+	bin := buildPosbox(t)
+	a := startAppliance(t, bin)
+	tok := a.token(t)
+	code, body, err := a.call("GET", "/api/tse/status", tok, "", nil)
+	if err != nil || code != 200 || !strings.Contains(string(body), `"archive":{"last_archived_counter":0`) {
+		t.Fatalf("status: %d %s %v", code, body, err)
+	}
+	if code, body, _ = a.call("GET", "/api/tse/archives", tok, "", nil); code != 200 || string(body) != "{\"archives\":[]}\n" {
+		t.Fatalf("list: %d %s", code, body)
+	}
+	today := time.Now().In(mustLoc(t, "Europe/Berlin")).Format(time.DateOnly)
+	if code, body, _ = a.call("POST", "/api/tse/archives", tok, `{"from":"`+today+`","to":"`+today+`"}`, nil); code != 202 ||
+		!strings.Contains(string(body), `"kind":"dates"`) {
+		t.Fatalf("export of dates: %d %s", code, body)
+	}
+	if fi, err := os.Stat(filepath.Join(a.dataDir, "archive", "tse")); err != nil || !fi.IsDir() || fi.Mode().Perm() != 0o700 {
+		t.Fatalf("archive folder: %v %v", fi, err)
+	}
+
+	var out, errOut bytes.Buffer
+	t.Setenv("POSBOX_TSE_ARCHIVE_TIME", "4:30")
+	if code := run(context.Background(), []string{"serve", "--data-dir", t.TempDir(), "--addr", "127.0.0.1:0"},
+		nil, &out, &errOut); code == 0 || !strings.Contains(errOut.String(), `tse_archive_time: "4:30" is not HH:MM`) {
+		t.Fatalf("a bad tse_archive_time started: exit %d: %s", code, errOut.String())
+	}
+}
+
+func mustLoc(tb testing.TB, name string) *time.Location {
+	tb.Helper()
+	l, err := time.LoadLocation(name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return l
+}
