@@ -529,7 +529,7 @@ func componentSchemas() jobj {
 		"TSEArchiveStatus", sAnswer("How far the fiscal archive has come. Not part of `healthy`: signing works either way.",
 			pr("last_archived_counter", sInt("Every signature counter from 1 to this one is in a verified TAR on the box (0: none yet).", "minimum", 0)),
 			pr("last_archived_at", sNullable(sInstant("When the last TAR was archived."))),
-			pr("oldest_unarchived_at", sNullable(sInstant("`time_start` of the oldest signed transaction whose last signature is in no archived range; null when all are archived."))),
+			pr("oldest_unarchived_at", sNullable(sInstant("`time_start` of the oldest signed transaction whose last signature lies beyond `last_archived_counter`; null when all are archived."))),
 			pr("oldest_unarchived_days", sNullable(sInt("Its age in whole days.", "minimum", 0))),
 			pr("open_exports", sInt("Exports with work left (pending, exporting, verifying).", "minimum", 0)),
 			pr("rejected_ranges", sInt("Open ranges whose last TAR failed verification.", "minimum", 0)),
