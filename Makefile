@@ -109,6 +109,7 @@ windows-zip:
 	sed 's/$$/\r/' packaging/posbox.conf.example > dist/windows/posbox/posbox.conf.example
 	sed 's/$$/\r/' packaging/windows/README.txt > dist/windows/posbox/README.txt
 	sed 's/$$/\r/' docs/OPERATIONS.md > dist/windows/posbox/OPERATIONS.md
+	sed 's/$$/\r/' docs/FISCAL.md > dist/windows/posbox/FISCAL.md
 	rm -f dist/posbox-*-windows-amd64.zip
 	cd dist/windows && zip -q -r ../posbox-$(PKG_VERSION)-windows-amd64.zip posbox
 

@@ -16,8 +16,9 @@ const backupUsage = `usage: posbox backup [--data-dir DIR] [--config FILE] FILE
        posbox backup --complete [--passphrase-file F] [--data-dir DIR] [--config FILE] FILE.posbox-backup
 
 Without --complete: a checked copy of the database only (a plain SQLite file).
-With --complete: the database, jwt.key, the TSE settings and the TSE
-simulator's state, encrypted with a passphrase of at least 12 characters read
+With --complete: the database, jwt.key, the TSE settings, the TSE
+simulator's state and the fiscal archive (archive/: the TSE's TAR exports),
+encrypted with a passphrase of at least 12 characters read
 from --passphrase-file F or the environment variable POSBOX_BACKUP_PASSPHRASE
 (never from the command line). Keep the passphrase away from the box: without
 it the backup cannot be opened. Restore with "posbox restore".`
@@ -25,7 +26,8 @@ it the backup cannot be opened. Restore with "posbox restore".`
 // dbOnlyWarning follows a database-only backup.
 const dbOnlyWarning = `warning: this backup holds the database only, not the secrets a new box needs:
   jwt.key (without it every user logs in again), tse.json (the fiskaly TSE's
-  credentials, PUK and admin PIN) and tse-sim/ (the TSE simulator's keys).
+  credentials, PUK and admin PIN), tse-sim/ (the TSE simulator's keys) and
+  archive/ (the TSE's verified TAR exports, kept ten years; docs/FISCAL.md).
   For a complete, encrypted backup:
   posbox backup --complete --passphrase-file FILE DEST.posbox-backup
 `

@@ -61,8 +61,13 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 	}
 	// The domain workers first: the server is handed the TSE queue and
 	// the notification dispatcher as interfaces.
-	tq, closeTSE, err := openTSE(ctx, st, cfg, log)
+	tq, provider, closeTSE, err := openTSE(ctx, st, cfg, log)
 	if err != nil {
+		return err
+	}
+	arc, err := openArchive(st, provider, tq.RestaurantID(), cfg, log)
+	if err != nil {
+		closeTSE()
 		return err
 	}
 	notifier, err := newDispatcher(st, cfg, log)
@@ -82,6 +87,9 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 	}
 	scfg := server.Config{Version: version, Build: build, JWTKey: key, TokenTTL: cfg.TokenTTL,
 		TSE: tq, Notifier: notifier, Console: console.Files}
+	if arc != nil {
+		scfg.Archive = arc
+	}
 	if cert != nil {
 		scfg.RequireTLS, scfg.TLSFingerprint = true, cert.fingerprint
 	}
@@ -106,6 +114,9 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 	}()
 	// Each area starts its workers and registers its jobs here, one line each:
 	if err := startTSE(workCtx, &workers, sched, tq, closeTSE, log); err != nil {
+		return err
+	}
+	if err := startArchive(workCtx, &workers, sched, arc, cfg, log); err != nil {
 		return err
 	}
 	if err := startNotifications(workCtx, &workers, sched, st, notifier, cfg, log); err != nil {

@@ -40,8 +40,11 @@ type Config struct {
 	Language            string // de or en: notification texts
 	DailyReportTime     string // HH:MM, restaurant's local time
 	TSEBudget           time.Duration
-	BackupDir           string
-	BackupKeep          int
+	// TSEArchiveTime is when the nightly TSE archive export starts
+	// (HH:MM, restaurant-local; it may start until 3 h later).
+	TSEArchiveTime string
+	BackupDir      string
+	BackupKeep     int
 	// BackupPassphraseFile holds the passphrase of complete nightly
 	// backups (first line); empty: nightly backups are database only.
 	BackupPassphraseFile string
@@ -71,6 +74,7 @@ func DefaultConfig() Config {
 		Language:            "de",
 		DailyReportTime:     "06:00",
 		TSEBudget:           3 * time.Second,
+		TSEArchiveTime:      "04:30",
 		BackupKeep:          7,
 		TLS:                 "auto",
 	}
@@ -108,6 +112,7 @@ func (c *Config) settings() []setting {
 		{"language", "language of notification texts: de or en", (*stringValue)(&c.Language)},
 		{"daily_report_time", "local time HH:MM when the previous day's report is sent", (*stringValue)(&c.DailyReportTime)},
 		{"tse_budget", "how long a sale waits for a signature before it is queued", (*durationValue)(&c.TSEBudget)},
+		{"tse_archive_time", "local time HH:MM when the nightly TSE archive export starts (it may start until 3 h later)", (*stringValue)(&c.TSEArchiveTime)},
 		{"backup_dir", "nightly backup folder (default DATA_DIR/backups)", (*stringValue)(&c.BackupDir)},
 		{"backup_keep", "nightly backups kept (0: no nightly backup)", (*intValue)(&c.BackupKeep)},
 		{"backup_passphrase_file", "file whose first line is the passphrase of complete nightly backups (empty: database only)", (*stringValue)(&c.BackupPassphraseFile)},
@@ -243,6 +248,9 @@ func (c *Config) finish() error {
 	}
 	if (c.TLSCertFile == "") != (c.TLSKeyFile == "") {
 		return fmt.Errorf("tls_cert_file and tls_key_file go together")
+	}
+	if err := c.checkArchive(); err != nil {
+		return err
 	}
 	return c.checkNotify()
 }

@@ -93,6 +93,13 @@ func commandTable() []command {
 			run: func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 				return cmdRestore(ctx, args, stdout, stderr)
 			}},
+		{name: "archive", synopsis: "archive copy [--data-dir DIR] [--config FILE] DEST",
+			summary: "Copy the TSE archive (DATA_DIR/archive/tse: the verified TAR exports the tax office asks for, and their .sha256 files) " +
+				"into the existing folder DEST, e.g. a USB stick at an audit. Each file is checked against its SHA-256 before and after; " +
+				"files already in DEST are left alone and nothing is overwritten. Works while the appliance runs.",
+			run: func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+				return cmdArchive(ctx, args, stdout, stderr)
+			}},
 		{name: "tls", synopsis: "tls [--data-dir DIR] [--config FILE]",
 			summary: "Print the HTTPS certificate's SHA-256 fingerprint (for pinning it in a till), its names, addresses and expiry; " +
 				"makes the certificate when the appliance has not started yet.",

@@ -10,6 +10,7 @@ import (
 	"github.com/robfig/cron/v3"
 
 	"posbox/store"
+	"posbox/tse"
 	"posbox/tse/queue"
 )
 
@@ -24,18 +25,19 @@ const (
 )
 
 // openTSE opens the configured TSE provider and the forwarding queue of
-// its TSS, bound to the oldest restaurant. closeTSE releases the provider.
-func openTSE(ctx context.Context, st *store.Store, cfg Config, log *slog.Logger) (tq *queue.Queue, closeTSE func(), err error) {
+// its TSS, bound to the oldest restaurant, and the provider itself (the
+// archive exports through it). closeTSE releases the provider.
+func openTSE(ctx context.Context, st *store.Store, cfg Config, log *slog.Logger) (tq *queue.Queue, p tse.Provider, closeTSE func(), err error) {
 	rs, err := st.Restaurants(ctx)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if len(rs) == 0 {
-		return nil, nil, fmt.Errorf("tse: no restaurant to serve")
+		return nil, nil, nil, fmt.Errorf("tse: no restaurant to serve")
 	}
 	p, closer, err := openTSEProvider(cfg, log)
 	if err != nil {
-		return nil, nil, fmt.Errorf("tse: %w", err)
+		return nil, nil, nil, fmt.Errorf("tse: %w", err)
 	}
 	closeTSE = func() {
 		if closer == nil {
@@ -56,9 +58,9 @@ func openTSE(ctx context.Context, st *store.Store, cfg Config, log *slog.Logger)
 	tq, err = queue.New(rctx, p, st, queue.Options{RestaurantID: rs[0].ID, Budget: cfg.TSEBudget, Logger: log})
 	if err != nil {
 		closeTSE()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return tq, closeTSE, nil
+	return tq, p, closeTSE, nil
 }
 
 // startTSE starts the forwarding worker on workCtx (waited for via

@@ -198,6 +198,15 @@ var subjects = map[string]func(v view, typ string) string{
 				"TSE ERROR: receipt refused by the TSE ("+cause[1]+") - please check!")
 		case "self_test_failed":
 			return v.pick("TSE-FEHLER: Selbsttest fehlgeschlagen ("+cause[0]+")", "TSE ERROR: self-test failed ("+cause[1]+")")
+		case "archive_verification_failed":
+			// The TSE archive (tse/archive): a TAR export failed its check.
+			finding := archiveFindings[v.s("error_code")]
+			if finding[0] == "" {
+				finding = [2]string{"Prüfung fehlgeschlagen", "check failed"}
+			}
+			return v.pick(
+				fmt.Sprintf("TSE-ARCHIV: Export der Signaturzähler %s-%s abgelehnt (%s) - wird nächste Nacht neu geholt, bitte prüfen!", v.s("first_counter"), v.s("last_counter"), finding[0]),
+				fmt.Sprintf("TSE ARCHIVE: export of signature counters %s-%s refused (%s) - fetched again next night, please check!", v.s("first_counter"), v.s("last_counter"), finding[1]))
 		}
 		return v.pick("TSE-FEHLER: "+v.s("reason")+" ("+cause[0]+") - Ausfall dokumentieren!",
 			"TSE ERROR: "+v.s("reason")+" ("+cause[1]+") - document the outage!")
@@ -306,6 +315,19 @@ var tseCauses = map[string][2]string{
 
 // tseCause is the event's error in words: by its code, else its message,
 // else "?".
+// archiveFindings names why a TSE archive export was refused
+// (tse/archive's finding codes).
+var archiveFindings = map[string][2]string{
+	"tar_gap":                 {"Lücke in den Signaturzählern", "gap in the signature counters"},
+	"tar_bad_signature":       {"ungültige Signatur", "bad signature"},
+	"tar_counter_order":       {"Signaturzähler doppelt", "signature counter repeated"},
+	"tar_serial_mismatch":     {"fremde TSE-Seriennummer", "another TSE's serial number"},
+	"tar_certificate":         {"Zertifikat fehlt oder unlesbar", "certificate missing or unreadable"},
+	"tar_malformed":           {"Datei beschädigt", "file damaged"},
+	"tar_missing_transaction": {"signierte Transaktion fehlt", "a signed transaction is missing"},
+	"tar_empty":               {"Export leer", "export empty"},
+}
+
 func (v view) tseCause() [2]string {
 	if c, ok := tseCauses[v.s("error_code")]; ok {
 		return c

@@ -32,7 +32,7 @@ type contractEnv struct {
 
 // families maps a path with :id to the kind of record the id names.
 func family(path string) string {
-	for _, f := range []string{"/api/users/", "/api/shifts/", "/api/discounts/", "/api/tse/transactions/", "/api/tse/queue/", "/api/notifications/settings/"} {
+	for _, f := range []string{"/api/users/", "/api/shifts/", "/api/discounts/", "/api/tse/transactions/", "/api/tse/queue/", "/api/notifications/settings/", "/api/tse/archives/"} {
 		if strings.HasPrefix(path, f) {
 			if f == "/api/tse/queue/" {
 				return "/api/tse/transactions/" // queue actions name a transaction
@@ -57,6 +57,7 @@ func newContractEnv(tb testing.TB) *contractEnv {
 	e.own["/api/notifications/settings/"] = e.create(tb, "POST", "/api/notifications/settings", e.adminToken, map[string]any{
 		"channel": "webhook", "event_type": "new_order", "is_enabled": false, "destination": "http://192.168.1.50/hook"}, "setting")
 	e.own["/api/tse/transactions/"] = e.create(tb, "POST", "/api/tse/transactions", staffToken, sale("KASSE-01", 2142), "transaction")
+	e.own["/api/tse/archives/"] = e.archiveRow(tb, e.restaurant.ID, e.tssID)
 
 	other := &store.Restaurant{Name: "Other", Timezone: "Europe/Berlin"}
 	if err := e.st.CreateRestaurant(context.Background(), other); err != nil {
@@ -73,7 +74,18 @@ func newContractEnv(tb testing.TB) *contractEnv {
 	// The TSE serves one restaurant per appliance in these tests, so the
 	// foreign transaction is an unknown one.
 	e.foreign["/api/tse/transactions/"] = store.NewID()
+	e.foreign["/api/tse/archives/"] = e.archiveRow(tb, other.ID, store.NewID())
 	return e
+}
+
+// archiveRow plans one archive range of restaurantID's TSS and returns its id.
+func (e *contractEnv) archiveRow(tb testing.TB, restaurantID, tssID string) string {
+	tb.Helper()
+	rows, err := e.st.PlanTSEArchiveRanges(context.Background(), restaurantID, tssID, "ab", 10, 1000)
+	if err != nil || len(rows) != 1 {
+		tb.Fatalf("plan an archive range: %v (%d rows)", err, len(rows))
+	}
+	return rows[0].ID
 }
 
 // create posts body, wants 201 and returns the id under key.
@@ -120,6 +132,7 @@ var validBody = map[string]any{
 	"PUT /api/notifications/settings/:id":    map[string]any{"is_enabled": false},
 	"POST /api/notifications/test":           map[string]any{"channel": "email", "destination": "a@example.com"},
 	"POST /api/events":                       map[string]any{"type": "new_order", "data": map[string]any{"table": 4}},
+	"POST /api/tse/archives":                 map[string]any{"from": "2026-11-22", "to": "2026-11-22"},
 	"POST /api/tse/queue/:id/retry":          nil,
 	"POST /api/tse/queue/:id/cancel":         nil,
 	"POST /api/shifts/clock-in":              nil,
@@ -131,7 +144,7 @@ var validBody = map[string]any{
 }
 
 // fileRoutes answer a file, not JSON (their own tests check it).
-var fileRoutes = []string{"/api/time-entries/export"}
+var fileRoutes = []string{"/api/time-entries/export", "/api/tse/archives/:id/file"}
 
 // noBody are the routes that read no body (any JSON body is ignored).
 var noBody = []string{"POST /api/shifts/clock-in", "POST /api/tse/self-test", "POST /api/tse/queue/:id/retry", "POST /api/tse/queue/:id/cancel"}
@@ -553,6 +566,7 @@ func TestContractWrapperKeys(t *testing.T) {
 		"GET /api/notifications/logs": "logs", "GET /api/users": "users", "GET /api/auth/me": "user",
 		"GET /api/tse/queue": "queue", "GET /api/tse/outages": "outages", "GET /api/tse/transactions/:id": "transaction",
 		"GET /api/notifications/deliveries": "deliveries", "GET /api/restaurant": "restaurant", "GET /api/dashboard": "dashboard",
+		"GET /api/tse/archives": "archives", "GET /api/tse/archives/:id": "archive",
 	}
 	for _, r := range e.srv.registered {
 		key := r.method + " " + r.path

@@ -47,6 +47,10 @@ func (s *Server) routes(r *httprouter.Router) {
 	s.route(r, "POST", "/api/tse/queue/:id/retry", adminOnly, s.tseQueueAction("retry"))
 	s.route(r, "POST", "/api/tse/queue/:id/cancel", adminOnly, s.tseQueueAction("cancel"))
 	s.route(r, "GET", "/api/tse/outages", adminOnly, s.tseOutages)
+	s.route(r, "GET", "/api/tse/archives", adminOnly, s.listTSEArchives)
+	s.route(r, "POST", "/api/tse/archives", adminOnly, s.exportTSEArchive)
+	s.route(r, "GET", "/api/tse/archives/:id", adminOnly, s.getTSEArchive)
+	s.route(r, "GET", "/api/tse/archives/:id/file", adminOnly, s.downloadTSEArchive)
 
 	// Notifications and events
 	s.route(r, "GET", "/api/notifications/settings", adminOnly, s.listNotificationSettings)

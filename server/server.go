@@ -30,6 +30,9 @@ type Config struct {
 	// TSE signs sales (package tse/queue's Queue); nil answers 503
 	// tse_unavailable on every TSE endpoint.
 	TSE TSE
+	// Archive is the fiscal archive of the TSE's TAR exports (package
+	// tse/archive); nil when the provider cannot export.
+	Archive Archive
 	// Notifier sends test notifications (package notify's Dispatcher).
 	Notifier Notifier
 	// Console is the admin console's files (package console), served at

@@ -187,11 +187,20 @@ func (s *Server) tseStatus(w http.ResponseWriter, r *http.Request, _ httprouter.
 	if err != nil {
 		return err
 	}
-	st, err := t.Status(r.Context(), caller(r.Context()).restaurant.ID)
+	rid := caller(r.Context()).restaurant.ID
+	st, err := t.Status(r.Context(), rid)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, envelope{"status": tseStatusView(st)})
+	out := tseStatusView(st)
+	if s.cfg.Archive != nil {
+		as, err := s.cfg.Archive.Status(r.Context(), rid)
+		if err != nil {
+			return err
+		}
+		out.Archive = tseArchiveStatusView(as)
+	}
+	return writeJSON(w, http.StatusOK, envelope{"status": out})
 }
 
 // startTSESelfTest is POST /api/tse/self-test: 202 with the running test.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"posbox/store"
 	"posbox/store/storetest"
 	"posbox/tse"
+	"posbox/tse/archive"
 	"posbox/tse/queue"
 )
 
@@ -23,6 +25,7 @@ import (
 type tseEnv struct {
 	*testEnv
 	q       *queue.Queue
+	arc     *archive.Archive // with tseEnvOpts.archive
 	sim     *tse.Simulator
 	dbDir   string
 	simDir  string
@@ -47,6 +50,7 @@ type tseEnvOpts struct {
 	adminToken  string
 	admin       *store.User
 	synchronous string // SQLite synchronous; tests use NORMAL, the benchmark the appliance's FULL
+	archive     bool   // the fiscal archive on the simulator's exports; its waits move the clock
 }
 
 // newTSEEnv opens an appliance and a simulator and starts the worker.
@@ -95,7 +99,16 @@ func newTSEEnv(tb testing.TB, o tseEnvOpts) *tseEnv {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	e.serve(tb, Config{TSE: e.q})
+	cfg := Config{TSE: e.q}
+	if o.archive {
+		e.arc, err = archive.New(p, e.sim, st, archive.Options{RestaurantID: e.restaurant.ID, Dir: filepath.Join(o.dbDir, "archive", "tse"),
+			Logger: log, Sleep: func(ctx context.Context, d time.Duration) error { o.clock.Add(d); return ctx.Err() }})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		cfg.Archive = e.arc
+	}
+	e.serve(tb, cfg)
 	if !o.noWorker {
 		e.startWorker()
 	}
@@ -123,6 +136,9 @@ func (e *tseEnv) close() {
 		e.stop()
 		<-e.stopped
 		e.stop = nil
+	}
+	if e.arc != nil {
+		e.arc.Close()
 	}
 	e.srv.Close()
 	if e.sim != nil {

@@ -166,6 +166,8 @@ type tseStatusJSON struct {
 	MaxActiveTransactions   *int                     `json:"max_active_transactions"`
 	LastError               *tseLastErrorJSON        `json:"last_error"`
 	RefusedTerminals        []tseRefusedTerminalJSON `json:"refused_terminals"`
+	// Archive is the fiscal archive's state (null without one).
+	Archive *tseArchiveStatusJSON `json:"archive"`
 }
 
 // tseRefusedTerminalJSON is a till the TSS refused to register (client
