@@ -477,13 +477,32 @@ func componentSchemas() jobj {
 			pr("usage_count", sInt("The discount's count including this redemption.", "minimum", 1)),
 			pr("redemption_id", sID("")), pr("discount_name", sStr("")), pr("redeemed_at", sInstant(""))),
 
-		"TSESale", sBody("fiskaly's `standard_v1` receipt with amounts as JSON numbers. The payments must add up to the VAT lines (422 on "+
-			"`amounts_per_payment_type`) unless a payment line names a currency other than EUR.",
+		"TSESale", append(sBody("fiskaly's `standard_v1` receipt with amounts as JSON numbers, or (`kind` `order`) an order for table service "+
+			"signed as `standard_v1.order` (Bestellung-V1). The payments must add up to the VAT lines (422 on "+
+			"`amounts_per_payment_type`) unless a payment line names a currency other than EUR. With `line_items`, the lines' totals "+
+			"(quantity × unit_price, each rounded half away from zero to the cent) add up to each rate's amount exactly (422 on `line_items`).",
 			prReq("client_serial", sStr("The terminal's serial: 1-70 characters of `A-Z a-z 0-9 space ' ( ) + , - . : = ?` (DSFinV-K: no `/` or `_`), "+
 				"no leading or trailing space.", "pattern", clientSerialPattern)),
-			prReq("receipt_type", sEnum("`ANNULATION` is refused.", "RECEIPT", "TRAINING", "TRANSFER", "ORDER", "CANCELLATION", "ABORT", "BENEFIT_IN_KIND", "INVOICE", "OTHER")),
-			prReq("amounts_per_vat_rate", sArray(sRef("TSEVATLine"), "One line per rate.", "minItems", 1)),
-			prReq("amounts_per_payment_type", sArray(sRef("TSEPayment"), "", "minItems", 1))),
+			pr("kind", sEnum("`receipt` (default) or `order`: an order has `line_items`, no payments, and its amounts per rate are its lines' sums.", "receipt", "order")),
+			pr("receipt_type", sEnum("Required for a receipt; an order's is `ORDER`. `ANNULATION` is refused.", "RECEIPT", "TRAINING", "TRANSFER", "ORDER", "CANCELLATION", "ABORT", "BENEFIT_IN_KIND", "INVOICE", "OTHER")),
+			pr("amounts_per_vat_rate", sArray(sRef("TSEVATLine"), "One line per rate. Required for a receipt; optional for an order (then it must agree with the lines).")),
+			pr("amounts_per_payment_type", sArray(sRef("TSEPayment"), "Required for a receipt; absent for an order.")),
+			pr("line_items", sArray(sRef("TSELineItem"), "Optional for a receipt, required for an order.", "maxItems", 500)),
+			pr("business_case", sEnum("DSFinV-K GV_TYP of the sale's lines; default `Umsatz`.", businessCases...)),
+			pr("allocation_group", sStr("The table or bill (DSFinV-K ABRECHNUNGSKREIS): links orders to the receipt that pays them.", "minLength", 1, "maxLength", 50)),
+			pr("cancels", sID("A storno: the sale it reverses; its total must be the negative of that sale's."))),
+			jmember{"allOf", []any{sIfThen("kind", "order",
+				jo("required", []string{"line_items"}, "properties", jo("line_items", jo("minItems", 1), "amounts_per_payment_type", jo("maxItems", 0))),
+				jo("required", []string{"receipt_type", "amounts_per_vat_rate", "amounts_per_payment_type"},
+					"properties", jo("amounts_per_vat_rate", jo("minItems", 1), "amounts_per_payment_type", jo("minItems", 1))))}}),
+		"TSELineItem", sBody("One line item.",
+			prReq("text", sStr("DSFinV-K ARTIKELTEXT.", "minLength", 1, "maxLength", 255)),
+			prReq("quantity", jo("type", "number", "description", "At most 3 decimals, not 0, at most 99999.999 in size; negative for a returned item.", "x-decimal-places", 3)),
+			prReq("unit_price", sMoney("Gross; negative for a discount line.", "minimum", -999999999.99, "maximum", 999999999.99)),
+			prReq("vat_rate", sEnum("", "NORMAL", "REDUCED_1", "SPECIAL_RATE_1", "SPECIAL_RATE_2", "NULL")),
+			pr("item_number", sStr("DSFinV-K ART_NR.", "minLength", 1, "maxLength", 50)),
+			pr("discount_id", sID("The discount this line grants: the line is a discount (GV_TYP `Rabatt`), its total 0 or less.")),
+			pr("business_case", sEnum("GV_TYP of this line; default the sale's (`Rabatt` with `discount_id`).", businessCases...))),
 		"TSEVATLine", vatLine,
 		"TSEPayment", payment,
 		"TSETransaction", sAnswer("A sale at the TSE: the contract's fields first, then the appliance's.",

@@ -56,6 +56,9 @@ func (s *Server) createTSETransaction(w http.ResponseWriter, r *http.Request, _ 
 	if err != nil {
 		return err
 	}
+	if err := s.checkCancels(r.Context(), sale); err != nil {
+		return err
+	}
 	tx, err := t.Sell(r.Context(), caller(r.Context()).restaurant.ID, sale, key, requestHash(sale))
 	if err != nil {
 		return err
