@@ -115,6 +115,9 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 		return err
 	}
 	startBackups(workCtx, sched, st, cfg, log)
+	if err := startClosings(workCtx, sched, st, cfg, log); err != nil {
+		return err
+	}
 	sched.Start()
 
 	// Listen before serving so "address in use" fails the start.

@@ -32,7 +32,7 @@ type contractEnv struct {
 
 // families maps a path with :id to the kind of record the id names.
 func family(path string) string {
-	for _, f := range []string{"/api/users/", "/api/shifts/", "/api/discounts/", "/api/tse/transactions/", "/api/tse/queue/", "/api/notifications/settings/"} {
+	for _, f := range []string{"/api/users/", "/api/shifts/", "/api/discounts/", "/api/tse/transactions/", "/api/tse/queue/", "/api/tse/closings/", "/api/notifications/settings/"} {
 		if strings.HasPrefix(path, f) {
 			if f == "/api/tse/queue/" {
 				return "/api/tse/transactions/" // queue actions name a transaction
@@ -57,6 +57,7 @@ func newContractEnv(tb testing.TB) *contractEnv {
 	e.own["/api/notifications/settings/"] = e.create(tb, "POST", "/api/notifications/settings", e.adminToken, map[string]any{
 		"channel": "webhook", "event_type": "new_order", "is_enabled": false, "destination": "http://192.168.1.50/hook"}, "setting")
 	e.own["/api/tse/transactions/"] = e.create(tb, "POST", "/api/tse/transactions", staffToken, sale("KASSE-01", 2142), "transaction")
+	e.own["/api/tse/closings/"] = e.create(tb, "POST", "/api/tse/closings", staffToken, map[string]any{"client_serial": "KASSE-01"}, "closing")
 
 	other := &store.Restaurant{Name: "Other", Timezone: "Europe/Berlin"}
 	if err := e.st.CreateRestaurant(context.Background(), other); err != nil {
@@ -73,6 +74,7 @@ func newContractEnv(tb testing.TB) *contractEnv {
 	// The TSE serves one restaurant per appliance in these tests, so the
 	// foreign transaction is an unknown one.
 	e.foreign["/api/tse/transactions/"] = store.NewID()
+	e.foreign["/api/tse/closings/"] = store.NewID()
 	return e
 }
 
@@ -116,6 +118,7 @@ var validBody = map[string]any{
 	"PUT /api/discounts/:id":                 map[string]any{"description": "x"},
 	"POST /api/discounts/:id/redeem":         map[string]any{"order_total": 10},
 	"POST /api/tse/transactions":             sale("KASSE-02", 100),
+	"POST /api/tse/closings":                 map[string]any{"client_serial": "KASSE-01"},
 	"POST /api/notifications/settings":       map[string]any{"channel": "sms", "event_type": "low_stock", "is_enabled": false, "destination": "+4915112345678"},
 	"PUT /api/notifications/settings/:id":    map[string]any{"is_enabled": false},
 	"POST /api/notifications/test":           map[string]any{"channel": "email", "destination": "a@example.com"},
@@ -143,6 +146,7 @@ var staffAllowed = []string{
 	"POST /api/shifts/clock-in", "POST /api/shifts/clock-out", "GET /api/shifts/my-status",
 	"POST /api/discounts/:id/redeem",
 	"POST /api/tse/transactions", "GET /api/tse/transactions/:id",
+	"POST /api/tse/closings", "GET /api/tse/closings/:id",
 	"POST /api/events",
 }
 
@@ -552,6 +556,7 @@ func TestContractWrapperKeys(t *testing.T) {
 		"GET /api/tse/status": "status", "GET /api/tse/info": "info", "GET /api/notifications/settings": "settings",
 		"GET /api/notifications/logs": "logs", "GET /api/users": "users", "GET /api/auth/me": "user",
 		"GET /api/tse/queue": "queue", "GET /api/tse/outages": "outages", "GET /api/tse/transactions/:id": "transaction",
+		"GET /api/tse/closings": "closings", "GET /api/tse/closings/:id": "closing",
 		"GET /api/notifications/deliveries": "deliveries", "GET /api/restaurant": "restaurant", "GET /api/dashboard": "dashboard",
 	}
 	for _, r := range e.srv.registered {

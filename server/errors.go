@@ -56,6 +56,7 @@ var statusOf = map[string]int{
 	store.EIdempotencyKeyReused: http.StatusUnprocessableEntity,
 	store.ETSEQueueState:        http.StatusConflict,
 	store.ETSENotConfigured:     http.StatusConflict,
+	store.EClosingEmpty:         http.StatusConflict,
 
 	// health
 	eUnavailable: http.StatusServiceUnavailable,

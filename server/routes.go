@@ -48,6 +48,11 @@ func (s *Server) routes(r *httprouter.Router) {
 	s.route(r, "POST", "/api/tse/queue/:id/cancel", adminOnly, s.tseQueueAction("cancel"))
 	s.route(r, "GET", "/api/tse/outages", adminOnly, s.tseOutages)
 
+	// Fiscal records (docs/FISCAL.md)
+	s.route(r, "POST", "/api/tse/closings", anyUser, s.createClosing)
+	s.route(r, "GET", "/api/tse/closings", adminOnly, s.listClosings)
+	s.route(r, "GET", "/api/tse/closings/:id", anyUser, s.getClosing)
+
 	// Notifications and events
 	s.route(r, "GET", "/api/notifications/settings", adminOnly, s.listNotificationSettings)
 	s.route(r, "POST", "/api/notifications/settings", adminOnly, s.createNotificationSetting)
