@@ -81,7 +81,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 			"generated", cert.generated, "names", strings.Join(cert.leaf.DNSNames, ","), "not_after", cert.leaf.NotAfter.Format(time.DateOnly))
 	}
 	scfg := server.Config{Version: version, Build: build, JWTKey: key, TokenTTL: cfg.TokenTTL,
-		TSE: tq, Notifier: notifier, Console: console.Files}
+		TSE: tq, Notifier: notifier, Console: console.Files, DSFinVK: newDSFinVK(st)}
 	if cert != nil {
 		scfg.RequireTLS, scfg.TLSFingerprint = true, cert.fingerprint
 	}

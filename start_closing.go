@@ -39,3 +39,9 @@ func startClosings(ctx context.Context, sched *cron.Cron, st *store.Store, cfg C
 	})
 	return err
 }
+
+// newDSFinVK is the DSFinV-K export the server offers (GET
+// /api/fiscal/dsfinvk).
+func newDSFinVK(st *store.Store) *dsfinvk.Exporter {
+	return &dsfinvk.Exporter{St: st, SoftwareVersion: version}
+}

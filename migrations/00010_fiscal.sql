@@ -14,7 +14,10 @@ CREATE TABLE tse_sale_details (
     business_case    TEXT NOT NULL CHECK (length(business_case) BETWEEN 1 AND 30),
     allocation_group TEXT CHECK (allocation_group IS NULL OR length(allocation_group) BETWEEN 1 AND 50),
     -- a storno: the sale it cancels (DSFinV-K BON_STORNO and references.csv)
-    cancels_tx_id    TEXT REFERENCES tse_transactions(tx_id)
+    cancels_tx_id    TEXT REFERENCES tse_transactions(tx_id),
+    -- who sold (DSFinV-K BEDIENER_ID, BEDIENER_NAME): the user of the request
+    operator_id      TEXT,
+    operator_name    TEXT
 );
 CREATE INDEX tse_sale_details_cancels ON tse_sale_details(cancels_tx_id) WHERE cancels_tx_id IS NOT NULL;
 

@@ -52,6 +52,7 @@ func (s *Server) routes(r *httprouter.Router) {
 	s.route(r, "POST", "/api/tse/closings", anyUser, s.createClosing)
 	s.route(r, "GET", "/api/tse/closings", adminOnly, s.listClosings)
 	s.route(r, "GET", "/api/tse/closings/:id", anyUser, s.getClosing)
+	s.route(r, "GET", "/api/fiscal/dsfinvk", adminOnly, s.exportDSFinVK)
 
 	// Notifications and events
 	s.route(r, "GET", "/api/notifications/settings", adminOnly, s.listNotificationSettings)

@@ -15,6 +15,7 @@ import (
 	"posbox/store"
 	"posbox/store/storetest"
 	"posbox/tse"
+	"posbox/tse/dsfinvk"
 	"posbox/tse/queue"
 )
 
@@ -95,7 +96,7 @@ func newTSEEnv(tb testing.TB, o tseEnvOpts) *tseEnv {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	e.serve(tb, Config{TSE: e.q})
+	e.serve(tb, Config{TSE: e.q, DSFinVK: &dsfinvk.Exporter{St: st, SoftwareVersion: "test"}})
 	if !o.noWorker {
 		e.startWorker()
 	}

@@ -21,6 +21,8 @@ type TSESaleDetail struct {
 	BusinessCase    string
 	AllocationGroup string // "" for none
 	CancelsTxID     string // "" for none
+	OperatorID      string // who sold; "" when not known
+	OperatorName    string
 	VAT             []TSESaleVAT
 	Payments        []TSESalePayment
 	Lines           []TSESaleLine
@@ -58,8 +60,9 @@ func insertTSESaleDetail(ctx context.Context, tx *Tx, n NewTSESale) error {
 	if d == nil {
 		return nil
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO tse_sale_details (tx_id, restaurant_id, kind, business_case, allocation_group, cancels_tx_id)
-		VALUES (?, ?, ?, ?, ?, ?)`, n.TxID, n.RestaurantID, d.Kind, d.BusinessCase, nullStr(d.AllocationGroup), nullStr(d.CancelsTxID)); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO tse_sale_details (tx_id, restaurant_id, kind, business_case, allocation_group, cancels_tx_id,
+		operator_id, operator_name) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, n.TxID, n.RestaurantID, d.Kind, d.BusinessCase, nullStr(d.AllocationGroup),
+		nullStr(d.CancelsTxID), nullStr(d.OperatorID), nullStr(d.OperatorName)); err != nil {
 		return err
 	}
 	for _, v := range d.VAT {
@@ -99,16 +102,16 @@ type detailQueryer interface {
 
 func tseSaleDetail(ctx context.Context, q detailQueryer, txID string) (*TSESaleDetail, error) {
 	var d TSESaleDetail
-	var group, cancels sql.NullString
-	err := q.QueryRowContext(ctx, `SELECT kind, business_case, allocation_group, cancels_tx_id FROM tse_sale_details WHERE tx_id = ?`, txID).
-		Scan(&d.Kind, &d.BusinessCase, &group, &cancels)
+	var group, cancels, opID, opName sql.NullString
+	err := q.QueryRowContext(ctx, `SELECT kind, business_case, allocation_group, cancels_tx_id, operator_id, operator_name
+		FROM tse_sale_details WHERE tx_id = ?`, txID).Scan(&d.Kind, &d.BusinessCase, &group, &cancels, &opID, &opName)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, NotFound("sale detail")
 	}
 	if err != nil {
 		return nil, err
 	}
-	d.AllocationGroup, d.CancelsTxID = group.String, cancels.String
+	d.AllocationGroup, d.CancelsTxID, d.OperatorID, d.OperatorName = group.String, cancels.String, opID.String, opName.String
 	if d.VAT, err = queryAll(ctx, q, func(sc scanner) (TSESaleVAT, error) {
 		var v TSESaleVAT
 		return v, sc.Scan(&v.VATRate, &v.Cents)

@@ -25,6 +25,10 @@ type SaleDetail struct {
 	AllocationGroup string // "" for none
 	Cancels         string // tx id of the sale this one cancels, "" for none
 	Lines           []SaleLine
+	// Operator is who sold (DSFinV-K BEDIENER_ID/_NAME). It is not part
+	// of the request: a retry by another user is the same sale.
+	OperatorID   string `json:"-"`
+	OperatorName string `json:"-"`
 }
 
 // Cents reads an amount as UpsertBody sends it ("21.42", "-0.50") in

@@ -11,7 +11,7 @@ import (
 func saleDetail(s tse.Sale) *store.TSESaleDetail {
 	d := s.Detail
 	out := &store.TSESaleDetail{Kind: store.SaleKindReceipt, BusinessCase: d.BusinessCase,
-		AllocationGroup: d.AllocationGroup, CancelsTxID: d.Cancels}
+		AllocationGroup: d.AllocationGroup, CancelsTxID: d.Cancels, OperatorID: d.OperatorID, OperatorName: d.OperatorName}
 	if s.Order != nil {
 		out.Kind = store.SaleKindOrder
 	}
