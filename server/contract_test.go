@@ -119,6 +119,7 @@ var validBody = map[string]any{
 	"POST /api/discounts/:id/redeem":         map[string]any{"order_total": 10},
 	"POST /api/tse/transactions":             sale("KASSE-02", 100),
 	"POST /api/tse/closings":                 map[string]any{"client_serial": "KASSE-01"},
+	"PUT /api/fiscal/master-data":            map[string]any{"business_name": "Zum Löwen"},
 	"POST /api/notifications/settings":       map[string]any{"channel": "sms", "event_type": "low_stock", "is_enabled": false, "destination": "+4915112345678"},
 	"PUT /api/notifications/settings/:id":    map[string]any{"is_enabled": false},
 	"POST /api/notifications/test":           map[string]any{"channel": "email", "destination": "a@example.com"},
@@ -134,7 +135,7 @@ var validBody = map[string]any{
 }
 
 // fileRoutes answer a file, not JSON (their own tests check it).
-var fileRoutes = []string{"/api/time-entries/export"}
+var fileRoutes = []string{"/api/time-entries/export", "/api/fiscal/dsfinvk", "/api/fiscal/registration/print"}
 
 // noBody are the routes that read no body (any JSON body is ignored).
 var noBody = []string{"POST /api/shifts/clock-in", "POST /api/tse/self-test", "POST /api/tse/queue/:id/retry", "POST /api/tse/queue/:id/cancel"}
@@ -557,6 +558,7 @@ func TestContractWrapperKeys(t *testing.T) {
 		"GET /api/notifications/logs": "logs", "GET /api/users": "users", "GET /api/auth/me": "user",
 		"GET /api/tse/queue": "queue", "GET /api/tse/outages": "outages", "GET /api/tse/transactions/:id": "transaction",
 		"GET /api/tse/closings": "closings", "GET /api/tse/closings/:id": "closing",
+		"GET /api/fiscal/master-data": "master_data", "GET /api/fiscal/registration": "registration",
 		"GET /api/notifications/deliveries": "deliveries", "GET /api/restaurant": "restaurant", "GET /api/dashboard": "dashboard",
 	}
 	for _, r := range e.srv.registered {

@@ -310,6 +310,35 @@ func sIfThen(member string, value any, then jobj, els jobj) jobj {
 	return jo("if", jo("properties", jo(member, jo("const", value)), "required", []string{member}), "then", then, "else", els)
 }
 
+// fiscalMasterProps are the members of the fiscal master data; put: the
+// request body's (no updated_at).
+func fiscalMasterProps(put bool) []prop {
+	str := func(name string, max int) prop { return pr(name, sStr("", "maxLength", max)) }
+	country := func(name string) prop { return pr(name, sStr("ISO 3166-1 alpha-3.", "pattern", "^[A-Z]{3}$")) }
+	regs := sArray(sRef("FiscalRegister"), "One per cash register (client serial), by serial.")
+	if put {
+		regs = sArray(sRef("FiscalRegisterPut"), "The whole list: a register left out loses its data.")
+	}
+	ps := []prop{str("business_name", 60), str("street", 60), str("postcode", 10), str("city", 62), country("country"),
+		str("tax_number", 20), str("vat_id", 15), str("location_name", 60), str("location_street", 60), str("location_postcode", 10),
+		str("location_city", 62), country("location_country"),
+		pr("tse_in_service_on", sNullable(sDate("Overrides the first signed sale's date."))),
+		pr("tse_out_of_service_on", sNullable(sDate("Not before `tse_in_service_on`."))), pr("registers", regs)}
+	if !put {
+		ps = append(ps, pr("updated_at", sNullable(sInstant("Null when never saved."))))
+	}
+	return ps
+}
+
+func fiscalRegisterProps() []prop {
+	str := func(name, desc string) prop { return pr(name, sStr(desc, "maxLength", 50)) }
+	return []prop{prReq("client_serial", sStr("", "minLength", 1, "maxLength", 70)),
+		str("type", "The kind of system as ELSTER asks it, e.g. `Tablet-Kassensystem`."), str("brand", ""), str("model", ""),
+		str("software_brand", "Default `posbox`."), str("software_version", "Default posbox's release."),
+		pr("acquired_on", sNullable(sDate(""))), pr("in_service_on", sNullable(sDate(""))),
+		pr("decommissioned_on", sNullable(sDate("Not before `acquired_on`.")))}
+}
+
 // componentSchemas are the document's named schemas, in the order the
 // document lists them.
 func componentSchemas() jobj {
@@ -590,6 +619,26 @@ func componentSchemas() jobj {
 			pr("created_at", sInstant(""))),
 		"ClosingVAT", sAnswer("", pr("vat_rate", sEnum("", "NORMAL", "REDUCED_1", "SPECIAL_RATE_1", "SPECIAL_RATE_2", "NULL")), pr("amount", sMoney(""))),
 		"ClosingPayment", sAnswer("", pr("payment_type", sEnum("", "CASH", "NON_CASH")), pr("currency_code", sStr("", "pattern", "^[A-Z]{3}$")), pr("amount", sMoney(""))),
+		"FiscalMasterData", sAnswer("The owner's fiscal master data (docs/FISCAL.md).", fiscalMasterProps(false)...),
+		"FiscalMasterDataPut", sBody("The whole record; a member left out is empty (`country` and `location_country` DEU, dates null).", fiscalMasterProps(true)...),
+		"FiscalRegister", sAnswer("", fiscalRegisterProps()...),
+		"FiscalRegisterPut", sBody("", fiscalRegisterProps()...),
+		"FiscalRegistration", sAnswer("The data of the ELSTER form (§146a (4) AO).",
+			pr("taxpayer", sAnswer("", pr("name", sStr("")), pr("street", sStr("")), pr("postcode", sStr("")), pr("city", sStr("")),
+				pr("country", sStr("")), pr("tax_number", sStr("")), pr("vat_id", sStr("")))),
+			pr("location", sAnswer("The business location (Betriebsstätte); the business address when none is given.",
+				pr("name", sStr("")), pr("street", sStr("")), pr("postcode", sStr("")), pr("city", sStr("")), pr("country", sStr("")))),
+			pr("cash_registers", sArray(sAnswer("A register that sold, or one the owner listed.",
+				pr("client_serial", sStr("")), pr("type", sStr("")), pr("brand", sStr("")), pr("model", sStr("")),
+				pr("software", sStr("`posbox` unless the owner named the POS software.")), pr("software_version", sStr("")),
+				pr("acquired_on", sNullable(sDate(""))), pr("in_service_on", sNullable(sDate("The owner's, else the first sale's date."))),
+				pr("decommissioned_on", sNullable(sDate(""))), pr("first_sale_on", sNullable(sDate(""))), pr("last_sale_on", sNullable(sDate("")))), "")),
+			pr("tses", sArray(sAnswer("", pr("serial_number", sStr("")), pr("bsi_certification_id", sStr("Empty when the provider reports none.")),
+				pr("type", sStr("`Cloud-TSE`.")), pr("provider", sStr("`fiskaly` or `simulator`.")),
+				pr("in_service_on", sNullable(sDate("The owner's, else the first signed sale's date."))),
+				pr("out_of_service_on", sNullable(sDate(""))), pr("certificate_expires_on", sNullable(sDate("")))), "")),
+			pr("missing", sArray(sStr(""), "What the owner still has to fill in.")),
+			pr("generated_at", sInstant(""))),
 		"TSEOutage", sAnswer("An outage record (AEAO zu § 146a, 1.14.1).",
 			pr("id", sID("")), pr("started_at", sInstant("")), pr("ended_at", sNullable(sInstant("Null while open."))),
 			pr("reason", sStr("A short sentence for a person.")),
@@ -827,6 +876,29 @@ func apiOps() []apiOp {
 			params: []any{qParam("client_serial", "Only this register's.", sStr(""), false), qParam("from", "Business dates from (inclusive).", sDate(""), false),
 				qParam("to", "Business dates to (inclusive); not before `from`.", sDate(""), false)},
 			ok: []apiOK{okJSON(200, "The closings.", sWrap("closings", sArray(sRef("Closing"), "")))}, errs: map[int][]string{422: {invalid}}},
+		{method: "GET", path: "/api/fiscal/dsfinvk", id: "exportDSFinVK", tag: "Fiscal", access: adminOnly,
+			summary: "The DSFinV-K export (ZIP) of the closings of a date range or of one register's Z_NR range",
+			desc: "Give `from` and `to` (business dates), or `client_serial`, `z_from` and `z_to`. The ZIP holds the 20 CSV files of DSFinV-K 2.3, " +
+				"`index.xml` and `gdpdu-01-09-2004.dtd`; an empty selection gives the files with their header rows only.",
+			params: []any{qParam("from", "First business date.", sDate(""), false), qParam("to", "Last business date; not before `from`.", sDate(""), false),
+				qParam("client_serial", "The register; required with `z_from` and `z_to`.", sStr(""), false),
+				qParam("z_from", "First closing number.", sInt("", "minimum", 1), false), qParam("z_to", "Last closing number.", sInt("", "minimum", 1), false)},
+			ok: []apiOK{{status: 200, desc: "The ZIP file.", ctype: "application/zip", schema: jo("type", "string", "contentMediaType", "application/zip"),
+				headers: jo("Content-Disposition", jo("$ref", "#/components/headers/ContentDisposition"))}},
+			errs: map[int][]string{422: {invalid}, 503: {tseUnavailable}}},
+		{method: "GET", path: "/api/fiscal/master-data", id: "getFiscalMasterData", tag: "Fiscal", access: adminOnly,
+			summary: "The owner's fiscal master data (business, location, TSE dates, cash registers)",
+			ok:      []apiOK{okJSON(200, "The master data (defaults when never saved).", sWrap("master_data", sRef("FiscalMasterData")))}},
+		{method: "PUT", path: "/api/fiscal/master-data", id: "putFiscalMasterData", tag: "Fiscal", access: adminOnly,
+			summary: "Replace the fiscal master data (a member left out is empty; the register list is the whole list)",
+			reqBody: "FiscalMasterDataPut", ok: []apiOK{okJSON(200, "Saved.", sWrap("master_data", sRef("FiscalMasterData")))},
+			errs: map[int][]string{400: bad, 422: {invalid}}},
+		{method: "GET", path: "/api/fiscal/registration", id: "getFiscalRegistration", tag: "Fiscal", access: adminOnly,
+			summary: "What the ELSTER form of §146a (4) AO asks: the cash registers and TSEs with their dates",
+			ok:      []apiOK{okJSON(200, "The report.", sWrap("registration", sRef("FiscalRegistration")))}},
+		{method: "GET", path: "/api/fiscal/registration/print", id: "printFiscalRegistration", tag: "Fiscal", access: adminOnly,
+			summary: "The same report as a page to print (HTML, no script or style, the console's CSP)",
+			ok:      []apiOK{{status: 200, desc: "The page.", ctype: "text/html; charset=utf-8", schema: sStr("")}}},
 		{method: "GET", path: "/api/tse/closings/:id", id: "getClosing", tag: "Fiscal", access: anyUser, summary: "A closing",
 			ok: []apiOK{okJSON(200, "The closing.", sWrap("closing", sRef("Closing")))}, errs: map[int][]string{404: {notFound}}},
 
