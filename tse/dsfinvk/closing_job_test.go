@@ -20,7 +20,7 @@ type jobEnv struct {
 	r     *store.Restaurant
 }
 
-func newJobEnv(t *testing.T, at time.Time) *jobEnv {
+func newJobEnv(t testing.TB, at time.Time) *jobEnv {
 	t.Helper()
 	clock := storetest.NewClock(at)
 	st, err := store.Open(context.Background(), t.TempDir(), store.Options{Now: clock.Now, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
@@ -38,7 +38,7 @@ func newJobEnv(t *testing.T, at time.Time) *jobEnv {
 
 // record writes a sale as the queue records it (not yet signed: the
 // closing does not wait for signatures).
-func (e *jobEnv) record(t *testing.T, serial string, cents int64) string {
+func (e *jobEnv) record(t testing.TB, serial string, cents int64) string {
 	t.Helper()
 	id := tse.NewUUID4()
 	_, _, err := e.st.CreateTSESale(context.Background(), store.NewTSESale{RestaurantID: e.r.ID, TSSID: "tss", TxID: id,
