@@ -405,3 +405,36 @@ func checkTotals(t *testing.T, x *export, closing map[string]any) {
 		t.Errorf("cash per currency %v", bar)
 	}
 }
+
+// A sale the TSE never finished and an admin cancelled there is in the
+// closing and the export as an aborted receipt (AVBelegabbruch) with its
+// TSE data, and counts in no total.
+func TestDSFinVKExportCancelledAtTheTSE(t *testing.T) {
+	e, rp := newRefusingEnv(t, tseEnvOpts{budget: time.Millisecond})
+	id := startedThenParked(t, e)
+	rp.refuse.Store(false)
+	wantStatus(t, e.do(t, "POST", "/api/tse/queue/"+id+"/cancel", nil, e.adminToken), http.StatusOK)
+	e.do(t, "POST", "/api/tse/transactions", sale("KASSE-01", 500), e.adminToken)
+	waitFor(t, "queue drained", func() bool { return e.queueEmpty(t) })
+	if got := e.tx(t, id); got["state"] != "CANCELLED" || got["signed"] != true {
+		t.Fatalf("cancelled sale %v", got)
+	}
+	code, body := e.closeRegister(t, e.adminToken, "KASSE-01")
+	if code != http.StatusCreated {
+		t.Fatalf("closing %d %v", code, body)
+	}
+	closing := body["closing"].(map[string]any)
+	if num(closing["transactions"]) != 2 || closing["total"] != 5.0 {
+		t.Fatalf("closing %v", closing)
+	}
+	x := e.readExport(t, "from=2026-11-22&to=2026-11-22")
+	checkTotals(t, x, closing)
+	tr := x.rows("transactions.csv", "BON_ID", id)
+	ts := x.rows("transactions_tse.csv", "BON_ID", id)
+	if len(tr) != 1 || tr[0]["BON_TYP"] != "AVBelegabbruch" || len(ts) != 1 || ts[0]["TSE_TANR"] == "" || ts[0]["TSE_TA_SIG"] == "" {
+		t.Fatalf("aborted sale %v %v", tr, ts)
+	}
+	if r := x.rows("businesscases.csv"); len(r) != 1 || r[0]["Z_UMS_BRUTTO"] != "5,00000" {
+		t.Fatalf("business cases %v", r)
+	}
+}
