@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"regexp"
 )
 
 // ClosedSale is one sale of a closing as the DSFinV-K export reads it:
@@ -43,7 +44,7 @@ func (s *Store) ClosingSales(ctx context.Context, closingID string) ([]*ClosedSa
 		t.SignatureValue, t.QRCodeData, t.TSSSerialNumber, t.OutageID = sig.String, qr.String, serial.String, outage.String
 		t.BusinessTime, t.CreatedAt, t.UpdatedAt = ParseTime(business), ParseTime(created), ParseTime(updated)
 		return &ClosedSale{TSETransaction: &t, ReceiptNo: rowid.Int64, OutageCode: code.String, OutageReason: reason.String}, nil
-	}, `SELECT t.`+prefixed("t.", tseTxColumns)+`, t.rowid, o.reason_code, o.reason FROM tse_transactions t
+	}, `SELECT `+qualified("t.", tseTxColumns)+`, t.rowid, o.reason_code, o.reason FROM tse_transactions t
 		LEFT JOIN tse_outages o ON o.id = t.outage_id
 		WHERE t.tx_id IN (`+covered+`) ORDER BY t.business_time, t.rowid`, closingID)
 	if err != nil {
@@ -126,22 +127,13 @@ func (s *Store) ClosingSales(ctx context.Context, closingID string) ([]*ClosedSa
 	return out, nil
 }
 
-// prefixed qualifies a column list (the first column is qualified by the
-// caller): "a, b" → "a, p.b".
-func prefixed(p, cols string) string {
-	out := []byte{}
-	for i := 0; i < len(cols); i++ {
-		out = append(out, cols[i])
-		if cols[i] == ',' {
-			for i+1 < len(cols) && (cols[i+1] == ' ' || cols[i+1] == '\n' || cols[i+1] == '\t') {
-				i++
-				out = append(out, cols[i])
-			}
-			out = append(out, p...)
-		}
-	}
-	return string(out)
+// qualified prefixes every column of a list with a table alias:
+// "a, b" → "t.a, t.b".
+func qualified(alias, cols string) string {
+	return alias + columnSep.ReplaceAllString(cols, ", "+alias)
 }
+
+var columnSep = regexp.MustCompile(`,\s*`)
 
 // ClosingOf is the closing that covers a sale, or a not_found error.
 func (s *Store) ClosingOf(ctx context.Context, restaurantID, txID string) (*TSEClosing, error) {
