@@ -86,7 +86,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 			"generated", cert.generated, "names", strings.Join(cert.leaf.DNSNames, ","), "not_after", cert.leaf.NotAfter.Format(time.DateOnly))
 	}
 	scfg := server.Config{Version: version, Build: build, JWTKey: key, TokenTTL: cfg.TokenTTL,
-		TSE: tq, Notifier: notifier, Console: console.Files}
+		TSE: tq, Notifier: notifier, Console: console.Files, DSFinVK: newDSFinVK(st)}
 	if arc != nil {
 		scfg.Archive = arc
 	}
@@ -126,6 +126,9 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 		return err
 	}
 	startBackups(workCtx, sched, st, cfg, log)
+	if err := startClosings(workCtx, sched, st, cfg, log); err != nil {
+		return err
+	}
 	sched.Start()
 
 	// Listen before serving so "address in use" fails the start.

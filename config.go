@@ -39,6 +39,7 @@ type Config struct {
 	WebhookAllowedHosts string
 	Language            string // de or en: notification texts
 	DailyReportTime     string // HH:MM, restaurant's local time
+	ClosingTime         string // HH:MM local: the automatic daily closing; "" off
 	TSEBudget           time.Duration
 	// TSEArchiveTime is when the nightly TSE archive export starts
 	// (HH:MM, restaurant-local; it may start until 3 h later).
@@ -73,6 +74,7 @@ func DefaultConfig() Config {
 		WebhookAllowedHosts: "external,private,loopback",
 		Language:            "de",
 		DailyReportTime:     "06:00",
+		ClosingTime:         "05:00",
 		TSEBudget:           3 * time.Second,
 		TSEArchiveTime:      "04:30",
 		BackupKeep:          7,
@@ -111,6 +113,7 @@ func (c *Config) settings() []setting {
 		{"webhook_allowed_hosts", "allowed webhook targets (external,private,loopback,*,host names, CIDRs)", (*stringValue)(&c.WebhookAllowedHosts)},
 		{"language", "language of notification texts: de or en", (*stringValue)(&c.Language)},
 		{"daily_report_time", "local time HH:MM when the previous day's report is sent", (*stringValue)(&c.DailyReportTime)},
+		{"closing_time", "local time HH:MM of the automatic daily closing of the previous day's registers (empty: none)", (*stringValue)(&c.ClosingTime)},
 		{"tse_budget", "how long a sale waits for a signature before it is queued", (*durationValue)(&c.TSEBudget)},
 		{"tse_archive_time", "local time HH:MM when the nightly TSE archive export starts (it may start until 3 h later)", (*stringValue)(&c.TSEArchiveTime)},
 		{"backup_dir", "nightly backup folder (default DATA_DIR/backups)", (*stringValue)(&c.BackupDir)},
@@ -250,6 +253,9 @@ func (c *Config) finish() error {
 		return fmt.Errorf("tls_cert_file and tls_key_file go together")
 	}
 	if err := c.checkArchive(); err != nil {
+		return err
+	}
+	if err := c.checkClosing(); err != nil {
 		return err
 	}
 	return c.checkNotify()

@@ -32,7 +32,7 @@ type contractEnv struct {
 
 // families maps a path with :id to the kind of record the id names.
 func family(path string) string {
-	for _, f := range []string{"/api/users/", "/api/shifts/", "/api/discounts/", "/api/tse/transactions/", "/api/tse/queue/", "/api/notifications/settings/", "/api/tse/archives/"} {
+	for _, f := range []string{"/api/users/", "/api/shifts/", "/api/discounts/", "/api/tse/transactions/", "/api/tse/queue/", "/api/tse/closings/", "/api/notifications/settings/", "/api/tse/archives/"} {
 		if strings.HasPrefix(path, f) {
 			if f == "/api/tse/queue/" {
 				return "/api/tse/transactions/" // queue actions name a transaction
@@ -58,6 +58,7 @@ func newContractEnv(tb testing.TB) *contractEnv {
 		"channel": "webhook", "event_type": "new_order", "is_enabled": false, "destination": "http://192.168.1.50/hook"}, "setting")
 	e.own["/api/tse/transactions/"] = e.create(tb, "POST", "/api/tse/transactions", staffToken, sale("KASSE-01", 2142), "transaction")
 	e.own["/api/tse/archives/"] = e.archiveRow(tb, e.restaurant.ID, e.tssID)
+	e.own["/api/tse/closings/"] = e.create(tb, "POST", "/api/tse/closings", staffToken, map[string]any{"client_serial": "KASSE-01"}, "closing")
 
 	other := &store.Restaurant{Name: "Other", Timezone: "Europe/Berlin"}
 	if err := e.st.CreateRestaurant(context.Background(), other); err != nil {
@@ -75,6 +76,7 @@ func newContractEnv(tb testing.TB) *contractEnv {
 	// foreign transaction is an unknown one.
 	e.foreign["/api/tse/transactions/"] = store.NewID()
 	e.foreign["/api/tse/archives/"] = e.archiveRow(tb, other.ID, store.NewID())
+	e.foreign["/api/tse/closings/"] = store.NewID()
 	return e
 }
 
@@ -128,6 +130,8 @@ var validBody = map[string]any{
 	"PUT /api/discounts/:id":                 map[string]any{"description": "x"},
 	"POST /api/discounts/:id/redeem":         map[string]any{"order_total": 10},
 	"POST /api/tse/transactions":             sale("KASSE-02", 100),
+	"POST /api/tse/closings":                 map[string]any{"client_serial": "KASSE-01"},
+	"PUT /api/fiscal/master-data":            map[string]any{"business_name": "Zum Löwen"},
 	"POST /api/notifications/settings":       map[string]any{"channel": "sms", "event_type": "low_stock", "is_enabled": false, "destination": "+4915112345678"},
 	"PUT /api/notifications/settings/:id":    map[string]any{"is_enabled": false},
 	"POST /api/notifications/test":           map[string]any{"channel": "email", "destination": "a@example.com"},
@@ -144,7 +148,7 @@ var validBody = map[string]any{
 }
 
 // fileRoutes answer a file, not JSON (their own tests check it).
-var fileRoutes = []string{"/api/time-entries/export", "/api/tse/archives/:id/file"}
+var fileRoutes = []string{"/api/time-entries/export", "/api/tse/archives/:id/file", "/api/fiscal/dsfinvk", "/api/fiscal/registration/print"}
 
 // noBody are the routes that read no body (any JSON body is ignored).
 var noBody = []string{"POST /api/shifts/clock-in", "POST /api/tse/self-test", "POST /api/tse/queue/:id/retry", "POST /api/tse/queue/:id/cancel"}
@@ -156,6 +160,7 @@ var staffAllowed = []string{
 	"POST /api/shifts/clock-in", "POST /api/shifts/clock-out", "GET /api/shifts/my-status",
 	"POST /api/discounts/:id/redeem",
 	"POST /api/tse/transactions", "GET /api/tse/transactions/:id",
+	"POST /api/tse/closings", "GET /api/tse/closings/:id",
 	"POST /api/events",
 }
 
@@ -565,6 +570,8 @@ func TestContractWrapperKeys(t *testing.T) {
 		"GET /api/tse/status": "status", "GET /api/tse/info": "info", "GET /api/notifications/settings": "settings",
 		"GET /api/notifications/logs": "logs", "GET /api/users": "users", "GET /api/auth/me": "user",
 		"GET /api/tse/queue": "queue", "GET /api/tse/outages": "outages", "GET /api/tse/transactions/:id": "transaction",
+		"GET /api/tse/closings": "closings", "GET /api/tse/closings/:id": "closing",
+		"GET /api/fiscal/master-data": "master_data", "GET /api/fiscal/registration": "registration",
 		"GET /api/notifications/deliveries": "deliveries", "GET /api/restaurant": "restaurant", "GET /api/dashboard": "dashboard",
 		"GET /api/tse/archives": "archives", "GET /api/tse/archives/:id": "archive",
 	}

@@ -57,6 +57,7 @@ var statusOf = map[string]int{
 	store.ETSEQueueState:        http.StatusConflict,
 	store.ETSENotConfigured:     http.StatusConflict,
 	store.ETSEArchiveOverlap:    http.StatusConflict,
+	store.EClosingEmpty:         http.StatusConflict,
 
 	// health
 	eUnavailable: http.StatusServiceUnavailable,

@@ -310,6 +310,35 @@ func sIfThen(member string, value any, then jobj, els jobj) jobj {
 	return jo("if", jo("properties", jo(member, jo("const", value)), "required", []string{member}), "then", then, "else", els)
 }
 
+// fiscalMasterProps are the members of the fiscal master data; put: the
+// request body's (no updated_at).
+func fiscalMasterProps(put bool) []prop {
+	str := func(name string, max int) prop { return pr(name, sStr("", "maxLength", max)) }
+	country := func(name string) prop { return pr(name, sStr("ISO 3166-1 alpha-3.", "pattern", "^[A-Z]{3}$")) }
+	regs := sArray(sRef("FiscalRegister"), "One per cash register (client serial), by serial.")
+	if put {
+		regs = sArray(sRef("FiscalRegisterPut"), "The whole list: a register left out loses its data.")
+	}
+	ps := []prop{str("business_name", 60), str("street", 60), str("postcode", 10), str("city", 62), country("country"),
+		str("tax_number", 20), str("vat_id", 15), str("location_name", 60), str("location_street", 60), str("location_postcode", 10),
+		str("location_city", 62), country("location_country"),
+		pr("tse_in_service_on", sNullable(sDate("Overrides the first signed sale's date."))),
+		pr("tse_out_of_service_on", sNullable(sDate("Not before `tse_in_service_on`."))), pr("registers", regs)}
+	if !put {
+		ps = append(ps, pr("updated_at", sNullable(sInstant("Null when never saved."))))
+	}
+	return ps
+}
+
+func fiscalRegisterProps() []prop {
+	str := func(name, desc string) prop { return pr(name, sStr(desc, "maxLength", 50)) }
+	return []prop{prReq("client_serial", sStr("", "minLength", 1, "maxLength", 70)),
+		str("type", "The kind of system as ELSTER asks it, e.g. `Tablet-Kassensystem`."), str("brand", ""), str("model", ""),
+		str("software_brand", "Default `posbox`."), str("software_version", "Default posbox's release."),
+		pr("acquired_on", sNullable(sDate(""))), pr("in_service_on", sNullable(sDate(""))),
+		pr("decommissioned_on", sNullable(sDate("Not before `acquired_on`.")))}
+}
+
 // componentSchemas are the document's named schemas, in the order the
 // document lists them.
 func componentSchemas() jobj {
@@ -477,13 +506,32 @@ func componentSchemas() jobj {
 			pr("usage_count", sInt("The discount's count including this redemption.", "minimum", 1)),
 			pr("redemption_id", sID("")), pr("discount_name", sStr("")), pr("redeemed_at", sInstant(""))),
 
-		"TSESale", sBody("fiskaly's `standard_v1` receipt with amounts as JSON numbers. The payments must add up to the VAT lines (422 on "+
-			"`amounts_per_payment_type`) unless a payment line names a currency other than EUR.",
+		"TSESale", append(sBody("fiskaly's `standard_v1` receipt with amounts as JSON numbers, or (`kind` `order`) an order for table service "+
+			"signed as `standard_v1.order` (Bestellung-V1). The payments must add up to the VAT lines (422 on "+
+			"`amounts_per_payment_type`) unless a payment line names a currency other than EUR. With `line_items`, the lines' totals "+
+			"(quantity × unit_price, each rounded half away from zero to the cent) add up to each rate's amount exactly (422 on `line_items`).",
 			prReq("client_serial", sStr("The terminal's serial: 1-70 characters of `A-Z a-z 0-9 space ' ( ) + , - . : = ?` (DSFinV-K: no `/` or `_`), "+
 				"no leading or trailing space.", "pattern", clientSerialPattern)),
-			prReq("receipt_type", sEnum("`ANNULATION` is refused.", "RECEIPT", "TRAINING", "TRANSFER", "ORDER", "CANCELLATION", "ABORT", "BENEFIT_IN_KIND", "INVOICE", "OTHER")),
-			prReq("amounts_per_vat_rate", sArray(sRef("TSEVATLine"), "One line per rate.", "minItems", 1)),
-			prReq("amounts_per_payment_type", sArray(sRef("TSEPayment"), "", "minItems", 1))),
+			pr("kind", sEnum("`receipt` (default) or `order`: an order has `line_items`, no payments, and its amounts per rate are its lines' sums.", "receipt", "order")),
+			pr("receipt_type", sEnum("Required for a receipt; an order's is `ORDER`. `ANNULATION` is refused.", "RECEIPT", "TRAINING", "TRANSFER", "ORDER", "CANCELLATION", "ABORT", "BENEFIT_IN_KIND", "INVOICE", "OTHER")),
+			pr("amounts_per_vat_rate", sArray(sRef("TSEVATLine"), "One line per rate. Required for a receipt; optional for an order (then it must agree with the lines).")),
+			pr("amounts_per_payment_type", sArray(sRef("TSEPayment"), "Required for a receipt; absent for an order.")),
+			pr("line_items", sArray(sRef("TSELineItem"), "Optional for a receipt, required for an order.", "maxItems", 500)),
+			pr("business_case", sEnum("DSFinV-K GV_TYP of the sale's lines; default `Umsatz`.", businessCases...)),
+			pr("allocation_group", sStr("The table or bill (DSFinV-K ABRECHNUNGSKREIS): links orders to the receipt that pays them.", "minLength", 1, "maxLength", 50)),
+			pr("cancels", sID("A storno: the sale it reverses; its total must be the negative of that sale's."))),
+			jmember{"allOf", []any{sIfThen("kind", "order",
+				jo("required", []string{"line_items"}, "properties", jo("line_items", jo("minItems", 1), "amounts_per_payment_type", jo("maxItems", 0))),
+				jo("required", []string{"receipt_type", "amounts_per_vat_rate", "amounts_per_payment_type"},
+					"properties", jo("amounts_per_vat_rate", jo("minItems", 1), "amounts_per_payment_type", jo("minItems", 1))))}}),
+		"TSELineItem", sBody("One line item.",
+			prReq("text", sStr("DSFinV-K ARTIKELTEXT.", "minLength", 1, "maxLength", 255)),
+			prReq("quantity", jo("type", "number", "description", "At most 3 decimals, not 0, at most 99999.999 in size; negative for a returned item.", "x-decimal-places", 3)),
+			prReq("unit_price", sMoney("Gross; negative for a discount line.", "minimum", -999999999.99, "maximum", 999999999.99)),
+			prReq("vat_rate", sEnum("", "NORMAL", "REDUCED_1", "SPECIAL_RATE_1", "SPECIAL_RATE_2", "NULL")),
+			pr("item_number", sStr("DSFinV-K ART_NR.", "minLength", 1, "maxLength", 50)),
+			pr("discount_id", sID("The discount this line grants: the line is a discount (GV_TYP `Rabatt`), its total 0 or less.")),
+			pr("business_case", sEnum("GV_TYP of this line; default the sale's (`Rabatt` with `discount_id`).", businessCases...))),
 		"TSEVATLine", vatLine,
 		"TSEPayment", payment,
 		"TSETransaction", sAnswer("A sale at the TSE: the contract's fields first, then the appliance's.",
@@ -584,6 +632,43 @@ func componentSchemas() jobj {
 			pr("last_http_status", sNullable(sInt("", "minimum", 100, "maximum", 599))),
 			pr("last_error_code", sNullable(sStr(""))), pr("last_error", sNullable(sStr(""))),
 			pr("next_attempt_at", sNullable(sInstant("Null once parked."))), pr("queued_at", sInstant(""))),
+		"ClosingCreate", sBody("",
+			prReq("client_serial", sStr("The register (terminal serial) as its sales name it.", "pattern", clientSerialPattern)),
+			pr("business_date", sDate("Default today; not after today."))),
+		"Closing", sAnswer("A daily closing (Kassenabschluss); the totals count receipts, invoices and benefits in kind that the TSE did not cancel.",
+			pr("id", sID("")), pr("z_nr", sInt("Gap-free per register, from 1.", "minimum", 1)),
+			pr("client_serial", sStr("")), pr("business_date", sDate("")),
+			pr("covered_until", sInstant("Sales recorded before this instant (at it, for a closing of today) are covered.")),
+			pr("transactions", sInt("Sales covered (of every kind).", "minimum", 1)),
+			pr("first_transaction_id", sID("")), pr("last_transaction_id", sID("")),
+			pr("total", sMoney("Gross revenue.")), pr("cash", sMoney("Paid in cash, EUR.")),
+			pr("amounts_per_vat_rate", sArray(sRef("ClosingVAT"), "Gross per rate, in processData order.")),
+			pr("amounts_per_payment_type", sArray(sRef("ClosingPayment"), "")),
+			pr("automatic", sBool("Taken by the appliance at `closing_time`.")),
+			pr("created_by", sNullable(sID("The user who took it; null for the automatic closing."))),
+			pr("created_at", sInstant(""))),
+		"ClosingVAT", sAnswer("", pr("vat_rate", sEnum("", "NORMAL", "REDUCED_1", "SPECIAL_RATE_1", "SPECIAL_RATE_2", "NULL")), pr("amount", sMoney(""))),
+		"ClosingPayment", sAnswer("", pr("payment_type", sEnum("", "CASH", "NON_CASH")), pr("currency_code", sStr("", "pattern", "^[A-Z]{3}$")), pr("amount", sMoney(""))),
+		"FiscalMasterData", sAnswer("The owner's fiscal master data (docs/FISCAL.md).", fiscalMasterProps(false)...),
+		"FiscalMasterDataPut", sBody("The whole record; a member left out is empty (`country` and `location_country` DEU, dates null).", fiscalMasterProps(true)...),
+		"FiscalRegister", sAnswer("", fiscalRegisterProps()...),
+		"FiscalRegisterPut", sBody("", fiscalRegisterProps()...),
+		"FiscalRegistration", sAnswer("The data of the ELSTER form (§146a (4) AO).",
+			pr("taxpayer", sAnswer("", pr("name", sStr("")), pr("street", sStr("")), pr("postcode", sStr("")), pr("city", sStr("")),
+				pr("country", sStr("")), pr("tax_number", sStr("")), pr("vat_id", sStr("")))),
+			pr("location", sAnswer("The business location (Betriebsstätte); the business address when none is given.",
+				pr("name", sStr("")), pr("street", sStr("")), pr("postcode", sStr("")), pr("city", sStr("")), pr("country", sStr("")))),
+			pr("cash_registers", sArray(sAnswer("A register that sold, or one the owner listed.",
+				pr("client_serial", sStr("")), pr("type", sStr("")), pr("brand", sStr("")), pr("model", sStr("")),
+				pr("software", sStr("`posbox` unless the owner named the POS software.")), pr("software_version", sStr("")),
+				pr("acquired_on", sNullable(sDate(""))), pr("in_service_on", sNullable(sDate("The owner's, else the first sale's date."))),
+				pr("decommissioned_on", sNullable(sDate(""))), pr("first_sale_on", sNullable(sDate(""))), pr("last_sale_on", sNullable(sDate("")))), "")),
+			pr("tses", sArray(sAnswer("", pr("serial_number", sStr("")), pr("bsi_certification_id", sStr("Empty when the provider reports none.")),
+				pr("type", sStr("`Cloud-TSE`.")), pr("provider", sStr("`fiskaly` or `simulator`.")),
+				pr("in_service_on", sNullable(sDate("The owner's, else the first signed sale's date."))),
+				pr("out_of_service_on", sNullable(sDate(""))), pr("certificate_expires_on", sNullable(sDate("")))), "")),
+			pr("missing", sArray(sStr(""), "What the owner still has to fill in.")),
+			pr("generated_at", sInstant(""))),
 		"TSEOutage", sAnswer("An outage record (AEAO zu § 146a, 1.14.1).",
 			pr("id", sID("")), pr("started_at", sInstant("")), pr("ended_at", sNullable(sInstant("Null while open."))),
 			pr("reason", sStr("A short sentence for a person.")),
@@ -830,6 +915,43 @@ func apiOps() []apiOp {
 				{status: 304, desc: "Not modified (`If-None-Match` names the file's ETag).", headers: jo("ETag", jo("$ref", "#/components/headers/ETag"))}},
 			errs: map[int][]string{404: {notFound}, 409: {"conflict"}, 503: {tseUnavailable}}},
 
+		{method: "POST", path: "/api/tse/closings", id: "createClosing", tag: "Fiscal", access: anyUser,
+			summary: "Take the daily closing (Kassenabschluss) of a register",
+			desc: "Covers the register's sales recorded before the end of `business_date` (today: up to now) that no closing covers; " +
+				"numbered 1, 2, ... per register without a gap (Z_NR); immutable once taken.",
+			reqBody: "ClosingCreate", ok: []apiOK{okJSON(201, "Taken.", sWrap("closing", sRef("Closing")))},
+			errs: map[int][]string{400: bad, 409: {"closing_empty"}, 422: {invalid}}},
+		{method: "GET", path: "/api/tse/closings", id: "listClosings", tag: "Fiscal", access: adminOnly,
+			summary: "Closings by register and Z_NR",
+			params: []any{qParam("client_serial", "Only this register's.", sStr(""), false), qParam("from", "Business dates from (inclusive).", sDate(""), false),
+				qParam("to", "Business dates to (inclusive); not before `from`.", sDate(""), false)},
+			ok: []apiOK{okJSON(200, "The closings.", sWrap("closings", sArray(sRef("Closing"), "")))}, errs: map[int][]string{422: {invalid}}},
+		{method: "GET", path: "/api/fiscal/dsfinvk", id: "exportDSFinVK", tag: "Fiscal", access: adminOnly,
+			summary: "The DSFinV-K export (ZIP) of the closings of a date range or of one register's Z_NR range",
+			desc: "Give `from` and `to` (business dates), or `client_serial`, `z_from` and `z_to`. The ZIP holds the 20 CSV files of DSFinV-K 2.3, " +
+				"`index.xml` and `gdpdu-01-09-2004.dtd`; an empty selection gives the files with their header rows only.",
+			params: []any{qParam("from", "First business date.", sDate(""), false), qParam("to", "Last business date; not before `from`.", sDate(""), false),
+				qParam("client_serial", "The register; required with `z_from` and `z_to`.", sStr(""), false),
+				qParam("z_from", "First closing number.", sInt("", "minimum", 1), false), qParam("z_to", "Last closing number.", sInt("", "minimum", 1), false)},
+			ok: []apiOK{{status: 200, desc: "The ZIP file.", ctype: "application/zip", schema: jo("type", "string", "contentMediaType", "application/zip"),
+				headers: jo("Content-Disposition", jo("$ref", "#/components/headers/ContentDisposition"))}},
+			errs: map[int][]string{422: {invalid}, 503: {tseUnavailable}}},
+		{method: "GET", path: "/api/fiscal/master-data", id: "getFiscalMasterData", tag: "Fiscal", access: adminOnly,
+			summary: "The owner's fiscal master data (business, location, TSE dates, cash registers)",
+			ok:      []apiOK{okJSON(200, "The master data (defaults when never saved).", sWrap("master_data", sRef("FiscalMasterData")))}},
+		{method: "PUT", path: "/api/fiscal/master-data", id: "putFiscalMasterData", tag: "Fiscal", access: adminOnly,
+			summary: "Replace the fiscal master data (a member left out is empty; the register list is the whole list)",
+			reqBody: "FiscalMasterDataPut", ok: []apiOK{okJSON(200, "Saved.", sWrap("master_data", sRef("FiscalMasterData")))},
+			errs: map[int][]string{400: bad, 422: {invalid}}},
+		{method: "GET", path: "/api/fiscal/registration", id: "getFiscalRegistration", tag: "Fiscal", access: adminOnly,
+			summary: "What the ELSTER form of §146a (4) AO asks: the cash registers and TSEs with their dates",
+			ok:      []apiOK{okJSON(200, "The report.", sWrap("registration", sRef("FiscalRegistration")))}},
+		{method: "GET", path: "/api/fiscal/registration/print", id: "printFiscalRegistration", tag: "Fiscal", access: adminOnly,
+			summary: "The same report as a page to print (HTML, no script or style, the console's CSP)",
+			ok:      []apiOK{{status: 200, desc: "The page.", ctype: "text/html; charset=utf-8", schema: sStr("")}}},
+		{method: "GET", path: "/api/tse/closings/:id", id: "getClosing", tag: "Fiscal", access: anyUser, summary: "A closing",
+			ok: []apiOK{okJSON(200, "The closing.", sWrap("closing", sRef("Closing")))}, errs: map[int][]string{404: {notFound}}},
+
 		{method: "GET", path: "/api/notifications/settings", id: "listNotificationSettings", tag: "Notifications", access: adminOnly,
 			summary: "The notification rules, oldest first", ok: []apiOK{okJSON(200, "The rules.", sWrap("settings", sArray(sRef("NotificationSetting"), "")))}},
 		{method: "POST", path: "/api/notifications/settings", id: "createNotificationSetting", tag: "Notifications", access: adminOnly, summary: "Create a rule",
@@ -895,6 +1017,7 @@ var problemExamples = []struct{ code, detail string }{
 	{"idempotency_key_reused", "this Idempotency-Key was already used for a different request"},
 	{"tse_queue_state", "the transaction has no item that needs attention"},
 	{"conflict", "the archive is pending: there is no verified file yet"},
+	{"closing_empty", "register KASSE-01 has no sale to close before 2026-11-22T09:00:00.000Z"},
 	{"tse_not_configured", "no TSE is set up for this restaurant: the appliance's TSS signs for another restaurant only (see docs/TSE.md, \"Several restaurants\")"},
 	{eRateLimited, "too many login attempts; try again later"},
 	{eHTTPSRequired, "this appliance speaks HTTPS: use https://posbox.local:8080/api/auth/login"},
@@ -1082,6 +1205,7 @@ func openAPIDocument() ([]byte, error) {
 			jo("name", "Shifts", "description", "The time clock, scheduled shifts, time entries and the dashboard."),
 			jo("name", "Discounts", "description", "Discounts (administrators) and their redemption at the till (any user)."),
 			jo("name", "TSE", "description", "Fiscal signing of sales (KassenSichV) and the TSE's health."),
+			jo("name", "Fiscal", "description", "Daily closings, the DSFinV-K export and the registration data of §146a (4) AO (docs/FISCAL.md)."),
 			jo("name", "Notifications", "description", "Notification rules, their log and queue (administrators), and events (any user)."),
 		},
 		"paths", paths,

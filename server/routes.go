@@ -52,6 +52,16 @@ func (s *Server) routes(r *httprouter.Router) {
 	s.route(r, "GET", "/api/tse/archives/:id", adminOnly, s.getTSEArchive)
 	s.route(r, "GET", "/api/tse/archives/:id/file", adminOnly, s.downloadTSEArchive)
 
+	// Fiscal records (docs/FISCAL.md)
+	s.route(r, "POST", "/api/tse/closings", anyUser, s.createClosing)
+	s.route(r, "GET", "/api/tse/closings", adminOnly, s.listClosings)
+	s.route(r, "GET", "/api/tse/closings/:id", anyUser, s.getClosing)
+	s.route(r, "GET", "/api/fiscal/dsfinvk", adminOnly, s.exportDSFinVK)
+	s.route(r, "GET", "/api/fiscal/master-data", adminOnly, s.getMasterData)
+	s.route(r, "PUT", "/api/fiscal/master-data", adminOnly, s.putMasterData)
+	s.route(r, "GET", "/api/fiscal/registration", adminOnly, s.getRegistration)
+	s.route(r, "GET", "/api/fiscal/registration/print", adminOnly, s.printRegistration)
+
 	// Notifications and events
 	s.route(r, "GET", "/api/notifications/settings", adminOnly, s.listNotificationSettings)
 	s.route(r, "POST", "/api/notifications/settings", adminOnly, s.createNotificationSetting)

@@ -35,6 +35,9 @@ type Config struct {
 	Archive Archive
 	// Notifier sends test notifications (package notify's Dispatcher).
 	Notifier Notifier
+	// DSFinVK builds the DSFinV-K export (package tse/dsfinvk's
+	// Exporter); nil answers 503 on GET /api/fiscal/dsfinvk.
+	DSFinVK DSFinVK
 	// Console is the admin console's files (package console), served at
 	// every path outside /api; nil serves none.
 	Console fs.FS

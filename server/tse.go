@@ -56,6 +56,11 @@ func (s *Server) createTSETransaction(w http.ResponseWriter, r *http.Request, _ 
 	if err != nil {
 		return err
 	}
+	if err := s.checkCancels(r.Context(), sale); err != nil {
+		return err
+	}
+	who := caller(r.Context())
+	sale.Detail.OperatorID, sale.Detail.OperatorName = who.user.ID, who.user.Name
 	tx, err := t.Sell(r.Context(), caller(r.Context()).restaurant.ID, sale, key, requestHash(sale))
 	if err != nil {
 		return err

@@ -17,6 +17,7 @@ import (
 	"posbox/store/storetest"
 	"posbox/tse"
 	"posbox/tse/archive"
+	"posbox/tse/dsfinvk"
 	"posbox/tse/queue"
 )
 
@@ -99,7 +100,7 @@ func newTSEEnv(tb testing.TB, o tseEnvOpts) *tseEnv {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	cfg := Config{TSE: e.q}
+	cfg := Config{TSE: e.q, DSFinVK: &dsfinvk.Exporter{St: st, SoftwareVersion: "test"}}
 	if o.archive {
 		e.arc, err = archive.New(p, e.sim, st, archive.Options{RestaurantID: e.restaurant.ID, Dir: filepath.Join(o.dbDir, "archive", "tse"),
 			Logger: log, Sleep: func(ctx context.Context, d time.Duration) error { o.clock.Add(d); return ctx.Err() }})

@@ -11,12 +11,19 @@ import (
 )
 
 // tseSaleRequest is POST /api/tse/transactions: fiskaly's standard_v1
-// receipt with amounts as JSON numbers.
+// receipt with amounts as JSON numbers, and optionally what the DSFinV-K
+// needs besides (line items, business case, table, the sale it cancels)
+// or an order for table service (kind "order").
 type tseSaleRequest struct {
 	ClientSerial          *string         `json:"client_serial"`
+	Kind                  *string         `json:"kind"`
 	ReceiptType           *string         `json:"receipt_type"`
 	AmountsPerVATRate     []tseVATLine    `json:"amounts_per_vat_rate"`
 	AmountsPerPaymentType []tsePaymentRow `json:"amounts_per_payment_type"`
+	LineItems             []tseLineItem   `json:"line_items"`
+	BusinessCase          *string         `json:"business_case"`
+	AllocationGroup       *string         `json:"allocation_group"`
+	Cancels               *string         `json:"cancels"`
 }
 
 type tseVATLine struct {
@@ -42,8 +49,15 @@ var (
 
 // validate checks every field and names each bad one.
 func (r *tseSaleRequest) validate() (tse.Sale, error) {
+	if r.Kind != nil && *r.Kind == kindOrder {
+		return r.validateOrder()
+	}
 	var f store.Fields
 	var v tse.Sale
+	if r.Kind != nil && *r.Kind != kindReceipt {
+		f.Add("kind", "must be receipt or order")
+	}
+	r.validateDetail(&f, &v)
 	if r.ClientSerial == nil {
 		f.Add("client_serial", "is required")
 	} else if s := *r.ClientSerial; !clientSerialRE.MatchString(s) || strings.TrimSpace(s) != s {
@@ -126,6 +140,11 @@ func (r *tseSaleRequest) validate() (tse.Sale, error) {
 		return v, store.Invalid("amounts_per_payment_type", fmt.Sprintf("payments add up to %s but the VAT lines to %s",
 			amountString(paid), amountString(v.TotalCents)))
 	}
+	if len(v.Detail.Lines) > 0 {
+		if err := linesMatch(v.Detail.Lines, v.Receipt.AmountsPerVATRate); err != nil {
+			return v, err
+		}
+	}
 	return v, nil
 }
 
@@ -140,10 +159,19 @@ func amountString(c int64) string {
 
 // requestHash identifies a request body for Idempotency-Key reuse checks:
 // the canonical JSON of the validated sale, so whitespace and key order
-// do not matter but any value does.
+// do not matter but any value does. A plain receipt hashes as it did
+// before line items existed, so keys stored then still match.
 func requestHash(v tse.Sale) string {
+	if v.Order == nil && v.Detail.BusinessCase == "" && v.Detail.AllocationGroup == "" && v.Detail.Cancels == "" && len(v.Detail.Lines) == 0 {
+		return hashOf(struct {
+			S string
+			R tse.Receipt
+		}{v.ClientSerial, v.Receipt})
+	}
 	return hashOf(struct {
 		S string
 		R tse.Receipt
-	}{v.ClientSerial, v.Receipt})
+		O *tse.Order
+		D tse.SaleDetail
+	}{v.ClientSerial, v.Receipt, v.Order, v.Detail})
 }

@@ -83,6 +83,8 @@ type NewTSESale struct {
 	StartBody, FinishBody []byte
 	// Idempotency (optional): a key in scope IdemTSESale.
 	Idempotency *IdempotencyKey
+	// Detail is what the sale contained, for the DSFinV-K (nil: none).
+	Detail *TSESaleDetail
 }
 
 // ErrTSEClientChanged: the terminal was registered under another client
@@ -136,6 +138,9 @@ func (s *Store) CreateTSESale(ctx context.Context, n NewTSESale) (*TSETransactio
 			receipt_type, total_cents, state, business_time, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, 'ACTIVE', ?, ?, ?)`,
 			n.TxID, n.RestaurantID, n.TSSID, clientID, n.ClientSerial, n.ReceiptType, n.TotalCents, now, now, now); err != nil {
+			return err
+		}
+		if err := insertTSESaleDetail(ctx, tx, n); err != nil {
 			return err
 		}
 		for i, body := range [][]byte{start, finish} {

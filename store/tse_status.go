@@ -9,12 +9,16 @@ import (
 // TSEInfo is the TSS as last seen, cached in kv by the TSE queue so the
 // info endpoint can answer while the provider is unreachable.
 type TSEInfo struct {
-	ID                 string    `json:"id"`
-	Description        string    `json:"description"`
-	State              string    `json:"state"` // raw provider state
-	SerialNumber       string    `json:"serial_number"`
-	PublicKey          string    `json:"public_key"`
-	CertNotAfter       time.Time `json:"cert_not_after"`
+	ID           string    `json:"id"`
+	Description  string    `json:"description"`
+	State        string    `json:"state"` // raw provider state
+	SerialNumber string    `json:"serial_number"`
+	PublicKey    string    `json:"public_key"`
+	CertNotAfter time.Time `json:"cert_not_after"`
+	// The TSS certificate (base64 DER) and its BSI certification id, for
+	// the DSFinV-K tse.csv and the §146a (4) AO registration.
+	Certificate        string    `json:"certificate,omitempty"`
+	BSICertificationID string    `json:"bsi_certification_id,omitempty"`
 	ActiveTransactions int       `json:"active_transactions"`
 	MaxActiveTx        int       `json:"max_active_transactions"`
 	FetchedAt          time.Time `json:"fetched_at"`

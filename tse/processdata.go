@@ -201,3 +201,9 @@ func qrCodeData(t Tx) string {
 
 // unixTime truncates to the provider's precision (whole seconds).
 func unixTime(t time.Time) time.Time { return time.Unix(t.Unix(), 0).UTC() }
+
+// ProcessTypeOrder is the TR-03151 processType of a standard_v1 order.
+const ProcessTypeOrder = processTypeOrder
+
+// BonTyp is the DSFinV-K BON_TYP of a receipt_type ("" when unknown).
+func BonTyp(receiptType string) string { return bonTyp[receiptType] }

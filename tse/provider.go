@@ -173,6 +173,20 @@ type AmountPerPayment struct {
 	CurrencyCode string `json:"currency_code,omitempty"`
 }
 
+// Order is fiskaly's standard_v1 "order" schema (Bestellung-V1): the
+// lines of an order taken at a table, signed before it is paid.
+type Order struct {
+	LineItems []OrderLineItem `json:"line_items"`
+}
+
+// OrderLineItem is one line of an order. Quantity has up to five
+// decimals, PricePerUnit two to five ("3.50").
+type OrderLineItem struct {
+	Quantity     string `json:"quantity"`
+	Text         string `json:"text"`
+	PricePerUnit string `json:"price_per_unit"`
+}
+
 // upsertBody is the wire form of an upsert.
 type upsertBody struct {
 	State    string            `json:"state"`
@@ -183,8 +197,20 @@ type upsertBody struct {
 
 type upsertSchema struct {
 	StandardV1 struct {
-		Receipt *Receipt `json:"receipt"`
+		Receipt *Receipt `json:"receipt,omitempty"`
+		Order   *Order   `json:"order,omitempty"`
 	} `json:"standard_v1"`
+}
+
+// FinishBody is the finishing revision of a sale: its order when it is
+// one, else its receipt.
+func FinishBody(clientID string, s *Sale) ([]byte, error) {
+	if s.Order == nil {
+		return UpsertBody(TxFinished, clientID, &s.Receipt, nil)
+	}
+	b := upsertBody{State: TxFinished, ClientID: clientID, Schema: &upsertSchema{}}
+	b.Schema.StandardV1.Order = s.Order
+	return json.Marshal(b)
 }
 
 // UpsertBody builds the JSON body of one revision: revision 1 is

@@ -2,6 +2,7 @@ package queue
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"time"
 
@@ -16,7 +17,8 @@ func (q *Queue) infoKey() string { return "tse.info." + q.tssID }
 func (q *Queue) cacheInfo(ctx context.Context, info tse.TSSInfo) store.TSEInfo {
 	c := store.TSEInfo{ID: info.ID, Description: info.Description, State: info.State, SerialNumber: info.SerialNumber,
 		PublicKey: info.PublicKey, CertNotAfter: info.CertNotAfter.UTC(), ActiveTransactions: info.ActiveTransactions,
-		MaxActiveTx: info.MaxActiveTx, FetchedAt: q.now().UTC()}
+		MaxActiveTx: info.MaxActiveTx, FetchedAt: q.now().UTC(),
+		Certificate: base64.StdEncoding.EncodeToString(info.CertificateDER), BSICertificationID: info.BSICertificationID}
 	raw, _ := json.Marshal(c)
 	if err := q.st.SetKV(context.WithoutCancel(ctx), q.infoKey(), string(raw)); err != nil {
 		q.log.Error("cache TSS info", "err", err)

@@ -97,13 +97,14 @@ func (q *Queue) record(ctx context.Context, restaurantID string, s tse.Sale, key
 		if err != nil {
 			return nil, nil, err
 		}
-		finish, err := tse.UpsertBody(tse.TxFinished, clientID, &s.Receipt, nil)
+		finish, err := tse.FinishBody(clientID, &s)
 		if err != nil {
 			return nil, nil, err
 		}
 		t, replay, err := q.st.CreateTSESale(ctx, store.NewTSESale{
 			RestaurantID: restaurantID, TSSID: q.tssID, TxID: tse.NewUUID4(), ClientSerial: s.ClientSerial, ClientID: clientID,
 			ReceiptType: s.Receipt.ReceiptType, TotalCents: s.TotalCents, StartBody: start, FinishBody: finish, Idempotency: key,
+			Detail: saleDetail(s),
 		})
 		var changed *store.ErrTSEClientChanged
 		if !errors.As(err, &changed) {

@@ -1,0 +1,139 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+)
+
+// Sale kinds: a receipt (Kassenbeleg-V1) or an order for table service
+// (Bestellung-V1).
+const (
+	SaleKindReceipt = "receipt"
+	SaleKindOrder   = "order"
+)
+
+// TSESaleDetail is what a sale contained, kept for the DSFinV-K export
+// (migration 00010): amounts in cents, the business case (GV_TYP), the
+// table (ABRECHNUNGSKREIS), the sale it cancels and its line items.
+type TSESaleDetail struct {
+	Kind            string
+	BusinessCase    string
+	AllocationGroup string // "" for none
+	CancelsTxID     string // "" for none
+	OperatorID      string // who sold; "" when not known
+	OperatorName    string
+	VAT             []TSESaleVAT
+	Payments        []TSESalePayment
+	Lines           []TSESaleLine
+}
+
+// TSESaleVAT is the gross amount of one VAT rate.
+type TSESaleVAT struct {
+	VATRate string
+	Cents   int64
+}
+
+// TSESalePayment is one payment.
+type TSESalePayment struct {
+	PaymentType  string // CASH or NON_CASH
+	CurrencyCode string
+	Cents        int64
+}
+
+// TSESaleLine is one line item; quantity in thousandths.
+type TSESaleLine struct {
+	LineNo         int
+	Text           string
+	QuantityMilli  int64
+	UnitPriceCents int64
+	TotalCents     int64
+	VATRate        string
+	ItemNumber     string
+	DiscountID     string
+	BusinessCase   string
+}
+
+// insertTSESaleDetail writes a sale's detail with the sale.
+func insertTSESaleDetail(ctx context.Context, tx *Tx, n NewTSESale) error {
+	d := n.Detail
+	if d == nil {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO tse_sale_details (tx_id, restaurant_id, kind, business_case, allocation_group, cancels_tx_id,
+		operator_id, operator_name) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, n.TxID, n.RestaurantID, d.Kind, d.BusinessCase, nullStr(d.AllocationGroup),
+		nullStr(d.CancelsTxID), nullStr(d.OperatorID), nullStr(d.OperatorName)); err != nil {
+		return err
+	}
+	for _, v := range d.VAT {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO tse_sale_vat (tx_id, vat_rate, cents) VALUES (?, ?, ?)`, n.TxID, v.VATRate, v.Cents); err != nil {
+			return err
+		}
+	}
+	for i, p := range d.Payments {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO tse_sale_payments (tx_id, seq, payment_type, currency_code, cents) VALUES (?, ?, ?, ?, ?)`,
+			n.TxID, i+1, p.PaymentType, p.CurrencyCode, p.Cents); err != nil {
+			return err
+		}
+	}
+	for i, l := range d.Lines {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO tse_sale_lines (tx_id, line_no, text, quantity_milli, unit_price_cents, total_cents,
+			vat_rate, item_number, discount_id, business_case) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			n.TxID, i+1, l.Text, l.QuantityMilli, l.UnitPriceCents, l.TotalCents, l.VATRate, nullStr(l.ItemNumber), nullStr(l.DiscountID), l.BusinessCase); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func nullStr(s string) sql.NullString { return sql.NullString{String: s, Valid: s != ""} }
+
+// TSESaleDetail reads what a sale contained. A sale without a recorded
+// detail (learnt from the provider by the reconciler) is a not_found
+// error.
+func (s *Store) TSESaleDetail(ctx context.Context, txID string) (*TSESaleDetail, error) {
+	return tseSaleDetail(ctx, s.rdb, txID)
+}
+
+type detailQueryer interface {
+	queryer
+	rowsQueryer
+}
+
+func tseSaleDetail(ctx context.Context, q detailQueryer, txID string) (*TSESaleDetail, error) {
+	var d TSESaleDetail
+	var group, cancels, opID, opName sql.NullString
+	err := q.QueryRowContext(ctx, `SELECT kind, business_case, allocation_group, cancels_tx_id, operator_id, operator_name
+		FROM tse_sale_details WHERE tx_id = ?`, txID).Scan(&d.Kind, &d.BusinessCase, &group, &cancels, &opID, &opName)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, NotFound("sale detail")
+	}
+	if err != nil {
+		return nil, err
+	}
+	d.AllocationGroup, d.CancelsTxID, d.OperatorID, d.OperatorName = group.String, cancels.String, opID.String, opName.String
+	if d.VAT, err = queryAll(ctx, q, func(sc scanner) (TSESaleVAT, error) {
+		var v TSESaleVAT
+		return v, sc.Scan(&v.VATRate, &v.Cents)
+	}, `SELECT vat_rate, cents FROM tse_sale_vat WHERE tx_id = ? ORDER BY CASE vat_rate WHEN 'NORMAL' THEN 1 WHEN 'REDUCED_1' THEN 2
+		WHEN 'SPECIAL_RATE_1' THEN 3 WHEN 'SPECIAL_RATE_2' THEN 4 ELSE 5 END`, txID); err != nil {
+		return nil, err
+	}
+	if d.Payments, err = queryAll(ctx, q, func(sc scanner) (TSESalePayment, error) {
+		var p TSESalePayment
+		return p, sc.Scan(&p.PaymentType, &p.CurrencyCode, &p.Cents)
+	}, `SELECT payment_type, currency_code, cents FROM tse_sale_payments WHERE tx_id = ? ORDER BY seq`, txID); err != nil {
+		return nil, err
+	}
+	if d.Lines, err = queryAll(ctx, q, func(sc scanner) (TSESaleLine, error) {
+		var l TSESaleLine
+		var item, discount sql.NullString
+		err := sc.Scan(&l.LineNo, &l.Text, &l.QuantityMilli, &l.UnitPriceCents, &l.TotalCents, &l.VATRate, &item, &discount, &l.BusinessCase)
+		l.ItemNumber, l.DiscountID = item.String, discount.String
+		return l, err
+	}, `SELECT line_no, text, quantity_milli, unit_price_cents, total_cents, vat_rate, item_number, discount_id, business_case
+		FROM tse_sale_lines WHERE tx_id = ? ORDER BY line_no`, txID); err != nil {
+		return nil, err
+	}
+	return &d, nil
+}

@@ -1,0 +1,371 @@
+package dsfinvk
+
+import (
+	"archive/zip"
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"posbox/store"
+	"posbox/tse"
+)
+
+// TaxonomyVersion is the DSFinV-K version the export follows.
+const TaxonomyVersion = "2.3"
+
+// SoftwareBrand names posbox in cashregister.csv when the owner named no
+// other POS software.
+const SoftwareBrand = "posbox"
+
+// Exporter builds the DSFinV-K export of a restaurant's closings: a ZIP
+// with the 20 CSV files, index.xml and the GDPdU DTD. main builds it and
+// hands it to the server (server.DSFinVK).
+type Exporter struct {
+	St              *store.Store
+	SoftwareVersion string // posbox's release (KASSE_SW_VERSION by default)
+}
+
+// dateTime is the export's one form of an instant: the restaurant's
+// wall clock with its offset, to the second (RFC 3339), e.g.
+// 2026-11-22T10:00:00+01:00.
+const dateTime = "2006-01-02T15:04:05Z07:00"
+
+// build holds the sheets and what every row needs.
+type build struct {
+	ctx    context.Context
+	st     *store.Store
+	loc    *time.Location
+	sheets map[*table]*sheet
+}
+
+func (b *build) at(t time.Time) string { return t.In(b.loc).Format(dateTime) }
+
+func (b *build) add(t *table, vals ...any) { b.sheets[t].row(vals...) }
+
+// Export writes the ZIP of the closings f selects to w. The selection may
+// be empty: the files then hold their header rows only.
+func (x *Exporter) Export(ctx context.Context, r *store.Restaurant, f store.ClosingFilter, tss store.TSEInfo, w io.Writer) error {
+	closings, err := x.St.TSEClosings(ctx, r.ID, f)
+	if err != nil {
+		return err
+	}
+	master, err := x.St.FiscalMasterData(ctx, r.ID)
+	if err != nil {
+		return err
+	}
+	b := &build{ctx: ctx, st: x.St, loc: r.Location(), sheets: map[*table]*sheet{}}
+	for _, t := range tables {
+		b.sheets[t] = newSheet(t)
+	}
+	for _, c := range closings {
+		if err := x.closing(b, r, master, tss, c); err != nil {
+			return err
+		}
+	}
+	supplier := master.BusinessName
+	if supplier == "" {
+		supplier = r.Name
+	}
+	zw := zip.NewWriter(w)
+	now := x.St.Now()
+	put := func(name string, data []byte) error {
+		fw, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate, Modified: now})
+		if err != nil {
+			return err
+		}
+		_, err = fw.Write(data)
+		return err
+	}
+	comment := fmt.Sprintf("DSFinV-K %s, posbox %s, %d Kassenabschlüsse", TaxonomyVersion, x.SoftwareVersion, len(closings))
+	if err := put("index.xml", indexXML(supplier, master.City, comment)); err != nil {
+		return err
+	}
+	if err := put("gdpdu-01-09-2004.dtd", []byte(gdpduDTD)); err != nil {
+		return err
+	}
+	for _, t := range tables {
+		if err := put(t.file, b.sheets[t].buf.Bytes()); err != nil {
+			return err
+		}
+	}
+	return zw.Close()
+}
+
+// closing writes one closing: its sales (single-record module), its
+// master data and its totals (closing module).
+func (x *Exporter) closing(b *build, r *store.Restaurant, m *store.FiscalMasterData, tss store.TSEInfo, c *store.TSEClosing) error {
+	sales, err := b.st.ClosingSales(b.ctx, c.ID)
+	if err != nil {
+		return err
+	}
+	k := []any{c.ClientSerial, b.at(c.CreatedAt), c.ZNr}
+	row := func(t *table, vals ...any) { b.add(t, append(append([]any{}, k...), vals...)...) }
+
+	type caseKey struct {
+		gvTyp string
+		key   int
+	}
+	cases := map[caseKey]int64{} // gross cents of the counted sales' lines
+	var caseOrder []caseKey
+	for _, s := range sales {
+		d := s.Detail
+		if d == nil {
+			d = &store.TSESaleDetail{Kind: store.SaleKindReceipt, BusinessCase: "Umsatz"}
+		}
+		lines := saleLines(d)
+		counted := d.Kind == store.SaleKindReceipt && slices.Contains(store.ClosingCountedTypes, s.ReceiptType) && s.State != "CANCELLED"
+		if err := x.sale(b, row, s, d, lines); err != nil {
+			return err
+		}
+		if counted {
+			for _, l := range lines {
+				ck := caseKey{l.BusinessCase, vatKeys[l.VATRate]}
+				if _, ok := cases[ck]; !ok {
+					caseOrder = append(caseOrder, ck)
+				}
+				cases[ck] += l.TotalCents
+			}
+		}
+	}
+
+	// Master data module.
+	name, street, postcode, city, country := m.BusinessName, m.Street, m.Postcode, m.City, m.Country
+	if name == "" {
+		name = r.Name
+	}
+	var eurPaid int64
+	for _, p := range c.Payments {
+		if p.CurrencyCode == "EUR" {
+			eurPaid += p.Cents
+		}
+	}
+	row(&tCashPointClosing, c.BusinessDate, TaxonomyVersion, c.FirstTxID, c.LastTxID, name, street, postcode, city, country,
+		m.TaxNumber, m.VATID, eurPaid, c.CashCents)
+	locName, locStreet, locPostcode, locCity, locCountry := m.LocationName, m.LocationStreet, m.LocationPostcode, m.LocationCity, m.LocationCountry
+	if locName == "" && locStreet == "" && locCity == "" {
+		locName, locStreet, locPostcode, locCity, locCountry = name, street, postcode, city, country
+	}
+	row(&tLocation, locName, locStreet, locPostcode, locCity, locCountry, m.VATID)
+	reg := registerOf(m, c.ClientSerial)
+	swBrand, swVersion := reg.SoftwareBrand, reg.SoftwareVersion
+	if swBrand == "" {
+		swBrand = SoftwareBrand
+	}
+	if swVersion == "" {
+		swVersion = x.SoftwareVersion
+	}
+	row(&tCashRegister, reg.Brand, reg.Model, c.ClientSerial, swBrand, swVersion, "EUR", "0")
+	for _, v := range vatTable {
+		row(&tVAT, v.key, v.bp, v.desc)
+	}
+	cert := tss.Certificate
+	var certI, certII string
+	certI, certII = cert, ""
+	if len(cert) > 1000 {
+		certI, certII = cert[:1000], cert[1000:]
+	}
+	row(&tTSE, 1, tss.SerialNumber, tse.SignatureAlgorithm, "unixTime", "UTF-8", tss.PublicKey, certI, certII)
+
+	// Closing module.
+	slices.SortStableFunc(caseOrder, func(p, q caseKey) int {
+		if p.gvTyp != q.gvTyp {
+			if p.gvTyp == "Umsatz" {
+				return -1
+			}
+			if q.gvTyp == "Umsatz" {
+				return 1
+			}
+			return strings.Compare(p.gvTyp, q.gvTyp)
+		}
+		return p.key - q.key
+	})
+	for _, ck := range caseOrder {
+		gross := c5(cases[ck])
+		net, vat := netOf(gross, rateBP(ck.key))
+		row(&tBusinessCases, ck.gvTyp, "", blank{}, ck.key, gross, net, vat)
+	}
+	cash := map[string]int64{}
+	var cashOrder []string
+	for _, p := range c.Payments {
+		if p.CurrencyCode == "EUR" {
+			row(&tPayment, zahlart(p.PaymentType), "", p.Cents)
+		}
+		if p.PaymentType == "CASH" {
+			if _, ok := cash[p.CurrencyCode]; !ok {
+				cashOrder = append(cashOrder, p.CurrencyCode)
+			}
+			cash[p.CurrencyCode] += p.Cents
+		}
+	}
+	if len(cashOrder) == 0 {
+		cashOrder, cash["EUR"] = []string{"EUR"}, 0
+	}
+	for _, cur := range cashOrder {
+		row(&tCashPerCurrency, cur, cash[cur])
+	}
+	return nil
+}
+
+// sale writes one sale's single records.
+func (x *Exporter) sale(b *build, row func(*table, ...any), s *store.ClosedSale, d *store.TSESaleDetail, lines []store.TSESaleLine) error {
+	bonTyp := tse.BonTyp(s.ReceiptType)
+	if s.State == "CANCELLED" {
+		bonTyp = tse.BonTyp("ABORT") // AVBelegabbruch: the TSE transaction was cancelled
+	}
+	storno := "0"
+	if d.CancelsTxID != "" {
+		storno = "1"
+	}
+	at := b.at(s.BusinessTime)
+	row(&tTransactions, s.TxID, s.ReceiptNo, bonTyp, "", s.ClientSerial, storno, at, at, d.OperatorID, d.OperatorName,
+		s.TotalCents, "", "", "", "", "", "", "", "", "")
+	for _, v := range d.VAT {
+		key := vatKeys[v.VATRate]
+		net, vat := netOf(c5(v.Cents), rateBP(key))
+		row(&tTransactionsVAT, s.TxID, key, c5(v.Cents), net, vat)
+	}
+	if d.AllocationGroup != "" {
+		row(&tAllocationGroups, s.TxID, d.AllocationGroup)
+	}
+	inHouse := "0"
+	if d.AllocationGroup != "" {
+		inHouse = "1"
+	}
+	for _, l := range lines {
+		pos := strconv.Itoa(l.LineNo)
+		key := vatKeys[l.VATRate]
+		row(&tLines, s.TxID, pos, "", l.Text, s.ClientSerial, l.BusinessCase, l.DiscountID, inHouse, "0", blank{}, l.ItemNumber,
+			"", "", "", l.QuantityMilli, blank{}, "", c5(l.UnitPriceCents))
+		net, vat := netOf(c5(l.TotalCents), rateBP(key))
+		row(&tLinesVAT, s.TxID, pos, key, c5(l.TotalCents), net, vat)
+	}
+	type payKey struct{ typ, cur string }
+	paid := map[payKey]int64{}
+	var payOrder []payKey
+	for _, p := range d.Payments {
+		pk := payKey{p.PaymentType, p.CurrencyCode}
+		if _, ok := paid[pk]; !ok {
+			payOrder = append(payOrder, pk)
+		}
+		paid[pk] += p.Cents
+	}
+	for _, pk := range payOrder {
+		if pk.cur == "EUR" {
+			row(&tDataPayment, s.TxID, zahlart(pk.typ), "", "", blank{}, paid[pk])
+		} else {
+			row(&tDataPayment, s.TxID, zahlart(pk.typ), "", pk.cur, paid[pk], blank{})
+		}
+	}
+	if d.CancelsTxID != "" {
+		if err := x.reference(b, row, s, d); err != nil {
+			return err
+		}
+	}
+	x.tseRow(b, row, s)
+	return nil
+}
+
+// reference links a storno to the sale it reverses.
+func (x *Exporter) reference(b *build, row func(*table, ...any), s *store.ClosedSale, d *store.TSESaleDetail) error {
+	orig, err := b.st.TSETransaction(b.ctx, s.RestaurantID, d.CancelsTxID)
+	if err != nil {
+		return err
+	}
+	var refZ any = blank{}
+	refKasse := orig.ClientSerial
+	oc, err := b.st.ClosingOf(b.ctx, s.RestaurantID, orig.TxID)
+	switch {
+	case err == nil:
+		refZ, refKasse = oc.ZNr, oc.ClientSerial
+	case !store.IsNotFound(err):
+		return err
+	}
+	row(&tReferences, s.TxID, "", "Transaktion", "Storno", b.at(orig.BusinessTime), refKasse, refZ, orig.TxID)
+	return nil
+}
+
+// tseRow writes the sale's TSE transaction, or its failure: a sale whose
+// receipt went out without TSE data names the outage in TSE_TA_FEHLER,
+// also once it was signed late (its TSE data then follow).
+func (x *Exporter) tseRow(b *build, row func(*table, ...any), s *store.ClosedSale) {
+	fault := ""
+	outage := s.OutageCode
+	if s.OutageReason != "" {
+		outage += ": " + s.OutageReason
+	}
+	signed := s.Number != nil && s.SignatureValue != "" && s.TimeEnd != nil
+	switch {
+	case s.ReceiptWithoutTSE && signed:
+		fault = "TSE-Ausfall (" + outage + "); Beleg ohne TSE-Daten ausgegeben, nachträglich signiert"
+	case s.ReceiptWithoutTSE:
+		fault = "TSE-Ausfall (" + outage + "); Beleg ohne TSE-Daten ausgegeben, nicht signiert"
+	case !signed:
+		fault = "Noch nicht von der TSE signiert (in der Warteschlange)"
+	}
+	if !signed {
+		row(&tTransactionsTSE, s.TxID, 1, blank{}, "", "", "", blank{}, "", fault, "")
+		return
+	}
+	processType, processData := qrProcess(s.QRCodeData)
+	var start, end string
+	if s.TimeStart != nil {
+		start = b.at(*s.TimeStart)
+	}
+	if s.TimeEnd != nil {
+		end = b.at(*s.TimeEnd)
+	}
+	var counter any = blank{}
+	if s.SignatureCounter != nil {
+		counter = *s.SignatureCounter
+	}
+	row(&tTransactionsTSE, s.TxID, 1, *s.Number, start, end, processType, counter, s.SignatureValue, fault, processData)
+}
+
+// qrProcess reads processType and processData from a QR code string
+// (DSFinV-K Annex I: V0;serial;processType;processData;number;counter;
+// start;end;algorithm;time format;signature;public key). processData may
+// itself hold ";" (an order's lines), so it is everything between the
+// third field and the last eight.
+func qrProcess(qr string) (processType, processData string) {
+	f := strings.Split(qr, ";")
+	if len(f) < 12 {
+		return "", ""
+	}
+	return f[2], strings.Join(f[3:len(f)-8], ";")
+}
+
+// saleLines is a sale's line items; a sale recorded without any gets one
+// line per VAT rate with its amount, so that every receipt has lines and
+// lines_vat.csv adds up to transactions_vat.csv.
+func saleLines(d *store.TSESaleDetail) []store.TSESaleLine {
+	if len(d.Lines) > 0 {
+		return d.Lines
+	}
+	out := make([]store.TSESaleLine, 0, len(d.VAT))
+	for i, v := range d.VAT {
+		out = append(out, store.TSESaleLine{LineNo: i + 1, Text: "Summe ohne Einzelpositionen", QuantityMilli: 1000,
+			UnitPriceCents: v.Cents, TotalCents: v.Cents, VATRate: v.VATRate, BusinessCase: d.BusinessCase})
+	}
+	return out
+}
+
+// zahlart is the DSFinV-K ZAHLART_TYP of fiskaly's payment type.
+func zahlart(paymentType string) string {
+	if paymentType == "CASH" {
+		return "Bar"
+	}
+	return "Unbar"
+}
+
+func registerOf(m *store.FiscalMasterData, serial string) store.FiscalRegister {
+	for _, r := range m.Registers {
+		if r.ClientSerial == serial {
+			return r
+		}
+	}
+	return store.FiscalRegister{ClientSerial: serial}
+}
