@@ -106,9 +106,13 @@ func (e *contractEnv) path(tb testing.TB, pattern string, ids map[string]string,
 // validBody is a body each route accepts, so a refusal a test sees is
 // about what it checks (auth, id), not about the body.
 var validBody = map[string]any{
-	"POST /api/auth/login":                   map[string]any{"email": "admin@test.local", "password": "password1"},
-	"POST /api/users":                        map[string]any{"email": "new@test.local", "name": "New", "role": "staff", "password": "password1"},
-	"PUT /api/users/:id":                     map[string]any{"name": "Renamed"},
+	"POST /api/auth/login": map[string]any{"email": "admin@test.local", "password": "password1"},
+	"POST /api/users":      map[string]any{"email": "new@test.local", "name": "New", "role": "staff", "password": "password1"},
+	"PUT /api/users/:id":   map[string]any{"name": "Renamed"},
+	// A wrong current password (422): a right one would end the staff
+	// token the walk goes on using.
+	"POST /api/auth/password":                map[string]any{"current_password": "not-the-password", "new_password": "password2"},
+	"PATCH /api/restaurant":                  map[string]any{"min_rest_hours": 10},
 	"POST /api/shifts/clock-out":             map[string]any{"break_minutes": 0},
 	"PUT /api/shifts/:id":                    map[string]any{"notes": "bring keys"},
 	"PATCH /api/shifts/:id/status":           map[string]any{"status": "confirmed"},
@@ -139,8 +143,8 @@ var noBody = []string{"POST /api/shifts/clock-in", "POST /api/tse/self-test", "P
 // staffAllowed are the routes the contract opens to every authenticated
 // user; every other non-public route is administrator only.
 var staffAllowed = []string{
-	"GET /api/auth/me", "GET /api/restaurant",
-	"POST /api/shifts/clock-in", "POST /api/shifts/clock-out", "GET /api/shifts/my-status",
+	"GET /api/auth/me", "GET /api/restaurant", "POST /api/auth/password",
+	"POST /api/shifts/clock-in", "POST /api/shifts/clock-out", "GET /api/shifts/my-status", "GET /api/shifts/mine",
 	"POST /api/discounts/:id/redeem",
 	"POST /api/tse/transactions", "GET /api/tse/transactions/:id",
 	"POST /api/events",
@@ -476,7 +480,8 @@ func TestContractResponseFormats(t *testing.T) {
 	}{
 		{"POST /api/shifts", "shift", []string{"id", "user_id", "user_name", "shift_date", "start_time", "end_time", "break_minutes", "role", "status", "notes", "created_at", "updated_at"}, true},
 		{"POST /api/discounts", "discount", []string{"id", "name", "description", "discount_type", "value", "min_order_amount", "max_discount_amount", "applicable_to", "category_id", "item_id", "valid_from", "valid_until", "usage_limit", "usage_count", "is_active", "created_at", "updated_at"}, true},
-		{"GET /api/auth/me", "user", []string{"id", "restaurant_id", "email", "name", "role", "is_active", "created_at", "updated_at"}, true},
+		{"GET /api/auth/me", "user", []string{"id", "restaurant_id", "email", "name", "role", "is_active", "created_at", "updated_at", "staff_number"}, true},
+		{"GET /api/restaurant", "restaurant", []string{"id", "name", "timezone", "created_at"}, false},
 		{"GET /api/shifts/my-status", "", []string{"clocked_in", "time_entry"}, true},
 		{"GET /api/shifts/my-status", "time_entry", []string{"id", "user_id", "clock_in", "clock_out", "break_minutes"}, true},
 		{"GET /api/time-entries", "time_entries", []string{"id", "user_id", "user_name", "clock_in", "clock_out", "break_minutes", "worked_hours"}, true},
@@ -553,6 +558,7 @@ func TestContractWrapperKeys(t *testing.T) {
 		"GET /api/notifications/logs": "logs", "GET /api/users": "users", "GET /api/auth/me": "user",
 		"GET /api/tse/queue": "queue", "GET /api/tse/outages": "outages", "GET /api/tse/transactions/:id": "transaction",
 		"GET /api/notifications/deliveries": "deliveries", "GET /api/restaurant": "restaurant", "GET /api/dashboard": "dashboard",
+		"GET /api/shifts/mine": "shifts",
 	}
 	for _, r := range e.srv.registered {
 		key := r.method + " " + r.path

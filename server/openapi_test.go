@@ -313,6 +313,9 @@ func sIfThen(member string, value any, then jobj, els jobj) jobj {
 // componentSchemas are the document's named schemas, in the order the
 // document lists them.
 func componentSchemas() jobj {
+	staffNumber := sStr("The payroll's personnel number: 1-20 letters, digits or `-`, unique among the restaurant's live users.", "pattern", "^[A-Za-z0-9-]{1,20}$")
+	federalState := sEnum("The German state whose public holidays count for § 3b EStG (docs/TIMECLOCK.md); null: the nationwide ones only.",
+		"BW", "BY", "BE", "BB", "HB", "HH", "HE", "MV", "NI", "NW", "RP", "SL", "SN", "ST", "SH", "TH")
 	userRole := sEnum("`admin` may do everything; `staff` the routes open to any user.", "admin", "staff")
 	channel := sEnum("", "email", "sms", "webhook")
 	vatLine := sBody("One line per VAT rate.",
@@ -404,20 +407,33 @@ func componentSchemas() jobj {
 			pr("token_type", jo("const", "Bearer")), pr("expires_in", sInt("Seconds (12 h by default).", "minimum", 1)), pr("user", sRef("User"))),
 		"User", sAnswer("A user; the password is never returned.",
 			pr("id", sID("")), pr("restaurant_id", sID("")), pr("email", sStr("Unique across the appliance.")), pr("name", sStr("")),
-			pr("role", userRole), pr("is_active", sBool("")), pr("created_at", sInstant("")), pr("updated_at", sInstant(""))),
+			pr("role", userRole), pr("is_active", sBool("")), pr("created_at", sInstant("")), pr("updated_at", sInstant("")),
+			pr("staff_number", sNullable(staffNumber))),
 		"UserCreate", sBody("",
 			prReq("email", sStr("One bare address, unique across the appliance (422 when taken).", "format", "email", "maxLength", 254)),
 			prReq("name", sStr("1-200 characters; no control characters.", "minLength", 1, "maxLength", 200)),
 			prReq("role", userRole),
-			prReq("password", sStr("8-72 bytes.", "minLength", 8, "maxLength", 72))),
+			prReq("password", sStr("8-72 bytes.", "minLength", 8, "maxLength", 72)),
+			pr("staff_number", sNullable(staffNumber))),
 		"UserUpdate", sBody("Only the members given change; `null` is 422. Demoting or disabling the last active admin is 409 `last_admin`.",
 			pr("email", sStr("", "format", "email", "maxLength", 254)),
 			pr("name", sStr("", "minLength", 1, "maxLength", 200)),
 			pr("role", userRole),
 			pr("is_active", sBool("")),
-			pr("password", sStr("8-72 bytes.", "minLength", 8, "maxLength", 72))),
+			pr("password", sStr("8-72 bytes.", "minLength", 8, "maxLength", 72)),
+			pr("staff_number", sNullable(staffNumber.with("description", "`null` clears it.")))),
+		"PasswordChange", sBody("The caller's own password.",
+			prReq("current_password", sStr("The password now (422 when wrong; counts against the login limits).", "minLength", 1, "maxLength", 72)),
+			prReq("new_password", sStr("8-72 bytes; not the current one.", "minLength", 8, "maxLength", 72))),
 		"Restaurant", sAnswer("", pr("id", sID("")), pr("name", sStr("")),
-			pr("timezone", sStr("IANA timezone: what \"today\" is for every list, report and the time clock.")), pr("created_at", sInstant(""))),
+			pr("timezone", sStr("IANA timezone: what \"today\" is for every list, report and the time clock.")), pr("created_at", sInstant("")),
+			pr("federal_state", sNullable(federalState)),
+			pr("open_entry_limit_hours", sInt("An entry open longer is flagged for review (default 16).", "minimum", 1, "maximum", 72)),
+			pr("min_rest_hours", sInt("ArbZG § 5: 11, or 10 under the hospitality exception (default 11).", "minimum", 10, "maximum", 11))),
+		"RestaurantUpdate", sBody("The time-clock settings; only the members given change.",
+			pr("federal_state", sNullable(federalState.with("description", "`null`: the nationwide holidays only."))),
+			pr("open_entry_limit_hours", sInt("1-72.", "minimum", 1, "maximum", 72)),
+			pr("min_rest_hours", sInt("11 or 10.", "minimum", 10, "maximum", 11))),
 
 		"TimeEntry", sAnswer("A time entry as its owner sees it.", pr("id", sID("")), pr("user_id", sID("")), pr("clock_in", sInstant("")),
 			pr("clock_out", sNullable(sInstant("Null while open."))), pr("break_minutes", sInt("", "minimum", 0))),
@@ -670,8 +686,17 @@ func apiOps() []apiOp {
 			errs: map[int][]string{400: bad, 401: {eUnauthenticated}, 422: {invalid}, 429: {eRateLimited}}},
 		{method: "GET", path: "/api/auth/me", id: "getMe", tag: "Authentication", access: anyUser, summary: "The caller",
 			ok: []apiOK{okJSON(200, "The caller.", sWrap("user", sRef("User")))}},
+		{method: "POST", path: "/api/auth/password", id: "changeOwnPassword", tag: "Authentication", access: anyUser,
+			summary: "Change the caller's own password (the current one required); every older token ends",
+			desc:    "Answers like the login, with a fresh token: the one the request carried ends with the change. Wrong current passwords count against the login limits (429).",
+			reqBody: "PasswordChange", ok: []apiOK{okJSON(200, "Changed; a fresh token.", sRef("Login"))},
+			errs: map[int][]string{400: bad, 409: {"conflict"}, 422: {invalid}, 429: {eRateLimited}}},
 		{method: "GET", path: "/api/restaurant", id: "getRestaurant", tag: "Authentication", access: anyUser, summary: "The caller's restaurant",
 			ok: []apiOK{okJSON(200, "The restaurant.", sWrap("restaurant", sRef("Restaurant")))}},
+		{method: "PATCH", path: "/api/restaurant", id: "updateRestaurant", tag: "Authentication", access: adminOnly,
+			summary: "Change the restaurant's time-clock settings (partial)",
+			reqBody: "RestaurantUpdate", ok: []apiOK{okJSON(200, "Changed.", sWrap("restaurant", sRef("Restaurant")))},
+			errs: map[int][]string{400: bad, 422: {invalid}}},
 		{method: "GET", path: "/api/dashboard", id: "getDashboard", tag: "Shifts", access: adminOnly, summary: "What the console's first screen shows",
 			ok: []apiOK{okJSON(200, "The dashboard.", sWrap("dashboard", sRef("Dashboard")))}},
 		{method: "GET", path: "/api/users", id: "listUsers", tag: "Users", access: adminOnly, summary: "The live users of the restaurant, by name",
@@ -692,6 +717,11 @@ func apiOps() []apiOp {
 			errs: map[int][]string{400: bad, 409: {"not_clocked_in"}, 422: {invalid}}},
 		{method: "GET", path: "/api/shifts/my-status", id: "getMyStatus", tag: "Shifts", access: anyUser, summary: "Whether the caller is clocked in",
 			ok: []apiOK{okJSON(200, "The caller's open entry, or null.", sRef("ClockStatus"))}},
+		{method: "GET", path: "/api/shifts/mine", id: "listMyShifts", tag: "Shifts", access: anyUser,
+			summary: "The caller's own shifts (every status, with notes) by shift_date and start_time",
+			params: []any{qParam("date_from", "Inclusive; default Monday of this week (restaurant's timezone).", sDate(""), false),
+				qParam("date_to", "Inclusive; default Sunday of next week; at most 92 days after `date_from`.", sDate(""), false)},
+			ok: []apiOK{okJSON(200, "The shifts.", sWrap("shifts", sArray(sRef("Shift"), "")))}, errs: map[int][]string{422: {invalid}}},
 		{method: "GET", path: "/api/shifts", id: "listShifts", tag: "Shifts", access: adminOnly,
 			summary: "Scheduled shifts by shift_date, start_time, user_name (a night shift on its shift_date)",
 			params:  []any{qParam("date_from", "Inclusive.", sDate(""), false), qParam("date_to", "Inclusive; not before `date_from`.", sDate(""), false)},
@@ -837,6 +867,7 @@ var problemExamples = []struct{ code, detail string }{
 	{"not_clocked_in", "you are not clocked in"},
 	{"shift_overlap", "the shift overlaps shift 01a206b8-b1de-70fd-926a-3598b9551e70 of the same user on 2026-11-27 18:00-02:00"},
 	{"last_admin", "the restaurant must keep at least one active admin"},
+	{"conflict", "your account changed meanwhile; log in again"},
 	{"discount_inactive", `discount "Happy Hour" is not active`},
 	{"discount_not_started", `discount "Pasta Tuesday" is valid from 2026-11-23T23:00:00.000Z`},
 	{"discount_expired", `discount "Happy Hour" expired at 2026-12-31T22:59:59.000Z`},
@@ -1588,7 +1619,7 @@ func TestOpenAPICheckCatchesDrift(t *testing.T) {
 	e := newTestEnv(t)
 	routes := e.srv.Routes()
 	user := `{"user":{"id":"01a206b7-9fdf-7851-b7c1-ed7ecb0abdae","restaurant_id":"01a206b7-443d-759a-8a2d-dfd33c7c0ee8","email":"a@b.example",` +
-		`"name":"A","role":"staff","is_active":true,"created_at":"2026-11-23T04:43:47.039Z","updated_at":"2026-11-23T04:43:47.039Z"`
+		`"name":"A","role":"staff","is_active":true,"created_at":"2026-11-23T04:43:47.039Z","updated_at":"2026-11-23T04:43:47.039Z","staff_number":null`
 	jsonCT := http.Header{"Content-Type": {"application/json"}}
 	problemCT := http.Header{"Content-Type": {"application/problem+json"}}
 	put := func() *http.Request {

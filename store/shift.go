@@ -353,3 +353,12 @@ func shiftChanges(a, b *Shift) []string {
 	add((a.Notes == nil) != (b.Notes == nil) || (a.Notes != nil && *a.Notes != *b.Notes), "notes")
 	return out
 }
+
+// UserShifts lists one user's shifts with shift_date in [from, to] (both
+// required), every status, by date and start time: a staff member's own
+// plan (GET /api/shifts/mine).
+func (s *Store) UserShifts(ctx context.Context, restaurantID, userID, from, to string) ([]*Shift, error) {
+	return queryAll(ctx, s.rdb, scanShift, `SELECT `+shiftColumns+` FROM shifts s JOIN users u ON u.id = s.user_id
+		WHERE s.restaurant_id = ? AND s.user_id = ? AND s.shift_date >= ? AND s.shift_date <= ?
+		ORDER BY s.shift_date, s.start_time, s.id`, restaurantID, userID, from, to)
+}
