@@ -32,7 +32,7 @@ type contractEnv struct {
 
 // families maps a path with :id to the kind of record the id names.
 func family(path string) string {
-	for _, f := range []string{"/api/users/", "/api/shifts/", "/api/discounts/", "/api/tse/transactions/", "/api/tse/queue/", "/api/notifications/settings/"} {
+	for _, f := range []string{"/api/users/", "/api/shifts/", "/api/time-entries/", "/api/discounts/", "/api/tse/transactions/", "/api/tse/queue/", "/api/notifications/settings/"} {
 		if strings.HasPrefix(path, f) {
 			if f == "/api/tse/queue/" {
 				return "/api/tse/transactions/" // queue actions name a transaction
@@ -51,6 +51,7 @@ func newContractEnv(tb testing.TB) *contractEnv {
 	e.staffToken = staffToken
 	e.own["/api/users/"] = staff.ID
 	e.own["/api/shifts/"] = e.create(tb, "POST", "/api/shifts", e.adminToken, shiftBody(staff, "2026-11-23", "18:00", "02:00"), "shift")
+	e.own["/api/time-entries/"] = e.create(tb, "POST", "/api/time-entries", e.adminToken, entryBody(staff.ID), "time_entry")
 	e.own["/api/discounts/"] = e.create(tb, "POST", "/api/discounts", e.adminToken, map[string]any{
 		"name": "Happy Hour", "discount_type": "percentage", "value": 12.5, "max_discount_amount": 5,
 		"valid_until": "2026-12-31T23:00:00+01:00"}, "discount")
@@ -66,6 +67,7 @@ func newContractEnv(tb testing.TB) *contractEnv {
 	otherStaff, _ := e.addUser(tb, other.ID, "staff@other.local", "Otto Other", store.RoleStaff)
 	e.foreign["/api/users/"] = otherStaff.ID
 	e.foreign["/api/shifts/"] = e.create(tb, "POST", "/api/shifts", otherAdmin, shiftBody(otherStaff, "2026-11-23", "10:00", "14:00"), "shift")
+	e.foreign["/api/time-entries/"] = e.create(tb, "POST", "/api/time-entries", otherAdmin, entryBody(otherStaff.ID), "time_entry")
 	e.foreign["/api/discounts/"] = e.create(tb, "POST", "/api/discounts", otherAdmin, map[string]any{
 		"name": "Other", "discount_type": "fixed", "value": 2}, "discount")
 	e.foreign["/api/notifications/settings/"] = e.create(tb, "POST", "/api/notifications/settings", otherAdmin, map[string]any{
@@ -74,6 +76,11 @@ func newContractEnv(tb testing.TB) *contractEnv {
 	// foreign transaction is an unknown one.
 	e.foreign["/api/tse/transactions/"] = store.NewID()
 	return e
+}
+
+// entryBody enters a closed time entry of the day before the test clock.
+func entryBody(userID string) map[string]any {
+	return map[string]any{"user_id": userID, "clock_in": "2026-11-21T08:00:00Z", "clock_out": "2026-11-21T12:00:00Z", "reason": "forgot to clock in"}
 }
 
 // create posts body, wants 201 and returns the id under key.
@@ -113,6 +120,8 @@ var validBody = map[string]any{
 	// token the walk goes on using.
 	"POST /api/auth/password":                map[string]any{"current_password": "not-the-password", "new_password": "password2"},
 	"PATCH /api/restaurant":                  map[string]any{"min_rest_hours": 10},
+	"PATCH /api/time-entries/:id":            map[string]any{"break_minutes": 15, "reason": "took a break"},
+	"POST /api/time-entries/:id/close":       map[string]any{"clock_out": "2026-11-21T13:00:00Z", "reason": "forgot to clock out"},
 	"POST /api/shifts/clock-out":             map[string]any{"break_minutes": 0},
 	"PUT /api/shifts/:id":                    map[string]any{"notes": "bring keys"},
 	"PATCH /api/shifts/:id/status":           map[string]any{"status": "confirmed"},
@@ -155,6 +164,9 @@ func hasBody(method string) bool { return method == "POST" || method == "PUT" ||
 func (e *contractEnv) bodyFor(tb testing.TB, r registeredRoute) any {
 	tb.Helper()
 	key := r.method + " " + r.path
+	if key == "POST /api/time-entries" {
+		return map[string]any{"user_id": e.own["/api/users/"], "clock_in": "2026-11-20T08:00:00Z", "clock_out": "2026-11-20T09:00:00Z", "reason": "forgot"}
+	}
 	if key == "POST /api/shifts" {
 		return map[string]any{"user_id": e.own["/api/users/"], "shift_date": "2026-11-30", "start_time": "09:00", "end_time": "10:00"}
 	}
@@ -213,7 +225,7 @@ func TestContractIDsThatAreNotOursAre404(t *testing.T) {
 		})
 	}
 	// Nothing of the other restaurant changed.
-	for table, fam := range map[string]string{"users": "/api/users/", "shifts": "/api/shifts/", "discounts": "/api/discounts/", "notification_settings": "/api/notifications/settings/"} {
+	for table, fam := range map[string]string{"users": "/api/users/", "shifts": "/api/shifts/", "time_entries": "/api/time-entries/", "discounts": "/api/discounts/", "notification_settings": "/api/notifications/settings/"} {
 		if n := e.countRows(t, "SELECT count(*) FROM "+table+" WHERE id = ? AND updated_at = created_at", e.foreign[fam]); n != 1 {
 			t.Errorf("the foreign record in %s was changed or deleted", table)
 		}
@@ -478,13 +490,13 @@ func TestContractResponseFormats(t *testing.T) {
 		fields      []string
 		exact       bool
 	}{
-		{"POST /api/shifts", "shift", []string{"id", "user_id", "user_name", "shift_date", "start_time", "end_time", "break_minutes", "role", "status", "notes", "created_at", "updated_at"}, true},
+		{"POST /api/shifts", "shift", []string{"id", "user_id", "user_name", "shift_date", "start_time", "end_time", "break_minutes", "role", "status", "notes", "created_at", "updated_at", "warnings"}, true},
 		{"POST /api/discounts", "discount", []string{"id", "name", "description", "discount_type", "value", "min_order_amount", "max_discount_amount", "applicable_to", "category_id", "item_id", "valid_from", "valid_until", "usage_limit", "usage_count", "is_active", "created_at", "updated_at"}, true},
 		{"GET /api/auth/me", "user", []string{"id", "restaurant_id", "email", "name", "role", "is_active", "created_at", "updated_at", "staff_number"}, true},
 		{"GET /api/restaurant", "restaurant", []string{"id", "name", "timezone", "created_at"}, false},
 		{"GET /api/shifts/my-status", "", []string{"clocked_in", "time_entry"}, true},
 		{"GET /api/shifts/my-status", "time_entry", []string{"id", "user_id", "clock_in", "clock_out", "break_minutes"}, true},
-		{"GET /api/time-entries", "time_entries", []string{"id", "user_id", "user_name", "clock_in", "clock_out", "break_minutes", "worked_hours"}, true},
+		{"GET /api/time-entries", "time_entries", []string{"id", "user_id", "user_name", "clock_in", "clock_out", "break_minutes", "worked_hours"}, false},
 		{"POST /api/discounts/:id/redeem", "redemption", []string{"discount_id", "amount", "usage_count"}, false},
 		{"GET /api/tse/status", "status", []string{"healthy", "last_self_test", "last_self_test_error", "provider", "online", "queue_depth", "oldest_queued_at", "open_outage", "days_to_certificate_expiry"}, false},
 		{"POST /api/tse/self-test", "self_test", []string{"state", "started_at", "finished_at"}, false},
@@ -558,7 +570,7 @@ func TestContractWrapperKeys(t *testing.T) {
 		"GET /api/notifications/logs": "logs", "GET /api/users": "users", "GET /api/auth/me": "user",
 		"GET /api/tse/queue": "queue", "GET /api/tse/outages": "outages", "GET /api/tse/transactions/:id": "transaction",
 		"GET /api/notifications/deliveries": "deliveries", "GET /api/restaurant": "restaurant", "GET /api/dashboard": "dashboard",
-		"GET /api/shifts/mine": "shifts",
+		"GET /api/shifts/mine": "shifts", "GET /api/time-entries/history/:id": "time_entry",
 	}
 	for _, r := range e.srv.registered {
 		key := r.method + " " + r.path

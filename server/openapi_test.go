@@ -316,6 +316,15 @@ func componentSchemas() jobj {
 	staffNumber := sStr("The payroll's personnel number: 1-20 letters, digits or `-`, unique among the restaurant's live users.", "pattern", "^[A-Za-z0-9-]{1,20}$")
 	federalState := sEnum("The German state whose public holidays count for § 3b EStG (docs/TIMECLOCK.md); null: the nationwide ones only.",
 		"BW", "BY", "BE", "BB", "HB", "HH", "HE", "MV", "NI", "NW", "RP", "SL", "SN", "ST", "SH", "TH")
+	reason := sStr("Why the entry is changed: 1-500 characters, kept in the history for good.", "minLength", 1, "maxLength", 500)
+	entryWithHours := []prop{pr("id", sID("")), pr("user_id", sID("")), pr("user_name", sStr("")),
+		pr("clock_in", sInstant("")), pr("clock_out", sNullable(sInstant("Null while open."))), pr("break_minutes", sInt("", "minimum", 0)),
+		pr("worked_hours", sHours("Clock-out (or now) − clock-in − break, never negative.")),
+		pr("source", sEnum("`clock`: punched; `admin`: entered by an admin.", "clock", "admin")),
+		pr("corrected", sBool("An admin closed or corrected it (see its history).")),
+		pr("open_too_long", sBool("Open past the restaurant's `open_entry_limit_hours`: to review.")),
+		pr("open_flagged_at", sNullable(sInstant("When the open-entry check flagged it and raised `time_entry_open_too_long`."))),
+		pr("warnings", sArray(sRef("LabourWarning"), "The ArbZG warnings of its working day."))}
 	userRole := sEnum("`admin` may do everything; `staff` the routes open to any user.", "admin", "staff")
 	channel := sEnum("", "email", "sms", "webhook")
 	vatLine := sBody("One line per VAT rate.",
@@ -333,7 +342,7 @@ func componentSchemas() jobj {
 		sIfThen("channel", "webhook", jo("properties", jo("destination", jo("format", "uri", "pattern", "^[Hh][Tt][Tt][Pp][Ss]?://", "maxLength", 2048))), nil),
 	}
 	destination := sStr("One bare email address (`email`), an E.164 number `^\\+[1-9][0-9]{6,14}$` (`sms`), or an absolute http or https URL (`webhook`).", "minLength", 1)
-	eventType := sStr("Open list; the appliance's own: `shift_change`, `clock_in`, `clock_out`, `discount_exhausted`, `tse_error`, `tse_recovered`, `tse_certificate_expiring`, `daily_report`.", "pattern", eventPattern)
+	eventType := sStr("Open list; the appliance's own: `shift_change`, `clock_in`, `clock_out`, `discount_exhausted`, `tse_error`, `tse_recovered`, `tse_certificate_expiring`, `daily_report`, `labour_law_warning`, `time_entry_open_too_long`.", "pattern", eventPattern)
 
 	discountProps := func(create bool) []prop {
 		r := func(name string, s jobj) prop {
@@ -390,7 +399,7 @@ func componentSchemas() jobj {
 			pr("status", sInt("The HTTP status.", "minimum", 400, "maximum", 599)),
 			pr("code", sStr("Stable: `unauthenticated`, `forbidden`, `not_found`, `method_not_allowed`, `malformed_json`, `unknown_field`, "+
 				"`unsupported_media_type`, `request_too_large`, `validation_failed`, `already_clocked_in`, `not_clocked_in`, `shift_overlap`, "+
-				"`last_admin`, `discount_inactive`, `discount_not_started`, `discount_expired`, `usage_limit_reached`, `min_order_not_met`, "+
+				"`last_admin`, `conflict`, `time_entry_closed`, `time_entry_open`, `time_entry_overlap`, `discount_inactive`, `discount_not_started`, `discount_expired`, `usage_limit_reached`, `min_order_not_met`, "+
 				"`idempotency_key_reused`, `tse_queue_state`, `tse_not_configured`, `rate_limited`, `https_required`, `internal`, `tse_unavailable`, `unavailable`. "+
 				"Each answer lists the codes it can carry as its examples.", "pattern", "^[a-z][a-z0-9_]*$")),
 			prOpt("detail", sStr("A sentence for a person.")),
@@ -441,14 +450,44 @@ func componentSchemas() jobj {
 		"ClockOut", jo("type", []string{"object", "null"}, "description", "Optional: no body, `{}` or `null` is a break of 0.",
 			"properties", jo("break_minutes", sNullable(sInt("The entry's whole break: 0 up to the whole minutes since clock-in; null or absent is 0.", "minimum", 0))),
 			"additionalProperties", false),
-		"TimeEntryWithHours", sAnswer("A time entry in the admin list.", pr("id", sID("")), pr("user_id", sID("")), pr("user_name", sStr("")),
-			pr("clock_in", sInstant("")), pr("clock_out", sNullable(sInstant("Null while open."))), pr("break_minutes", sInt("", "minimum", 0)),
-			pr("worked_hours", sHours("Clock-out (or now) − clock-in − break, never negative."))),
+		"ClockedOutEntry", sAnswer("The closed entry, then the ArbZG warnings of the working day (they never refuse the clock-out).",
+			pr("id", sID("")), pr("user_id", sID("")), pr("clock_in", sInstant("")),
+			pr("clock_out", sNullable(sInstant("Null while open."))), pr("break_minutes", sInt("", "minimum", 0)),
+			pr("warnings", sArray(sRef("LabourWarning"), ""))),
+		"TimeEntryWithHours", sAnswer("A time entry in the admin list: the contract's fields, then the appliance's.", entryWithHours...),
+		"TimeEntryDetail", sAnswer("A time entry with the punch as recorded and every correction.",
+			append(slices.Clone(entryWithHours),
+				pr("original", sNullable(sRef("EntryValues").with("description", "What the time clock recorded before any correction; null for an entry an admin entered."))),
+				pr("history", sArray(sRef("TimeEntryCorrection"), "Every change, oldest first; append-only.")))...),
+		"EntryValues", sAnswer("", pr("clock_in", sInstant("")), pr("clock_out", sNullable(sInstant("Null while open."))), pr("break_minutes", sInt("", "minimum", 0))),
+		"TimeEntryCorrection", sAnswer("One change of a time entry (GoBD): who, when, why, before and after. No route changes or deletes it.",
+			pr("id", sID("")), pr("action", sEnum("`create`: entered by an admin; `close`: a forgotten clock-out closed; `correct`: values changed.", "create", "close", "correct")),
+			pr("by_user_id", sID("The admin.")), pr("by_name", sStr("")), pr("at", sInstant("")), pr("reason", sStr("")),
+			pr("before", sNullable(sRef("EntryValues"))), pr("after", sRef("EntryValues"))),
+		"TimeEntryCreate", sBody("A missing entry, entered by an admin; it may not overlap another entry of the user (409 `time_entry_overlap`).",
+			prReq("user_id", sID("A user of this restaurant.")),
+			prReq("clock_in", sInstantIn("Not in the future.")),
+			prReq("clock_out", sInstantIn("After `clock_in`, not in the future.")),
+			pr("break_minutes", sInt("Default 0; at most the entry's length.", "minimum", 0)),
+			prReq("reason", reason)),
+		"TimeEntryClose", sBody("Close a forgotten open entry.",
+			prReq("clock_out", sInstantIn("After the clock-in, not in the future.")),
+			pr("break_minutes", sInt("Default 0; at most the entry's length.", "minimum", 0)),
+			prReq("reason", reason)),
+		"TimeEntryCorrect", sBody("Correct an entry; at least one of the three values. An open entry's `clock_out` is set by `close` (409 `time_entry_open`).",
+			pr("clock_in", sInstantIn("")), pr("clock_out", sInstantIn("")), pr("break_minutes", sInt("", "minimum", 0)),
+			prReq("reason", reason)),
+		"LabourWarning", sAnswer("An ArbZG finding; it never refuses anything.",
+			pr("code", sEnum("Stable.", "break_too_short", "daily_max_exceeded", "rest_too_short")),
+			pr("rule", sEnum("The rule it comes from.", "ArbZG §4", "ArbZG §3", "ArbZG §5")),
+			pr("date", sDate("The working day: the local date its first period starts on.")),
+			pr("message", sStr("A sentence with the numbers."))),
 		"Shift", sAnswer("A scheduled shift.", pr("id", sID("")), pr("user_id", sID("")), pr("user_name", sStr("")),
 			pr("shift_date", sDate("The date the shift starts on.")), pr("start_time", sClock("")), pr("end_time", sClock("Before `start_time`: the next day.")),
 			pr("break_minutes", sInt("", "minimum", 0)), pr("role", sStr("", "maxLength", 50)),
 			pr("status", sEnum("", "pending", "confirmed", "cancelled")), pr("notes", sNullable(sStr("", "maxLength", 2000))),
-			pr("created_at", sInstant("")), pr("updated_at", sInstant(""))),
+			pr("created_at", sInstant("")), pr("updated_at", sInstant("")),
+			pr("warnings", sArray(sRef("LabourWarning"), "ArbZG warnings against the user's other non-cancelled shifts; a plan is never refused for them."))),
 		"ShiftCreate", sBody("A new shift (status `pending`). No two non-cancelled shifts of a user may share a minute (409 `shift_overlap`).",
 			prReq("user_id", sID("An active user of this restaurant.")),
 			prReq("shift_date", sDate("The date the shift starts on.")),
@@ -466,7 +505,9 @@ func componentSchemas() jobj {
 			pr("generated_at", sInstant("")), pr("clocked_in", sArray(sRef("OpenTimeEntry"), "Every open entry, also one begun yesterday.")),
 			pr("today", sRef("DashboardToday")), pr("notifications", sRef("DashboardNotifications"))),
 		"OpenTimeEntry", sAnswer("", pr("time_entry_id", sID("")), pr("user_id", sID("")), pr("user_name", sStr("")), pr("clock_in", sInstant("")),
-			pr("worked_hours", sHours("So far."))),
+			pr("worked_hours", sHours("So far.")),
+			pr("open_too_long", sBool("Open past the restaurant's `open_entry_limit_hours`: a forgotten clock-out to review.")),
+			pr("open_flagged_at", sNullable(sInstant("When the check flagged it (and raised `time_entry_open_too_long`, once).")))),
 		"DashboardToday", sAnswer("The entries that began today.", pr("worked_hours", sHours("")), pr("entries", sInt("", "minimum", 0)),
 			pr("by_user", sArray(sRef("UserHours"), ""))),
 		"UserHours", sAnswer("", pr("user_id", sID("")), pr("user_name", sStr("")), pr("worked_hours", sHours("")), pr("entries", sInt("", "minimum", 1))),
@@ -713,7 +754,7 @@ func apiOps() []apiOp {
 		{method: "POST", path: "/api/shifts/clock-in", id: "clockIn", tag: "Shifts", access: anyUser, summary: "Clock in now (no body)",
 			ok: []apiOK{okJSON(201, "Clocked in.", sWrap("time_entry", sRef("TimeEntry")))}, errs: map[int][]string{409: {"already_clocked_in"}}},
 		{method: "POST", path: "/api/shifts/clock-out", id: "clockOut", tag: "Shifts", access: anyUser, summary: "Clock out now",
-			reqBody: "ClockOut", bodyOptional: true, ok: []apiOK{okJSON(200, "Clocked out.", sWrap("time_entry", sRef("TimeEntry")))},
+			reqBody: "ClockOut", bodyOptional: true, ok: []apiOK{okJSON(200, "Clocked out, with the working day's ArbZG warnings.", sWrap("time_entry", sRef("ClockedOutEntry")))},
 			errs: map[int][]string{400: bad, 409: {"not_clocked_in"}, 422: {invalid}}},
 		{method: "GET", path: "/api/shifts/my-status", id: "getMyStatus", tag: "Shifts", access: anyUser, summary: "Whether the caller is clocked in",
 			ok: []apiOK{okJSON(200, "The caller's open entry, or null.", sRef("ClockStatus"))}},
@@ -752,6 +793,22 @@ func apiOps() []apiOp {
 			ok: []apiOK{{status: 200, desc: "The file.", ctype: "text/csv; charset=utf-8", schema: sStr(""),
 				headers: jo("Content-Disposition", jo("$ref", "#/components/headers/ContentDisposition"))}},
 			errs: map[int][]string{422: {invalid}}},
+
+		{method: "POST", path: "/api/time-entries", id: "createTimeEntry", tag: "Shifts", access: adminOnly,
+			summary: "Enter a missing time entry (with a reason, kept in its history)",
+			reqBody: "TimeEntryCreate", ok: []apiOK{okJSON(201, "Created, with its history and warnings.", sWrap("time_entry", sRef("TimeEntryDetail")))},
+			errs: map[int][]string{400: bad, 409: {"time_entry_overlap"}, 422: {invalid}}},
+		{method: "GET", path: "/api/time-entries/history/:id", id: "getTimeEntry", tag: "Shifts", access: adminOnly,
+			summary: "A time entry with the punch as recorded and every correction",
+			ok:      []apiOK{okJSON(200, "The entry.", sWrap("time_entry", sRef("TimeEntryDetail")))}, errs: map[int][]string{404: {notFound}}},
+		{method: "PATCH", path: "/api/time-entries/:id", id: "correctTimeEntry", tag: "Shifts", access: adminOnly,
+			summary: "Correct a time entry's clock-in, clock-out or break (with a reason; no change is a no-op)",
+			reqBody: "TimeEntryCorrect", ok: []apiOK{okJSON(200, "Corrected, with its history and warnings.", sWrap("time_entry", sRef("TimeEntryDetail")))},
+			errs: map[int][]string{400: bad, 404: {notFound}, 409: {"time_entry_open", "time_entry_overlap"}, 422: {invalid}}},
+		{method: "POST", path: "/api/time-entries/:id/close", id: "closeTimeEntry", tag: "Shifts", access: adminOnly,
+			summary: "Close a forgotten open entry (with a reason); 409 when it was closed meanwhile",
+			reqBody: "TimeEntryClose", ok: []apiOK{okJSON(200, "Closed, with its history and warnings.", sWrap("time_entry", sRef("TimeEntryDetail")))},
+			errs: map[int][]string{400: bad, 404: {notFound}, 409: {"time_entry_closed"}, 422: {invalid}}},
 
 		{method: "GET", path: "/api/discounts", id: "listDiscounts", tag: "Discounts", access: adminOnly,
 			summary: "Every discount of the restaurant, newest first", ok: []apiOK{okJSON(200, "The discounts.", sWrap("discounts", sArray(sRef("Discount"), "")))}},
@@ -868,6 +925,9 @@ var problemExamples = []struct{ code, detail string }{
 	{"shift_overlap", "the shift overlaps shift 01a206b8-b1de-70fd-926a-3598b9551e70 of the same user on 2026-11-27 18:00-02:00"},
 	{"last_admin", "the restaurant must keep at least one active admin"},
 	{"conflict", "your account changed meanwhile; log in again"},
+	{"time_entry_closed", "the entry was closed at 2026-11-22T17:02:11.000Z; correct it instead"},
+	{"time_entry_open", "the entry is open: close it with POST /api/time-entries/01a206b8-b1de-70fd-926a-3598b9551e70/close"},
+	{"time_entry_overlap", "the entry overlaps time entry 01a206b8-b1de-70fd-926a-3598b9551e70 of the same user (clock-in 2026-11-22T09:00:00.000Z)"},
 	{"discount_inactive", `discount "Happy Hour" is not active`},
 	{"discount_not_started", `discount "Pasta Tuesday" is valid from 2026-11-23T23:00:00.000Z`},
 	{"discount_expired", `discount "Happy Hour" expired at 2026-12-31T22:59:59.000Z`},

@@ -42,9 +42,9 @@ func (s *Server) myShifts(w http.ResponseWriter, r *http.Request, _ httprouter.P
 	if err != nil {
 		return err
 	}
-	out := make([]shiftJSON, 0, len(shifts))
-	for _, sh := range shifts {
-		out = append(out, toShiftJSON(sh))
+	out, err := s.shiftsJSON(r, shifts)
+	if err != nil {
+		return err
 	}
 	return writeJSON(w, http.StatusOK, envelope{"shifts": out})
 }
