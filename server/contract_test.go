@@ -144,7 +144,7 @@ var validBody = map[string]any{
 }
 
 // fileRoutes answer a file, not JSON (their own tests check it).
-var fileRoutes = []string{"/api/time-entries/export"}
+var fileRoutes = []string{"/api/time-entries/export", "/api/time-entries/payroll"}
 
 // noBody are the routes that read no body (any JSON body is ignored).
 var noBody = []string{"POST /api/shifts/clock-in", "POST /api/tse/self-test", "POST /api/tse/queue/:id/retry", "POST /api/tse/queue/:id/cancel"}
@@ -454,7 +454,8 @@ func TestContractResponseFormats(t *testing.T) {
 	wantStatus(t, rec, http.StatusOK)
 	e.samples["POST /api/auth/login"] = rec.Body.Bytes()
 
-	query := map[string]string{"/api/tse/transactions": "?from=2026-11-22T00:00:00Z&to=2026-11-23T00:00:00%2B01:00"}
+	query := map[string]string{"/api/tse/transactions": "?from=2026-11-22T00:00:00Z&to=2026-11-23T00:00:00%2B01:00",
+		"/api/time-entries/report": "?from=2026-11-01&to=2026-11-30"}
 	for _, r := range e.srv.registered {
 		if r.method != "GET" || slices.Contains(fileRoutes, r.path) {
 			continue
@@ -571,6 +572,7 @@ func TestContractWrapperKeys(t *testing.T) {
 		"GET /api/tse/queue": "queue", "GET /api/tse/outages": "outages", "GET /api/tse/transactions/:id": "transaction",
 		"GET /api/notifications/deliveries": "deliveries", "GET /api/restaurant": "restaurant", "GET /api/dashboard": "dashboard",
 		"GET /api/shifts/mine": "shifts", "GET /api/time-entries/history/:id": "time_entry",
+		"GET /api/time-entries/report": "report",
 	}
 	for _, r := range e.srv.registered {
 		key := r.method + " " + r.path
@@ -583,7 +585,8 @@ func TestContractWrapperKeys(t *testing.T) {
 			t.Errorf("%s: no wrapper key in this test's table; add it", key)
 			continue
 		}
-		rec := e.do(t, "GET", e.path(t, r.path, e.own), nil, e.adminToken)
+		query := map[string]string{"/api/time-entries/report": "?from=2026-11-01&to=2026-11-30"}[r.path]
+		rec := e.do(t, "GET", e.path(t, r.path, e.own)+query, nil, e.adminToken)
 		wantStatus(t, rec, http.StatusOK)
 		if keys := jsonKeys(t, rec.Body.Bytes()); !slices.Equal(keys, []string{w}) {
 			t.Errorf("%s: keys %v, want [%s]", key, keys, w)

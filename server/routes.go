@@ -31,6 +31,8 @@ func (s *Server) routes(r *httprouter.Router) {
 	s.route(r, "DELETE", "/api/shifts/:id", adminOnly, s.deleteShift)
 	s.route(r, "GET", "/api/time-entries", adminOnly, s.listTimeEntries)
 	s.route(r, "GET", "/api/time-entries/export", adminOnly, s.exportTimeEntries)
+	s.route(r, "GET", "/api/time-entries/report", adminOnly, s.timeEntryReport)
+	s.route(r, "GET", "/api/time-entries/payroll", adminOnly, s.exportPayroll)
 	s.route(r, "POST", "/api/time-entries", adminOnly, s.createTimeEntry)
 	s.route(r, "GET", "/api/time-entries/history/:id", adminOnly, s.getTimeEntry)
 	s.route(r, "PATCH", "/api/time-entries/:id", adminOnly, s.correctTimeEntry)

@@ -15,6 +15,7 @@ type TimeEntry struct {
 	RestaurantID string
 	UserID       string
 	UserName     string
+	StaffNumber  string // the user's, "" when not set
 	ClockIn      time.Time
 	ClockOut     *time.Time
 	BreakMinutes int
@@ -180,14 +181,14 @@ func (s *Store) OpenEntries(ctx context.Context, restaurantID string) ([]*TimeEn
 }
 
 const timeEntryColumns = `t.id, t.restaurant_id, t.user_id, u.name, t.clock_in, t.clock_out, t.break_minutes, t.created_at, t.updated_at,
-	t.source, t.open_flagged_at, EXISTS (SELECT 1 FROM time_entry_corrections c WHERE c.time_entry_id = t.id AND c.action <> 'create')`
+	t.source, t.open_flagged_at, coalesce(u.staff_number, ''), EXISTS (SELECT 1 FROM time_entry_corrections c WHERE c.time_entry_id = t.id AND c.action <> 'create')`
 
 func scanTimeEntry(row scanner) (*TimeEntry, error) {
 	var e TimeEntry
 	var in, created, updated string
 	var out, flagged sql.NullString
 	if err := row.Scan(&e.ID, &e.RestaurantID, &e.UserID, &e.UserName, &in, &out, &e.BreakMinutes, &created, &updated,
-		&e.Source, &flagged, &e.Corrected); err != nil {
+		&e.Source, &flagged, &e.StaffNumber, &e.Corrected); err != nil {
 		return nil, err
 	}
 	e.ClockIn, e.ClockOut, e.OpenFlaggedAt = ParseTime(in), parseNullTime(out), parseNullTime(flagged)
