@@ -9,7 +9,9 @@ import (
 var berlin, _ = time.LoadLocation("Europe/Berlin")
 
 // at is a Berlin wall time.
-func at(y int, m time.Month, d, h, min int) time.Time { return time.Date(y, m, d, h, min, 0, 0, berlin) }
+func at(y int, m time.Month, d, h, min int) time.Time {
+	return time.Date(y, m, d, h, min, 0, 0, berlin)
+}
 
 func codes(ws []LabourWarning) []string {
 	var out []string
