@@ -125,6 +125,9 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 	if _, err := startIdempotencyPurge(workCtx, sched, st, log); err != nil {
 		return err
 	}
+	if _, err := startTimeClock(workCtx, sched, st, log); err != nil {
+		return err
+	}
 	startBackups(workCtx, sched, st, cfg, log)
 	if err := startClosings(workCtx, sched, st, cfg, log); err != nil {
 		return err

@@ -68,6 +68,13 @@ func TestConsoleNotifications(t *testing.T) {
 	b.login("chef@linde.test", adminPassword)
 	b.wait("the page", `document.querySelector('#rules-list .empty') && document.querySelector('#log-list .empty') && document.querySelector('#deliveries-pending .empty')`)
 
+	// The time clock's events are offered by name.
+	for _, typ := range []string{"labour_law_warning", "time_entry_open_too_long"} {
+		if got := eval[string](b, fmt.Sprintf(`document.querySelector('#rule-form select[name=event_type] option[value=%s]')?.innerText || ''`, typ)); got == "" {
+			t.Fatalf("no option for %s in the event select", typ)
+		}
+	}
+
 	// A rule with a bad destination: the API's message beside it.
 	b.fill("#rule-form select[name=channel]", "webhook")
 	b.fill("#rule-form select[name=event_type]", "new_order")

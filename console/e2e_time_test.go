@@ -1,6 +1,8 @@
 package console_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -145,4 +147,51 @@ func TestConsoleTimeEntries(t *testing.T) {
 	}
 	b.clickText("header .lang button", "DE")
 	b.wait("German", `document.querySelector('main h1').innerText === 'Arbeitszeiten'`)
+
+	// Corrections: Kim forgot to clock out. Her clock-in is moved two
+	// minutes back through the API first, so the form's clock-out (now, to
+	// the minute) lies after it.
+	_, list := a.call(t, "GET", "/api/time-entries", admin, "")
+	var entries struct {
+		TimeEntries []struct {
+			ID       string `json:"id"`
+			UserName string `json:"user_name"`
+		} `json:"time_entries"`
+	}
+	if err := json.Unmarshal([]byte(list), &entries); err != nil {
+		t.Fatal(err)
+	}
+	var kimEntry string
+	for _, e := range entries.TimeEntries {
+		if e.UserName == "Kim Koch" {
+			kimEntry = e.ID
+		}
+	}
+	earlier := time.Now().Add(-2 * time.Minute).UTC().Format(time.RFC3339)
+	if code, body := a.call(t, "PATCH", "/api/time-entries/"+kimEntry, admin, fmt.Sprintf(`{"clock_in":%q,"reason":"came in earlier"}`, earlier)); code != http.StatusOK {
+		t.Fatalf("moving Kim's clock-in: %d %s", code, body)
+	}
+	b.click("#today")
+	b.wait("Kim's entry corrected", `[...document.querySelectorAll('#entries tbody tr.open')].some((tr) => tr.innerText.includes('korrigiert'))`)
+	b.click(`#entries tr.open button[data-action=close]`)
+	b.wait("the close form", `!document.querySelector('#correct-form').hidden && document.querySelector('#correct-heading').innerText.includes('Kim Koch')`)
+	b.click(`#correct-form button[type=submit]`) // no reason
+	b.wait("the reason's error", `document.querySelector('#correct-form [data-field=reason] .error').innerText !== ''`)
+	b.fill(`#correct-form [name=reason]`, "forgot to clock out")
+	b.click(`#correct-form button[type=submit]`)
+	b.wait("nobody open", `document.querySelector('#correct-form').hidden && document.querySelectorAll('#entries tbody tr').length === 2 && !document.querySelector('#entries tbody tr.open')`)
+	code, detail := a.call(t, "GET", "/api/time-entries/history/"+kimEntry, admin, "")
+	if code != http.StatusOK || !strings.Contains(detail, `"action":"close"`) || !strings.Contains(detail, `"reason":"forgot to clock out"`) ||
+		strings.Count(detail, `"action":`) != 2 {
+		t.Fatalf("Kim's history: %d %s", code, detail)
+	}
+	// A correction the API refuses is said next to its field: Sam's entry
+	// is shorter than an hour's break.
+	eval[bool](b, `[...document.querySelectorAll('#entries tbody tr')].find((tr) => tr.innerText.includes('Sam Weber')).querySelector('button[data-action=correct]').click(), true`)
+	b.wait("the correct form", `!document.querySelector('#correct-form').hidden && document.querySelector('#correct-heading').innerText.includes('Sam Weber')`)
+	b.fill(`#correct-form [name=break_minutes]`, "60")
+	b.fill(`#correct-form [name=reason]`, "lunch")
+	b.click(`#correct-form button[type=submit]`)
+	b.wait("the break's error", `document.querySelector('#correct-form [data-field=break_minutes] .error').innerText !== ''`)
+	b.screenshot("time-correct")
 }

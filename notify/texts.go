@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -178,6 +179,33 @@ var subjects = map[string]func(v view, typ string) string{
 		return v.pick(
 			fmt.Sprintf("%s hat ausgestempelt: %s, %s Std. gearbeitet", v.s("time_entry.user_name", "name"), v.s("local_time"), v.decimal("time_entry.worked_hours")),
 			fmt.Sprintf("%s clocked out: %s, %s h worked", v.s("time_entry.user_name", "name"), v.s("local_time"), v.decimal("time_entry.worked_hours")))
+	},
+	"labour_law_warning": func(v view, _ string) string {
+		var rules, dates []string
+		ws, _ := v.get("warnings").([]any)
+		for _, w := range ws {
+			m, _ := w.(map[string]any)
+			r, _ := m["rule"].(string)
+			d, _ := m["date"].(string)
+			if r != "" && !slices.Contains(rules, r) {
+				rules = append(rules, r)
+			}
+			if d != "" && !slices.Contains(dates, d) {
+				dates = append(dates, d)
+			}
+		}
+		what := [2]string{"Arbeitszeit-Warnung", "Working-time warning"}
+		if v.s("source") == "shift" {
+			what = [2]string{"Schichtplan-Warnung", "Shift plan warning"}
+		}
+		return v.pick(
+			fmt.Sprintf("%s: %s am %s - %s", what[0], v.s("user_name"), strings.Join(dates, ", "), strings.Join(rules, ", ")),
+			fmt.Sprintf("%s: %s on %s - %s", what[1], v.s("user_name"), strings.Join(dates, ", "), strings.Join(rules, ", ")))
+	},
+	"time_entry_open_too_long": func(v view, _ string) string {
+		return v.pick(
+			fmt.Sprintf("%s ist seit %s eingestempelt (über %s Std.): bitte prüfen", v.s("time_entry.user_name"), v.s("local_time"), v.s("limit_hours")),
+			fmt.Sprintf("%s has been clocked in since %s (over %s h): please check", v.s("time_entry.user_name"), v.s("local_time"), v.s("limit_hours")))
 	},
 	"discount_exhausted": func(v view, _ string) string {
 		return v.pick(

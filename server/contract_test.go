@@ -32,7 +32,7 @@ type contractEnv struct {
 
 // families maps a path with :id to the kind of record the id names.
 func family(path string) string {
-	for _, f := range []string{"/api/users/", "/api/shifts/", "/api/discounts/", "/api/tse/transactions/", "/api/tse/queue/", "/api/tse/closings/", "/api/notifications/settings/", "/api/tse/archives/"} {
+	for _, f := range []string{"/api/users/", "/api/shifts/", "/api/time-entries/", "/api/discounts/", "/api/tse/transactions/", "/api/tse/queue/", "/api/tse/closings/", "/api/notifications/settings/", "/api/tse/archives/"} {
 		if strings.HasPrefix(path, f) {
 			if f == "/api/tse/queue/" {
 				return "/api/tse/transactions/" // queue actions name a transaction
@@ -51,6 +51,7 @@ func newContractEnv(tb testing.TB) *contractEnv {
 	e.staffToken = staffToken
 	e.own["/api/users/"] = staff.ID
 	e.own["/api/shifts/"] = e.create(tb, "POST", "/api/shifts", e.adminToken, shiftBody(staff, "2026-11-23", "18:00", "02:00"), "shift")
+	e.own["/api/time-entries/"] = e.create(tb, "POST", "/api/time-entries", e.adminToken, entryBody(staff.ID), "time_entry")
 	e.own["/api/discounts/"] = e.create(tb, "POST", "/api/discounts", e.adminToken, map[string]any{
 		"name": "Happy Hour", "discount_type": "percentage", "value": 12.5, "max_discount_amount": 5,
 		"valid_until": "2026-12-31T23:00:00+01:00"}, "discount")
@@ -68,6 +69,7 @@ func newContractEnv(tb testing.TB) *contractEnv {
 	otherStaff, _ := e.addUser(tb, other.ID, "staff@other.local", "Otto Other", store.RoleStaff)
 	e.foreign["/api/users/"] = otherStaff.ID
 	e.foreign["/api/shifts/"] = e.create(tb, "POST", "/api/shifts", otherAdmin, shiftBody(otherStaff, "2026-11-23", "10:00", "14:00"), "shift")
+	e.foreign["/api/time-entries/"] = e.create(tb, "POST", "/api/time-entries", otherAdmin, entryBody(otherStaff.ID), "time_entry")
 	e.foreign["/api/discounts/"] = e.create(tb, "POST", "/api/discounts", otherAdmin, map[string]any{
 		"name": "Other", "discount_type": "fixed", "value": 2}, "discount")
 	e.foreign["/api/notifications/settings/"] = e.create(tb, "POST", "/api/notifications/settings", otherAdmin, map[string]any{
@@ -88,6 +90,11 @@ func (e *contractEnv) archiveRow(tb testing.TB, restaurantID, tssID string) stri
 		tb.Fatalf("plan an archive range: %v (%d rows)", err, len(rows))
 	}
 	return rows[0].ID
+}
+
+// entryBody enters a closed time entry of the day before the test clock.
+func entryBody(userID string) map[string]any {
+	return map[string]any{"user_id": userID, "clock_in": "2026-11-21T08:00:00Z", "clock_out": "2026-11-21T12:00:00Z", "reason": "forgot to clock in"}
 }
 
 // create posts body, wants 201 and returns the id under key.
@@ -120,9 +127,15 @@ func (e *contractEnv) path(tb testing.TB, pattern string, ids map[string]string,
 // validBody is a body each route accepts, so a refusal a test sees is
 // about what it checks (auth, id), not about the body.
 var validBody = map[string]any{
-	"POST /api/auth/login":                   map[string]any{"email": "admin@test.local", "password": "password1"},
-	"POST /api/users":                        map[string]any{"email": "new@test.local", "name": "New", "role": "staff", "password": "password1"},
-	"PUT /api/users/:id":                     map[string]any{"name": "Renamed"},
+	"POST /api/auth/login": map[string]any{"email": "admin@test.local", "password": "password1"},
+	"POST /api/users":      map[string]any{"email": "new@test.local", "name": "New", "role": "staff", "password": "password1"},
+	"PUT /api/users/:id":   map[string]any{"name": "Renamed"},
+	// A wrong current password (422): a right one would end the staff
+	// token the walk goes on using.
+	"POST /api/auth/password":                map[string]any{"current_password": "not-the-password", "new_password": "password2"},
+	"PATCH /api/restaurant":                  map[string]any{"min_rest_hours": 10},
+	"PATCH /api/time-entries/:id":            map[string]any{"break_minutes": 15, "reason": "took a break"},
+	"POST /api/time-entries/:id/close":       map[string]any{"clock_out": "2026-11-21T13:00:00Z", "reason": "forgot to clock out"},
 	"POST /api/shifts/clock-out":             map[string]any{"break_minutes": 0},
 	"PUT /api/shifts/:id":                    map[string]any{"notes": "bring keys"},
 	"PATCH /api/shifts/:id/status":           map[string]any{"status": "confirmed"},
@@ -148,7 +161,7 @@ var validBody = map[string]any{
 }
 
 // fileRoutes answer a file, not JSON (their own tests check it).
-var fileRoutes = []string{"/api/time-entries/export", "/api/tse/archives/:id/file", "/api/fiscal/dsfinvk", "/api/fiscal/registration/print"}
+var fileRoutes = []string{"/api/time-entries/export", "/api/time-entries/payroll", "/api/tse/archives/:id/file", "/api/fiscal/dsfinvk", "/api/fiscal/registration/print"}
 
 // noBody are the routes that read no body (any JSON body is ignored).
 var noBody = []string{"POST /api/shifts/clock-in", "POST /api/tse/self-test", "POST /api/tse/queue/:id/retry", "POST /api/tse/queue/:id/cancel"}
@@ -156,8 +169,8 @@ var noBody = []string{"POST /api/shifts/clock-in", "POST /api/tse/self-test", "P
 // staffAllowed are the routes the contract opens to every authenticated
 // user; every other non-public route is administrator only.
 var staffAllowed = []string{
-	"GET /api/auth/me", "GET /api/restaurant",
-	"POST /api/shifts/clock-in", "POST /api/shifts/clock-out", "GET /api/shifts/my-status",
+	"GET /api/auth/me", "GET /api/restaurant", "POST /api/auth/password",
+	"POST /api/shifts/clock-in", "POST /api/shifts/clock-out", "GET /api/shifts/my-status", "GET /api/shifts/mine",
 	"POST /api/discounts/:id/redeem",
 	"POST /api/tse/transactions", "GET /api/tse/transactions/:id",
 	"POST /api/tse/closings", "GET /api/tse/closings/:id",
@@ -169,6 +182,9 @@ func hasBody(method string) bool { return method == "POST" || method == "PUT" ||
 func (e *contractEnv) bodyFor(tb testing.TB, r registeredRoute) any {
 	tb.Helper()
 	key := r.method + " " + r.path
+	if key == "POST /api/time-entries" {
+		return map[string]any{"user_id": e.own["/api/users/"], "clock_in": "2026-11-20T08:00:00Z", "clock_out": "2026-11-20T09:00:00Z", "reason": "forgot"}
+	}
 	if key == "POST /api/shifts" {
 		return map[string]any{"user_id": e.own["/api/users/"], "shift_date": "2026-11-30", "start_time": "09:00", "end_time": "10:00"}
 	}
@@ -227,7 +243,7 @@ func TestContractIDsThatAreNotOursAre404(t *testing.T) {
 		})
 	}
 	// Nothing of the other restaurant changed.
-	for table, fam := range map[string]string{"users": "/api/users/", "shifts": "/api/shifts/", "discounts": "/api/discounts/", "notification_settings": "/api/notifications/settings/"} {
+	for table, fam := range map[string]string{"users": "/api/users/", "shifts": "/api/shifts/", "time_entries": "/api/time-entries/", "discounts": "/api/discounts/", "notification_settings": "/api/notifications/settings/"} {
 		if n := e.countRows(t, "SELECT count(*) FROM "+table+" WHERE id = ? AND updated_at = created_at", e.foreign[fam]); n != 1 {
 			t.Errorf("the foreign record in %s was changed or deleted", table)
 		}
@@ -456,7 +472,8 @@ func TestContractResponseFormats(t *testing.T) {
 	wantStatus(t, rec, http.StatusOK)
 	e.samples["POST /api/auth/login"] = rec.Body.Bytes()
 
-	query := map[string]string{"/api/tse/transactions": "?from=2026-11-22T00:00:00Z&to=2026-11-23T00:00:00%2B01:00"}
+	query := map[string]string{"/api/tse/transactions": "?from=2026-11-22T00:00:00Z&to=2026-11-23T00:00:00%2B01:00",
+		"/api/time-entries/report": "?from=2026-11-01&to=2026-11-30"}
 	for _, r := range e.srv.registered {
 		if r.method != "GET" || slices.Contains(fileRoutes, r.path) {
 			continue
@@ -492,12 +509,13 @@ func TestContractResponseFormats(t *testing.T) {
 		fields      []string
 		exact       bool
 	}{
-		{"POST /api/shifts", "shift", []string{"id", "user_id", "user_name", "shift_date", "start_time", "end_time", "break_minutes", "role", "status", "notes", "created_at", "updated_at"}, true},
+		{"POST /api/shifts", "shift", []string{"id", "user_id", "user_name", "shift_date", "start_time", "end_time", "break_minutes", "role", "status", "notes", "created_at", "updated_at", "warnings"}, true},
 		{"POST /api/discounts", "discount", []string{"id", "name", "description", "discount_type", "value", "min_order_amount", "max_discount_amount", "applicable_to", "category_id", "item_id", "valid_from", "valid_until", "usage_limit", "usage_count", "is_active", "created_at", "updated_at"}, true},
-		{"GET /api/auth/me", "user", []string{"id", "restaurant_id", "email", "name", "role", "is_active", "created_at", "updated_at"}, true},
+		{"GET /api/auth/me", "user", []string{"id", "restaurant_id", "email", "name", "role", "is_active", "created_at", "updated_at", "staff_number"}, true},
+		{"GET /api/restaurant", "restaurant", []string{"id", "name", "timezone", "created_at"}, false},
 		{"GET /api/shifts/my-status", "", []string{"clocked_in", "time_entry"}, true},
 		{"GET /api/shifts/my-status", "time_entry", []string{"id", "user_id", "clock_in", "clock_out", "break_minutes"}, true},
-		{"GET /api/time-entries", "time_entries", []string{"id", "user_id", "user_name", "clock_in", "clock_out", "break_minutes", "worked_hours"}, true},
+		{"GET /api/time-entries", "time_entries", []string{"id", "user_id", "user_name", "clock_in", "clock_out", "break_minutes", "worked_hours"}, false},
 		{"POST /api/discounts/:id/redeem", "redemption", []string{"discount_id", "amount", "usage_count"}, false},
 		{"GET /api/tse/status", "status", []string{"healthy", "last_self_test", "last_self_test_error", "provider", "online", "queue_depth", "oldest_queued_at", "open_outage", "days_to_certificate_expiry"}, false},
 		{"POST /api/tse/self-test", "self_test", []string{"state", "started_at", "finished_at"}, false},
@@ -574,6 +592,8 @@ func TestContractWrapperKeys(t *testing.T) {
 		"GET /api/fiscal/master-data": "master_data", "GET /api/fiscal/registration": "registration",
 		"GET /api/notifications/deliveries": "deliveries", "GET /api/restaurant": "restaurant", "GET /api/dashboard": "dashboard",
 		"GET /api/tse/archives": "archives", "GET /api/tse/archives/:id": "archive",
+		"GET /api/shifts/mine": "shifts", "GET /api/time-entries/history/:id": "time_entry",
+		"GET /api/time-entries/report": "report",
 	}
 	for _, r := range e.srv.registered {
 		key := r.method + " " + r.path
@@ -586,7 +606,8 @@ func TestContractWrapperKeys(t *testing.T) {
 			t.Errorf("%s: no wrapper key in this test's table; add it", key)
 			continue
 		}
-		rec := e.do(t, "GET", e.path(t, r.path, e.own), nil, e.adminToken)
+		query := map[string]string{"/api/time-entries/report": "?from=2026-11-01&to=2026-11-30"}[r.path]
+		rec := e.do(t, "GET", e.path(t, r.path, e.own)+query, nil, e.adminToken)
 		wantStatus(t, rec, http.StatusOK)
 		if keys := jsonKeys(t, rec.Body.Bytes()); !slices.Equal(keys, []string{w}) {
 			t.Errorf("%s: keys %v, want [%s]", key, keys, w)

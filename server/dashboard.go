@@ -28,6 +28,10 @@ type clockedInJSON struct {
 	UserName    string      `json:"user_name"`
 	ClockIn     string      `json:"clock_in"`
 	WorkedHours json.Number `json:"worked_hours"`
+	// OpenTooLong: open past the restaurant's limit, to review (a forgotten
+	// clock-out); FlaggedAt: when the check raised its event.
+	OpenTooLong bool    `json:"open_too_long"`
+	FlaggedAt   *string `json:"open_flagged_at"`
 }
 
 // todayJSON sums the entries that began today (local), per staff member.
@@ -72,7 +76,7 @@ func (s *Server) dashboard(w http.ResponseWriter, r *http.Request, _ httprouter.
 		Notifications: dashboardNotifications{FailedLast24h: counts.FailedSince, Queued: counts.Queued}}
 	for _, e := range open {
 		out.ClockedIn = append(out.ClockedIn, clockedInJSON{e.ID, e.UserID, e.UserName, ts(e.ClockIn),
-			store.HoursJSON(e.WorkedHundredths(now))})
+			store.HoursJSON(e.WorkedHundredths(now)), c.restaurant.OpenTooLong(e, now), tsPtr(e.OpenFlaggedAt)})
 	}
 	// Hours are summed in hundredths per entry, as each entry shows them.
 	var total int64

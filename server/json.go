@@ -79,3 +79,6 @@ func parseDate(f *store.Fields, field, s string) string {
 	}
 	return s
 }
+
+// parseLocalDate reads a stored YYYY-MM-DD date.
+func parseLocalDate(s string) (time.Time, error) { return time.Parse(store.DateFormat, s) }

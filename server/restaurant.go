@@ -4,19 +4,52 @@ import (
 	"net/http"
 
 	"github.com/julienschmidt/httprouter"
+
+	"posbox/store"
 )
 
 // restaurantJSON is GET /api/restaurant: the caller's restaurant, whose
-// timezone decides what "today" is.
+// timezone decides what "today" is; the time-clock settings follow the
+// contract's fields (docs/TIMECLOCK.md).
 type restaurantJSON struct {
-	ID        string `json:"id"`
-	Name      string `json:"name"`
-	Timezone  string `json:"timezone"`
-	CreatedAt string `json:"created_at"`
+	ID                  string  `json:"id"`
+	Name                string  `json:"name"`
+	Timezone            string  `json:"timezone"`
+	CreatedAt           string  `json:"created_at"`
+	FederalState        *string `json:"federal_state"`
+	OpenEntryLimitHours int     `json:"open_entry_limit_hours"`
+	MinRestHours        int     `json:"min_rest_hours"`
+}
+
+func toRestaurantJSON(r *store.Restaurant) restaurantJSON {
+	var state *string
+	if r.FederalState != "" {
+		state = &r.FederalState
+	}
+	return restaurantJSON{r.ID, r.Name, r.Timezone, ts(r.CreatedAt), state, r.OpenEntryLimitHours, r.MinRestHours}
 }
 
 // restaurant is GET /api/restaurant (any user).
 func (s *Server) restaurant(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
-	rest := caller(r.Context()).restaurant
-	return writeJSON(w, http.StatusOK, envelope{"restaurant": restaurantJSON{rest.ID, rest.Name, rest.Timezone, ts(rest.CreatedAt)}})
+	return writeJSON(w, http.StatusOK, envelope{"restaurant": toRestaurantJSON(caller(r.Context()).restaurant)})
+}
+
+type restaurantSettingsRequest struct {
+	FederalState        store.Field[string] `json:"federal_state"`
+	OpenEntryLimitHours store.Field[int]    `json:"open_entry_limit_hours"`
+	MinRestHours        store.Field[int]    `json:"min_rest_hours"`
+}
+
+// updateRestaurant is PATCH /api/restaurant (admin): the time-clock
+// settings, partially.
+func (s *Server) updateRestaurant(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
+	var req restaurantSettingsRequest
+	if err := decode(r, &req, false); err != nil {
+		return err
+	}
+	rest, err := s.store.UpdateRestaurantSettings(r.Context(), caller(r.Context()).restaurant.ID, store.RestaurantSettings(req))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, envelope{"restaurant": toRestaurantJSON(rest)})
 }

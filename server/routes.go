@@ -10,7 +10,9 @@ func (s *Server) routes(r *httprouter.Router) {
 	// Authentication and users
 	s.route(r, "POST", "/api/auth/login", public, s.login)
 	s.route(r, "GET", "/api/auth/me", anyUser, s.me)
+	s.route(r, "POST", "/api/auth/password", anyUser, s.changeOwnPassword)
 	s.route(r, "GET", "/api/restaurant", anyUser, s.restaurant)
+	s.route(r, "PATCH", "/api/restaurant", adminOnly, s.updateRestaurant)
 	s.route(r, "GET", "/api/dashboard", adminOnly, s.dashboard)
 	s.route(r, "GET", "/api/users", adminOnly, s.listUsers)
 	s.route(r, "POST", "/api/users", adminOnly, s.createUser)
@@ -21,6 +23,7 @@ func (s *Server) routes(r *httprouter.Router) {
 	s.route(r, "POST", "/api/shifts/clock-in", anyUser, s.clockIn)
 	s.route(r, "POST", "/api/shifts/clock-out", anyUser, s.clockOut)
 	s.route(r, "GET", "/api/shifts/my-status", anyUser, s.myStatus)
+	s.route(r, "GET", "/api/shifts/mine", anyUser, s.myShifts)
 	s.route(r, "GET", "/api/shifts", adminOnly, s.listShifts)
 	s.route(r, "POST", "/api/shifts", adminOnly, s.createShift)
 	s.route(r, "PUT", "/api/shifts/:id", adminOnly, s.updateShift)
@@ -28,6 +31,12 @@ func (s *Server) routes(r *httprouter.Router) {
 	s.route(r, "DELETE", "/api/shifts/:id", adminOnly, s.deleteShift)
 	s.route(r, "GET", "/api/time-entries", adminOnly, s.listTimeEntries)
 	s.route(r, "GET", "/api/time-entries/export", adminOnly, s.exportTimeEntries)
+	s.route(r, "GET", "/api/time-entries/report", adminOnly, s.timeEntryReport)
+	s.route(r, "GET", "/api/time-entries/payroll", adminOnly, s.exportPayroll)
+	s.route(r, "POST", "/api/time-entries", adminOnly, s.createTimeEntry)
+	s.route(r, "GET", "/api/time-entries/history/:id", adminOnly, s.getTimeEntry)
+	s.route(r, "PATCH", "/api/time-entries/:id", adminOnly, s.correctTimeEntry)
+	s.route(r, "POST", "/api/time-entries/:id/close", adminOnly, s.closeTimeEntry)
 
 	// Discounts
 	s.route(r, "GET", "/api/discounts", adminOnly, s.listDiscounts)

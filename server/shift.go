@@ -22,11 +22,27 @@ type shiftJSON struct {
 	Notes        *string `json:"notes"`
 	CreatedAt    string  `json:"created_at"`
 	UpdatedAt    string  `json:"updated_at"`
+	// The appliance's: ArbZG warnings against the user's other shifts
+	// (they never refuse a plan).
+	Warnings []warningJSON `json:"warnings"`
 }
 
-func toShiftJSON(sh *store.Shift) shiftJSON {
+func toShiftJSON(sh *store.Shift, ws []store.LabourWarning) shiftJSON {
 	return shiftJSON{sh.ID, sh.UserID, sh.UserName, sh.ShiftDate, sh.StartTime, sh.EndTime, sh.BreakMinutes,
-		sh.Role, sh.Status, sh.Notes, ts(sh.CreatedAt), ts(sh.UpdatedAt)}
+		sh.Role, sh.Status, sh.Notes, ts(sh.CreatedAt), ts(sh.UpdatedAt), toWarningsJSON(ws)}
+}
+
+// shiftsJSON renders a list of shifts with each one's current warnings.
+func (s *Server) shiftsJSON(r *http.Request, shifts []*store.Shift) ([]shiftJSON, error) {
+	ws, err := s.store.ShiftsWarnings(r.Context(), caller(r.Context()).restaurant, shifts)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]shiftJSON, 0, len(shifts))
+	for _, sh := range shifts {
+		out = append(out, toShiftJSON(sh, ws[sh.ID]))
+	}
+	return out, nil
 }
 
 // listShifts answers GET /api/shifts?date_from&date_to (both optional,
@@ -51,9 +67,9 @@ func (s *Server) listShifts(w http.ResponseWriter, r *http.Request, _ httprouter
 	if err != nil {
 		return err
 	}
-	out := make([]shiftJSON, 0, len(shifts))
-	for _, sh := range shifts {
-		out = append(out, toShiftJSON(sh))
+	out, err := s.shiftsJSON(r, shifts)
+	if err != nil {
+		return err
 	}
 	return writeJSON(w, http.StatusOK, envelope{"shifts": out})
 }
@@ -92,7 +108,7 @@ func (s *Server) createShift(w http.ResponseWriter, r *http.Request, _ httproute
 	if err := s.store.CreateShift(r.Context(), c.restaurant, c.user, sh); err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, envelope{"shift": toShiftJSON(sh)})
+	return s.writeShift(w, r, http.StatusCreated, sh)
 }
 
 type updateShiftRequest struct {
@@ -119,7 +135,7 @@ func (s *Server) updateShift(w http.ResponseWriter, r *http.Request, p httproute
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, envelope{"shift": toShiftJSON(sh)})
+	return s.writeShift(w, r, http.StatusOK, sh)
 }
 
 type shiftStatusRequest struct {
@@ -145,7 +161,7 @@ func (s *Server) setShiftStatus(w http.ResponseWriter, r *http.Request, p httpro
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, envelope{"shift": toShiftJSON(sh)})
+	return s.writeShift(w, r, http.StatusOK, sh)
 }
 
 func (s *Server) deleteShift(w http.ResponseWriter, r *http.Request, p httprouter.Params) error {
@@ -159,4 +175,14 @@ func (s *Server) deleteShift(w http.ResponseWriter, r *http.Request, p httproute
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
+}
+
+// writeShift answers one shift with its warnings as they stand after the
+// write (a no-op answers them too).
+func (s *Server) writeShift(w http.ResponseWriter, r *http.Request, status int, sh *store.Shift) error {
+	out, err := s.shiftsJSON(r, []*store.Shift{sh})
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, status, envelope{"shift": out[0]})
 }

@@ -22,7 +22,8 @@ func TestShiftCreate(t *testing.T) {
 	wantStatus(t, rec, http.StatusCreated)
 	var wrapped map[string]json.RawMessage
 	decodeInto(t, rec.Body.Bytes(), &wrapped)
-	wantKeys := []string{"id", "user_id", "user_name", "shift_date", "start_time", "end_time", "break_minutes", "role", "status", "notes", "created_at", "updated_at"}
+	// The contract's fields, then the appliance's warnings.
+	wantKeys := []string{"id", "user_id", "user_name", "shift_date", "start_time", "end_time", "break_minutes", "role", "status", "notes", "created_at", "updated_at", "warnings"}
 	if got := jsonKeys(t, wrapped["shift"]); !reflect.DeepEqual(got, wantKeys) {
 		t.Fatalf("field order %v, want %v", got, wantKeys)
 	}

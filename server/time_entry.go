@@ -23,15 +23,34 @@ func toTimeEntryJSON(e *store.TimeEntry) timeEntryJSON {
 	return timeEntryJSON{e.ID, e.UserID, ts(e.ClockIn), tsPtr(e.ClockOut), e.BreakMinutes}
 }
 
-// adminTimeEntryJSON adds the name and the worked hours for the admin list.
+// clockOutJSON is the clock-out answer: the entry, then the ArbZG
+// warnings the clock-out raised (they never refuse it).
+type clockOutJSON struct {
+	timeEntryJSON
+	Warnings []warningJSON `json:"warnings"`
+}
+
+// adminTimeEntryJSON adds the name and the worked hours for the admin
+// list; the appliance's members follow the contract's.
 type adminTimeEntryJSON struct {
-	ID           string      `json:"id"`
-	UserID       string      `json:"user_id"`
-	UserName     string      `json:"user_name"`
-	ClockIn      string      `json:"clock_in"`
-	ClockOut     *string     `json:"clock_out"`
-	BreakMinutes int         `json:"break_minutes"`
-	WorkedHours  json.Number `json:"worked_hours"`
+	ID           string        `json:"id"`
+	UserID       string        `json:"user_id"`
+	UserName     string        `json:"user_name"`
+	ClockIn      string        `json:"clock_in"`
+	ClockOut     *string       `json:"clock_out"`
+	BreakMinutes int           `json:"break_minutes"`
+	WorkedHours  json.Number   `json:"worked_hours"`
+	Source       string        `json:"source"`
+	Corrected    bool          `json:"corrected"`
+	OpenTooLong  bool          `json:"open_too_long"`
+	FlaggedAt    *string       `json:"open_flagged_at"`
+	Warnings     []warningJSON `json:"warnings"`
+}
+
+func (s *Server) toAdminTimeEntryJSON(rest *store.Restaurant, e *store.TimeEntry, ws []store.LabourWarning) adminTimeEntryJSON {
+	now := s.now()
+	return adminTimeEntryJSON{e.ID, e.UserID, e.UserName, ts(e.ClockIn), tsPtr(e.ClockOut), e.BreakMinutes,
+		store.HoursJSON(e.WorkedHundredths(now)), e.Source, e.Corrected, rest.OpenTooLong(e, now), tsPtr(e.OpenFlaggedAt), toWarningsJSON(ws)}
 }
 
 func (s *Server) clockIn(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
@@ -61,7 +80,7 @@ func (s *Server) clockOut(w http.ResponseWriter, r *http.Request, _ httprouter.P
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, envelope{"time_entry": toTimeEntryJSON(e)})
+	return writeJSON(w, http.StatusOK, envelope{"time_entry": clockOutJSON{toTimeEntryJSON(e), toWarningsJSON(e.Warnings)}})
 }
 
 func (s *Server) myStatus(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
@@ -88,11 +107,14 @@ func (s *Server) listTimeEntries(w http.ResponseWriter, r *http.Request, _ httpr
 	if err != nil {
 		return err
 	}
-	now := s.now()
+	rest := caller(r.Context()).restaurant
+	ws, err := s.store.EntriesWarnings(r.Context(), rest, entries)
+	if err != nil {
+		return err
+	}
 	out := make([]adminTimeEntryJSON, 0, len(entries))
 	for _, e := range entries {
-		out = append(out, adminTimeEntryJSON{e.ID, e.UserID, e.UserName, ts(e.ClockIn), tsPtr(e.ClockOut), e.BreakMinutes,
-			store.HoursJSON(e.WorkedHundredths(now))})
+		out = append(out, s.toAdminTimeEntryJSON(rest, e, ws[e.ID]))
 	}
 	return writeJSON(w, http.StatusOK, envelope{"time_entries": out})
 }

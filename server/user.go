@@ -17,10 +17,16 @@ type userJSON struct {
 	IsActive     bool   `json:"is_active"`
 	CreatedAt    string `json:"created_at"`
 	UpdatedAt    string `json:"updated_at"`
+	// The appliance's: the payroll export's personnel number.
+	StaffNumber *string `json:"staff_number"`
 }
 
 func toUserJSON(u *store.User) userJSON {
-	return userJSON{u.ID, u.RestaurantID, u.Email, u.Name, u.Role, u.IsActive, ts(u.CreatedAt), ts(u.UpdatedAt)}
+	var sn *string
+	if u.StaffNumber != "" {
+		sn = &u.StaffNumber
+	}
+	return userJSON{u.ID, u.RestaurantID, u.Email, u.Name, u.Role, u.IsActive, ts(u.CreatedAt), ts(u.UpdatedAt), sn}
 }
 
 // pathID is the :id parameter, or a 404 when it is not a canonical UUID.
@@ -49,6 +55,8 @@ type createUserRequest struct {
 	Name     *string `json:"name"`
 	Role     *string `json:"role"`
 	Password *string `json:"password"`
+	// StaffNumber is optional (null or absent: none).
+	StaffNumber *string `json:"staff_number"`
 }
 
 func (s *Server) createUser(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
@@ -65,6 +73,12 @@ func (s *Server) createUser(w http.ResponseWriter, r *http.Request, _ httprouter
 		return err
 	}
 	u := &store.User{RestaurantID: caller(r.Context()).restaurant.ID, Email: *req.Email, Name: *req.Name, Role: *req.Role}
+	if req.StaffNumber != nil {
+		u.StaffNumber = *req.StaffNumber
+		if u.StaffNumber == "" {
+			return store.Invalid("staff_number", "must be 1-20 letters, digits or '-', or null")
+		}
+	}
 	if err := s.store.CreateUser(r.Context(), u, *req.Password); err != nil {
 		return err
 	}
@@ -77,6 +91,8 @@ type updateUserRequest struct {
 	Role     store.Field[string] `json:"role"`
 	IsActive store.Field[bool]   `json:"is_active"`
 	Password store.Field[string] `json:"password"`
+	// StaffNumber: null clears it.
+	StaffNumber store.Field[string] `json:"staff_number"`
 }
 
 func (s *Server) updateUser(w http.ResponseWriter, r *http.Request, p httprouter.Params) error {

@@ -18,6 +18,9 @@ const (
 	EventTSERecovered      = "tse_recovered"
 	EventTSECertExpiring   = "tse_certificate_expiring"
 	EventDailyReport       = "daily_report"
+	// The time clock (docs/TIMECLOCK.md).
+	EventLabourLawWarning     = "labour_law_warning"
+	EventTimeEntryOpenTooLong = "time_entry_open_too_long"
 )
 
 // Event is something that happened, kept for notification delivery.

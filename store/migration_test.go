@@ -68,3 +68,63 @@ func TestMigrationKeepsDiscountsAndAllowsZeroPercent(t *testing.T) {
 		t.Fatal("a fixed discount of 0 was stored")
 	}
 }
+
+// A database of version 7 takes 00008: its restaurants get the default
+// time-clock settings, its punches stay punches, and the history it adds
+// refuses UPDATE and DELETE.
+func TestMigrationTimeClock(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(filepath.Join(dir, FileName))+"?_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := goose.NewProvider(goose.DialectSQLite3, db, migrations.FS, goose.WithDisableGlobalRegistry(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.UpTo(ctx, 7); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`INSERT INTO restaurants (id, name, timezone, created_at) VALUES ('r1', 'R', 'Europe/Berlin', '2026-11-01T00:00:00.000Z')`,
+		`INSERT INTO users (id, restaurant_id, email, name, role, password_hash, created_at, updated_at)
+			VALUES ('u1', 'r1', 'a@b.example', 'A', 'admin', 'x', '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z')`,
+		`INSERT INTO time_entries (id, restaurant_id, user_id, clock_in, clock_out, break_minutes, created_at, updated_at)
+			VALUES ('t1', 'r1', 'u1', '2026-11-01T08:00:00.000Z', '2026-11-01T16:00:00.000Z', 30, '2026-11-01T08:00:00.000Z', '2026-11-01T16:00:00.000Z')`,
+	} {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+
+	st, err := Open(ctx, dir, testStoreOptions(storetest.NewClock(testStart)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	r, err := st.Restaurant(ctx, "r1")
+	if err != nil || r.FederalState != "" || r.OpenEntryLimitHours != 16 || r.MinRestHours != 11 {
+		t.Fatalf("restaurant after 00008: %+v %v", r, err)
+	}
+	e, err := st.TimeEntry(ctx, "r1", "t1")
+	if err != nil || e.Source != EntryClock || e.Corrected || e.StaffNumber != "" {
+		t.Fatalf("entry after 00008: %+v %v", e, err)
+	}
+	admin, err := st.User(ctx, "r1", "u1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.CorrectTimeEntry(ctx, r, admin, "t1", EntryUpdate{BreakMinutes: Of(45)}, "longer lunch"); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{`UPDATE time_entry_corrections SET reason = 'x'`, `DELETE FROM time_entry_corrections`} {
+		if err := st.Write(ctx, func(tx *Tx) error { _, err := tx.ExecContext(ctx, q); return err }); err == nil {
+			t.Fatalf("%s was allowed", q)
+		}
+	}
+	if n := queryInt(t, st, `SELECT count(*) FROM time_entry_corrections WHERE reason = 'longer lunch'`); n != 1 {
+		t.Fatalf("%d history rows", n)
+	}
+}

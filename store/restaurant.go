@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"slices"
 	"time"
 )
 
@@ -13,7 +14,20 @@ type Restaurant struct {
 	Name      string
 	Timezone  string
 	CreatedAt time.Time
+	// Time-clock settings (migration 00008, docs/TIMECLOCK.md).
+	FederalState        string // two-letter state whose holidays count (§ 3b EStG); "" nationwide only
+	OpenEntryLimitHours int    // an entry open longer is flagged for review
+	MinRestHours        int    // ArbZG § 5: 11, or 10 under the hospitality exception
 }
+
+// Defaults of the time-clock settings (the columns' defaults).
+const (
+	DefaultOpenEntryLimitHours = 16
+	DefaultMinRestHours        = 11
+)
+
+// FederalStates are the German states' codes (ISO 3166-2:DE without "DE-").
+var FederalStates = []string{"BW", "BY", "BE", "BB", "HB", "HH", "HE", "MV", "NI", "NW", "RP", "SL", "SN", "ST", "SH", "TH"}
 
 // Location is the restaurant's timezone; it decides what "today" is.
 func (r *Restaurant) Location() *time.Location {
@@ -24,7 +38,7 @@ func (r *Restaurant) Location() *time.Location {
 	return loc
 }
 
-// CreateRestaurant adds a restaurant.
+// CreateRestaurant adds a restaurant with the default time-clock settings.
 func (s *Store) CreateRestaurant(ctx context.Context, r *Restaurant) error {
 	var f Fields
 	if r.Name == "" {
@@ -38,44 +52,86 @@ func (s *Store) CreateRestaurant(ctx context.Context, r *Restaurant) error {
 	}
 	return s.write(ctx, func(tx *Tx) error {
 		r.ID, r.CreatedAt = NewID(), tx.Now
+		r.OpenEntryLimitHours, r.MinRestHours = DefaultOpenEntryLimitHours, DefaultMinRestHours
 		_, err := tx.ExecContext(ctx, `INSERT INTO restaurants (id, name, timezone, created_at) VALUES (?, ?, ?, ?)`,
 			r.ID, r.Name, r.Timezone, FormatTime(r.CreatedAt))
 		return err
 	})
 }
 
-// Restaurant finds a restaurant by id.
-func (s *Store) Restaurant(ctx context.Context, id string) (*Restaurant, error) {
-	var r Restaurant
-	var created string
-	err := s.rdb.QueryRowContext(ctx, `SELECT id, name, timezone, created_at FROM restaurants WHERE id = ?`, id).
-		Scan(&r.ID, &r.Name, &r.Timezone, &created)
+// RestaurantSettings is a partial update of a restaurant's time-clock
+// settings (PATCH /api/restaurant).
+type RestaurantSettings struct {
+	FederalState        Field[string]
+	OpenEntryLimitHours Field[int]
+	MinRestHours        Field[int]
+}
+
+// UpdateRestaurantSettings applies a partial update of the time-clock
+// settings; federal_state may be null (nationwide holidays only).
+func (s *Store) UpdateRestaurantSettings(ctx context.Context, id string, upd RestaurantSettings) (*Restaurant, error) {
+	var f Fields
+	NotNull(&f, "open_entry_limit_hours", upd.OpenEntryLimitHours)
+	NotNull(&f, "min_rest_hours", upd.MinRestHours)
+	if upd.FederalState.Set && !upd.FederalState.Null && !slices.Contains(FederalStates, upd.FederalState.Value) {
+		f.Add("federal_state", "must be a German state's code (BW, BY, BE, BB, HB, HH, HE, MV, NI, NW, RP, SL, SN, ST, SH, TH) or null")
+	}
+	if v := upd.OpenEntryLimitHours; v.Set && !v.Null && (v.Value < 1 || v.Value > 72) {
+		f.Add("open_entry_limit_hours", "must be 1-72")
+	}
+	if v := upd.MinRestHours; v.Set && !v.Null && v.Value != 10 && v.Value != 11 {
+		f.Add("min_rest_hours", "must be 11 (ArbZG § 5 (1)) or 10 (the hospitality exception of § 5 (2))")
+	}
+	if err := f.Err(); err != nil {
+		return nil, err
+	}
+	var r *Restaurant
+	err := s.write(ctx, func(tx *Tx) error {
+		var err error
+		if r, err = scanRestaurant(tx.QueryRowContext(ctx, `SELECT `+restaurantColumns+` FROM restaurants WHERE id = ?`, id)); err != nil {
+			return err
+		}
+		if upd.FederalState.Set {
+			r.FederalState = ""
+			if !upd.FederalState.Null {
+				r.FederalState = upd.FederalState.Value
+			}
+		}
+		upd.OpenEntryLimitHours.Apply(&r.OpenEntryLimitHours)
+		upd.MinRestHours.Apply(&r.MinRestHours)
+		_, err = tx.ExecContext(ctx, `UPDATE restaurants SET federal_state = ?, open_entry_limit_hours = ?, min_rest_hours = ? WHERE id = ?`,
+			emptyToNull(r.FederalState), r.OpenEntryLimitHours, r.MinRestHours, id)
+		return err
+	})
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, NotFound("restaurant")
 	}
-	if err != nil {
+	return r, err
+}
+
+const restaurantColumns = `id, name, timezone, created_at, federal_state, open_entry_limit_hours, min_rest_hours`
+
+func scanRestaurant(row scanner) (*Restaurant, error) {
+	var r Restaurant
+	var created string
+	var state sql.NullString
+	if err := row.Scan(&r.ID, &r.Name, &r.Timezone, &created, &state, &r.OpenEntryLimitHours, &r.MinRestHours); err != nil {
 		return nil, err
 	}
-	r.CreatedAt = ParseTime(created)
+	r.CreatedAt, r.FederalState = ParseTime(created), state.String
 	return &r, nil
+}
+
+// Restaurant finds a restaurant by id.
+func (s *Store) Restaurant(ctx context.Context, id string) (*Restaurant, error) {
+	r, err := scanRestaurant(s.rdb.QueryRowContext(ctx, `SELECT `+restaurantColumns+` FROM restaurants WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, NotFound("restaurant")
+	}
+	return r, err
 }
 
 // Restaurants lists every restaurant, oldest first.
 func (s *Store) Restaurants(ctx context.Context) ([]*Restaurant, error) {
-	rows, err := s.rdb.QueryContext(ctx, `SELECT id, name, timezone, created_at FROM restaurants ORDER BY created_at, id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*Restaurant
-	for rows.Next() {
-		var r Restaurant
-		var created string
-		if err := rows.Scan(&r.ID, &r.Name, &r.Timezone, &created); err != nil {
-			return nil, err
-		}
-		r.CreatedAt = ParseTime(created)
-		out = append(out, &r)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, s.rdb, scanRestaurant, `SELECT `+restaurantColumns+` FROM restaurants ORDER BY created_at, id`)
 }

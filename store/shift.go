@@ -41,6 +41,9 @@ type Shift struct {
 	Notes        *string
 	CreatedAt    time.Time
 	UpdatedAt    time.Time
+	// Warnings are the ArbZG findings of the write that just made or
+	// changed the shift, against the user's other shifts.
+	Warnings []LabourWarning
 }
 
 // ShiftUpdate is a partial update of a shift (PUT).
@@ -129,7 +132,11 @@ func (s *Store) CreateShift(ctx context.Context, r *Restaurant, by *User, sh *Sh
 		if err != nil {
 			return err
 		}
-		return shiftEvent(ctx, tx, r, by, "created", sh, nil, nil)
+		if err := shiftEvent(ctx, tx, r, by, "created", sh, nil, nil); err != nil {
+			return err
+		}
+		sh.Warnings, err = shiftWarnings(ctx, tx, r, sh)
+		return err
 	})
 }
 
@@ -194,7 +201,11 @@ func (s *Store) UpdateShift(ctx context.Context, r *Restaurant, by *User, id str
 			return err
 		}
 		sh = &n
-		return shiftEvent(ctx, tx, r, by, "updated", &n, old, changed)
+		if err := shiftEvent(ctx, tx, r, by, "updated", &n, old, changed); err != nil {
+			return err
+		}
+		n.Warnings, err = shiftWarnings(ctx, tx, r, &n)
+		return err
 	})
 	return sh, err
 }
@@ -230,7 +241,13 @@ func (s *Store) SetShiftStatus(ctx context.Context, r *Restaurant, by *User, id,
 			return err
 		}
 		sh = &n
-		return shiftEvent(ctx, tx, r, by, "status_changed", &n, old, []string{"status"})
+		if err := shiftEvent(ctx, tx, r, by, "status_changed", &n, old, []string{"status"}); err != nil {
+			return err
+		}
+		if old.Status == ShiftCancelled { // revived: it counts again
+			n.Warnings, err = shiftWarnings(ctx, tx, r, &n)
+		}
+		return err
 	})
 	return sh, err
 }
@@ -352,4 +369,13 @@ func shiftChanges(a, b *Shift) []string {
 	add(a.Role != b.Role, "role")
 	add((a.Notes == nil) != (b.Notes == nil) || (a.Notes != nil && *a.Notes != *b.Notes), "notes")
 	return out
+}
+
+// UserShifts lists one user's shifts with shift_date in [from, to] (both
+// required), every status, by date and start time: a staff member's own
+// plan (GET /api/shifts/mine).
+func (s *Store) UserShifts(ctx context.Context, restaurantID, userID, from, to string) ([]*Shift, error) {
+	return queryAll(ctx, s.rdb, scanShift, `SELECT `+shiftColumns+` FROM shifts s JOIN users u ON u.id = s.user_id
+		WHERE s.restaurant_id = ? AND s.user_id = ? AND s.shift_date >= ? AND s.shift_date <= ?
+		ORDER BY s.shift_date, s.start_time, s.id`, restaurantID, userID, from, to)
 }

@@ -15,12 +15,28 @@ type TimeEntry struct {
 	RestaurantID string
 	UserID       string
 	UserName     string
+	StaffNumber  string // the user's, "" when not set
 	ClockIn      time.Time
 	ClockOut     *time.Time
 	BreakMinutes int
 	CreatedAt    time.Time
 	UpdatedAt    time.Time
+	// Source is EntryClock (punched) or EntryAdmin (created by an admin).
+	Source string
+	// OpenFlaggedAt is when the entry was flagged as open too long.
+	OpenFlaggedAt *time.Time
+	// Corrected: an admin changed the entry (time_entry_corrections).
+	Corrected bool
+	// Warnings are the ArbZG findings of a write that just closed or
+	// changed the entry (not read back from the database).
+	Warnings []LabourWarning
 }
+
+// Sources of a time entry.
+const (
+	EntryClock = "clock"
+	EntryAdmin = "admin"
+)
 
 // WorkedHundredths is the worked time in hundredths of an hour, rounded
 // half up, never negative: clock-out (now for an open entry) minus
@@ -46,7 +62,7 @@ func (e *TimeEntry) WorkedHundredths(now time.Time) int64 {
 func (s *Store) ClockIn(ctx context.Context, r *Restaurant, u *User) (*TimeEntry, error) {
 	var e *TimeEntry
 	err := s.write(ctx, func(tx *Tx) error {
-		e = &TimeEntry{ID: NewID(), RestaurantID: r.ID, UserID: u.ID, UserName: u.Name, ClockIn: tx.Now, CreatedAt: tx.Now, UpdatedAt: tx.Now}
+		e = &TimeEntry{ID: NewID(), RestaurantID: r.ID, UserID: u.ID, UserName: u.Name, ClockIn: tx.Now, CreatedAt: tx.Now, UpdatedAt: tx.Now, Source: EntryClock}
 		_, err := tx.ExecContext(ctx, `INSERT INTO time_entries (id, restaurant_id, user_id, clock_in, break_minutes, created_at, updated_at)
 			VALUES (?, ?, ?, ?, 0, ?, ?)`, e.ID, r.ID, u.ID, FormatTime(tx.Now), FormatTime(tx.Now), FormatTime(tx.Now))
 		if isUnique(err) {
@@ -89,7 +105,11 @@ func (s *Store) ClockOut(ctx context.Context, r *Restaurant, u *User, breakMinut
 			FormatTime(now), breakMinutes, FormatTime(now), e.ID); err != nil {
 			return err
 		}
-		return clockEvent(ctx, tx, r, EventClockOut, e)
+		if err := clockEvent(ctx, tx, r, EventClockOut, e); err != nil {
+			return err
+		}
+		e.Warnings, err = entryWarnings(ctx, tx, r, e, "clock_out")
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -160,16 +180,18 @@ func (s *Store) OpenEntries(ctx context.Context, restaurantID string) ([]*TimeEn
 		WHERE t.restaurant_id = ? AND t.clock_out IS NULL ORDER BY t.clock_in, t.id`, restaurantID)
 }
 
-const timeEntryColumns = `t.id, t.restaurant_id, t.user_id, u.name, t.clock_in, t.clock_out, t.break_minutes, t.created_at, t.updated_at`
+const timeEntryColumns = `t.id, t.restaurant_id, t.user_id, u.name, t.clock_in, t.clock_out, t.break_minutes, t.created_at, t.updated_at,
+	t.source, t.open_flagged_at, coalesce(u.staff_number, ''), EXISTS (SELECT 1 FROM time_entry_corrections c WHERE c.time_entry_id = t.id AND c.action <> 'create')`
 
 func scanTimeEntry(row scanner) (*TimeEntry, error) {
 	var e TimeEntry
 	var in, created, updated string
-	var out sql.NullString
-	if err := row.Scan(&e.ID, &e.RestaurantID, &e.UserID, &e.UserName, &in, &out, &e.BreakMinutes, &created, &updated); err != nil {
+	var out, flagged sql.NullString
+	if err := row.Scan(&e.ID, &e.RestaurantID, &e.UserID, &e.UserName, &in, &out, &e.BreakMinutes, &created, &updated,
+		&e.Source, &flagged, &e.StaffNumber, &e.Corrected); err != nil {
 		return nil, err
 	}
-	e.ClockIn, e.ClockOut = ParseTime(in), parseNullTime(out)
+	e.ClockIn, e.ClockOut, e.OpenFlaggedAt = ParseTime(in), parseNullTime(out), parseNullTime(flagged)
 	e.CreatedAt, e.UpdatedAt = ParseTime(created), ParseTime(updated)
 	return &e, nil
 }

@@ -31,8 +31,10 @@ type User struct {
 	// of an older version is refused (a password, role or is_active change
 	// moves it on).
 	TokenVersion int
-	CreatedAt    time.Time
-	UpdatedAt    time.Time
+	// StaffNumber is the payroll's personnel number; "" when not set.
+	StaffNumber string
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
 }
 
 // UserUpdate is a partial update of a user.
@@ -42,6 +44,8 @@ type UserUpdate struct {
 	Role     Field[string]
 	IsActive Field[bool]
 	Password Field[string]
+	// StaffNumber: null clears it.
+	StaffNumber Field[string]
 }
 
 // Password limits: bcrypt reads at most 72 bytes.
@@ -70,6 +74,33 @@ func (u *User) validate(f *Fields) {
 	if u.Role != RoleAdmin && u.Role != RoleStaff {
 		f.Add("role", "must be admin or staff")
 	}
+	if u.StaffNumber != "" && !validStaffNumber(u.StaffNumber) {
+		f.Add("staff_number", "must be 1-20 letters, digits or '-'")
+	}
+}
+
+// MaxStaffNumberLen bounds a staff number (DATEV's are up to 5 digits;
+// other payroll programs take letters too).
+const MaxStaffNumberLen = 20
+
+func validStaffNumber(s string) bool {
+	if len(s) < 1 || len(s) > MaxStaffNumberLen {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// uniqueUserError names the field a unique index refused.
+func uniqueUserError(err error) error {
+	if strings.Contains(err.Error(), "staff_number") {
+		return Invalid("staff_number", "is already used by another user of this restaurant")
+	}
+	return Invalid("email", "is already in use")
 }
 
 func validatePassword(f *Fields, p string) {
@@ -132,25 +163,26 @@ func (s *Store) CreateUser(ctx context.Context, u *User, password string) error 
 	return s.write(ctx, func(tx *Tx) error {
 		u.ID, u.PasswordHash, u.IsActive = NewID(), hash, true
 		u.CreatedAt, u.UpdatedAt = tx.Now, tx.Now
-		_, err := tx.ExecContext(ctx, `INSERT INTO users (id, restaurant_id, email, name, role, password_hash, is_active, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)`,
-			u.ID, u.RestaurantID, u.Email, u.Name, u.Role, u.PasswordHash, FormatTime(tx.Now), FormatTime(tx.Now))
+		_, err := tx.ExecContext(ctx, `INSERT INTO users (id, restaurant_id, email, name, role, password_hash, is_active, staff_number, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?)`,
+			u.ID, u.RestaurantID, u.Email, u.Name, u.Role, u.PasswordHash, emptyToNull(u.StaffNumber), FormatTime(tx.Now), FormatTime(tx.Now))
 		if isUnique(err) {
-			return Invalid("email", "is already in use")
+			return uniqueUserError(err)
 		}
 		return err
 	})
 }
 
-const userColumns = `id, restaurant_id, email, name, role, password_hash, is_active, token_version, created_at, updated_at`
+const userColumns = `id, restaurant_id, email, name, role, password_hash, is_active, token_version, staff_number, created_at, updated_at`
 
 func scanUser(row scanner) (*User, error) {
 	var u User
 	var created, updated string
-	if err := row.Scan(&u.ID, &u.RestaurantID, &u.Email, &u.Name, &u.Role, &u.PasswordHash, &u.IsActive, &u.TokenVersion, &created, &updated); err != nil {
+	var staffNumber sql.NullString
+	if err := row.Scan(&u.ID, &u.RestaurantID, &u.Email, &u.Name, &u.Role, &u.PasswordHash, &u.IsActive, &u.TokenVersion, &staffNumber, &created, &updated); err != nil {
 		return nil, err
 	}
-	u.CreatedAt, u.UpdatedAt = ParseTime(created), ParseTime(updated)
+	u.CreatedAt, u.UpdatedAt, u.StaffNumber = ParseTime(created), ParseTime(updated), staffNumber.String
 	return &u, nil
 }
 
@@ -190,6 +222,9 @@ func (s *Store) UpdateUser(ctx context.Context, restaurantID, id string, upd Use
 	if upd.Password.Set && !upd.Password.Null {
 		validatePassword(&f, upd.Password.Value)
 	}
+	if v := upd.StaffNumber; v.Set && !v.Null && !validStaffNumber(v.Value) {
+		f.Add("staff_number", "must be 1-20 letters, digits or '-', or null")
+	}
 	if err := f.Err(); err != nil {
 		return nil, err
 	}
@@ -218,6 +253,12 @@ func (s *Store) UpdateUser(ctx context.Context, restaurantID, id string, upd Use
 		upd.Name.Apply(&u.Name)
 		upd.Role.Apply(&u.Role)
 		upd.IsActive.Apply(&u.IsActive)
+		if upd.StaffNumber.Set {
+			u.StaffNumber = ""
+			if !upd.StaffNumber.Null {
+				u.StaffNumber = upd.StaffNumber.Value
+			}
+		}
 		if hash != "" {
 			u.PasswordHash = hash
 		}
@@ -237,10 +278,10 @@ func (s *Store) UpdateUser(ctx context.Context, restaurantID, id string, upd Use
 			u.TokenVersion++
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE users SET email = ?, name = ?, role = ?, is_active = ?, password_hash = ?,
-			token_version = ?, updated_at = ? WHERE id = ?`,
-			u.Email, u.Name, u.Role, u.IsActive, u.PasswordHash, u.TokenVersion, FormatTime(tx.Now), id)
+			token_version = ?, staff_number = ?, updated_at = ? WHERE id = ?`,
+			u.Email, u.Name, u.Role, u.IsActive, u.PasswordHash, u.TokenVersion, emptyToNull(u.StaffNumber), FormatTime(tx.Now), id)
 		if isUnique(err) {
-			return Invalid("email", "is already in use")
+			return uniqueUserError(err)
 		}
 		if err == nil && hash != "" && s.passwordChanged != nil {
 			changed := *u
@@ -299,4 +340,55 @@ func (s *Store) CountUsers(ctx context.Context) (int, error) {
 	var n int
 	err := s.rdb.QueryRowContext(ctx, `SELECT count(*) FROM users WHERE deleted_at IS NULL`).Scan(&n)
 	return n, err
+}
+
+// ChangeOwnPassword sets u's password after checking the current one (a
+// staff member's self-service). The token version moves on in the same
+// transaction, so every token issued before, the caller's included, ends.
+func (s *Store) ChangeOwnPassword(ctx context.Context, u *User, current, next string) (*User, error) {
+	var f Fields
+	switch {
+	case current == "":
+		f.Add("current_password", "is required")
+	case len(current) > MaxPasswordLen:
+		f.Add("current_password", "is wrong")
+	}
+	if len(next) < MinPasswordLen || len(next) > MaxPasswordLen {
+		f.Add("new_password", "must be 8-72 characters")
+	}
+	if err := f.Err(); err != nil {
+		return nil, err
+	}
+	if !CheckPassword(u, current) {
+		return nil, Invalid("current_password", "is wrong")
+	}
+	if current == next {
+		return nil, Invalid("new_password", "must differ from the current password")
+	}
+	hash, err := s.hashPassword(next)
+	if err != nil {
+		return nil, err
+	}
+	var out *User
+	err = s.write(ctx, func(tx *Tx) error {
+		// The version must still be the caller's: a password changed by an
+		// admin (or another device) in between wins, and this one is 401'd
+		// by its stale token on the next request anyway.
+		res, err := tx.ExecContext(ctx, `UPDATE users SET password_hash = ?, token_version = token_version + 1, updated_at = ?
+			WHERE id = ? AND token_version = ? AND deleted_at IS NULL`, hash, FormatTime(tx.Now), u.ID, u.TokenVersion)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return Errorf(EConflict, "your account changed meanwhile; log in again")
+		}
+		changed := *u
+		changed.PasswordHash, changed.TokenVersion, changed.UpdatedAt = hash, u.TokenVersion+1, tx.Now
+		out = &changed
+		if s.passwordChanged != nil {
+			tx.afterCommit = append(tx.afterCommit, func() { s.passwordChanged(&changed) })
+		}
+		return nil
+	})
+	return out, err
 }

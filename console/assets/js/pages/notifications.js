@@ -42,6 +42,7 @@ addStrings({
     'notif.type.clock_out': 'Ausgestempelt', 'notif.type.discount_exhausted': 'Rabatt aufgebraucht', 'notif.type.tse_error': 'TSE-Fehler',
     'notif.type.tse_recovered': 'TSE wieder in Ordnung', 'notif.type.tse_certificate_expiring': 'TSE-Zertifikat läuft ab',
     'notif.type.daily_report': 'Tagesbericht', 'notif.type.test': 'Testnachricht',
+    'notif.type.labour_law_warning': 'Arbeitszeit-Warnung (ArbZG)', 'notif.type.time_entry_open_too_long': 'Zu lange eingestempelt',
   },
   en: {
     'notif.title': 'Notifications',
@@ -77,13 +78,15 @@ addStrings({
     'notif.type.clock_out': 'Clock-out', 'notif.type.discount_exhausted': 'Discount used up', 'notif.type.tse_error': 'TSE error',
     'notif.type.tse_recovered': 'TSE recovered', 'notif.type.tse_certificate_expiring': 'TSE certificate expiring',
     'notif.type.daily_report': 'Daily report', 'notif.type.test': 'Test message',
+    'notif.type.labour_law_warning': 'Working-time warning (ArbZG)', 'notif.type.time_entry_open_too_long': 'Clocked in too long',
   },
 });
 
 // The documented event types (docs/NOTIFICATIONS.md); the list is open,
 // so "other" takes any name.
 const EVENT_TYPES = ['new_order', 'order_cancelled', 'payment_received', 'low_stock', 'shift_change', 'clock_in', 'clock_out',
-  'discount_exhausted', 'tse_error', 'tse_recovered', 'tse_certificate_expiring', 'daily_report'];
+  'discount_exhausted', 'tse_error', 'tse_recovered', 'tse_certificate_expiring', 'daily_report', 'labour_law_warning',
+  'time_entry_open_too_long'];
 const CHANNELS = ['email', 'sms', 'webhook'];
 const OTHER = '__other';
 const EVERY = 30000;

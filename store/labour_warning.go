@@ -1,0 +1,180 @@
+package store
+
+import (
+	"context"
+	"time"
+)
+
+// Where the ArbZG checks (arbzg.go) meet the database: the periods around
+// a changed entry or shift, and the labour_law_warning event raised in the
+// transaction of the change.
+
+// arbzgMargin is how far around a period its neighbours are read: enough
+// for the rest before and after it and for the rest of its working day.
+const arbzgMargin = 48 * time.Hour
+
+// LabourWarningEvent is the data of a labour_law_warning event.
+type LabourWarningEvent struct {
+	Source      string         `json:"source"` // clock_out, correction or shift
+	UserID      string         `json:"user_id"`
+	UserName    string         `json:"user_name"`
+	TimeEntryID string         `json:"time_entry_id,omitempty"`
+	ShiftID     string         `json:"shift_id,omitempty"`
+	Warnings    []EventWarning `json:"warnings"`
+	Timezone    string         `json:"timezone"`
+}
+
+// EventWarning is a warning as events and the API show it.
+type EventWarning struct {
+	Code    string `json:"code"`
+	Rule    string `json:"rule"`
+	Date    string `json:"date"`
+	Message string `json:"message"`
+}
+
+// EventWarnings converts warnings to their JSON form.
+func EventWarnings(ws []LabourWarning) []EventWarning {
+	out := make([]EventWarning, 0, len(ws))
+	for _, w := range ws {
+		out = append(out, EventWarning{w.Code, w.Rule, w.Date, w.Message})
+	}
+	return out
+}
+
+func entryPeriod(e *TimeEntry) WorkPeriod {
+	p := WorkPeriod{ID: e.ID, UserID: e.UserID, Start: e.ClockIn, BreakMinutes: e.BreakMinutes}
+	if e.ClockOut != nil {
+		p.End = *e.ClockOut
+	}
+	return p
+}
+
+// EntryPeriods are closed entries as work periods.
+func EntryPeriods(es []*TimeEntry) []WorkPeriod {
+	out := make([]WorkPeriod, 0, len(es))
+	for _, e := range es {
+		if e.ClockOut != nil {
+			out = append(out, entryPeriod(e))
+		}
+	}
+	return out
+}
+
+// ShiftPeriods are the non-cancelled shifts as work periods.
+func ShiftPeriods(shs []*Shift) []WorkPeriod {
+	out := make([]WorkPeriod, 0, len(shs))
+	for _, sh := range shs {
+		if sh.Status != ShiftCancelled {
+			out = append(out, WorkPeriod{ID: sh.ID, UserID: sh.UserID, Start: sh.StartsAt, End: sh.EndsAt, BreakMinutes: sh.BreakMinutes})
+		}
+	}
+	return out
+}
+
+// entryWarnings checks a closed entry against the user's other entries
+// around it and raises labour_law_warning when it breaks a rule. It never
+// refuses anything.
+func entryWarnings(ctx context.Context, tx *Tx, r *Restaurant, e *TimeEntry, source string) ([]LabourWarning, error) {
+	if e.ClockOut == nil {
+		return nil, nil
+	}
+	es, err := queryAll(ctx, tx, scanTimeEntry, `SELECT `+timeEntryColumns+` FROM time_entries t JOIN users u ON u.id = t.user_id
+		WHERE t.user_id = ? AND t.clock_out IS NOT NULL AND t.clock_in < ? AND t.clock_out > ?`,
+		e.UserID, FormatTime(e.ClockOut.Add(arbzgMargin)), FormatTime(e.ClockIn.Add(-arbzgMargin)))
+	if err != nil {
+		return nil, err
+	}
+	ws := WarningsFor(CheckArbZG(EntryPeriods(es), r.Location(), r.MinRestHours), e.ID)
+	if len(ws) == 0 {
+		return nil, nil
+	}
+	_, err = InsertEvent(ctx, tx, r.ID, EventLabourLawWarning, LabourWarningEvent{Source: source, UserID: e.UserID, UserName: e.UserName,
+		TimeEntryID: e.ID, Warnings: EventWarnings(ws), Timezone: r.Timezone})
+	return ws, err
+}
+
+// shiftWarnings checks a planned shift against the user's other
+// non-cancelled shifts around it, and raises labour_law_warning when it
+// breaks a rule. A plan is never refused for it.
+func shiftWarnings(ctx context.Context, tx *Tx, r *Restaurant, sh *Shift) ([]LabourWarning, error) {
+	if sh.Status == ShiftCancelled {
+		return nil, nil
+	}
+	shs, err := queryAll(ctx, tx, scanShift, `SELECT `+shiftColumns+` FROM shifts s JOIN users u ON u.id = s.user_id
+		WHERE s.user_id = ? AND s.status <> 'cancelled' AND s.id <> ? AND s.starts_at < ? AND s.ends_at > ?`,
+		sh.UserID, sh.ID, FormatTime(sh.EndsAt.Add(arbzgMargin)), FormatTime(sh.StartsAt.Add(-arbzgMargin)))
+	if err != nil {
+		return nil, err
+	}
+	ws := WarningsFor(CheckArbZG(ShiftPeriods(append(shs, sh)), r.Location(), r.MinRestHours), sh.ID)
+	if len(ws) == 0 {
+		return nil, nil
+	}
+	_, err = InsertEvent(ctx, tx, r.ID, EventLabourLawWarning, LabourWarningEvent{Source: "shift", UserID: sh.UserID, UserName: sh.UserName,
+		ShiftID: sh.ID, Warnings: EventWarnings(ws), Timezone: r.Timezone})
+	return ws, err
+}
+
+// EntriesWarnings checks the closed entries es against every entry of
+// their users around them (not only those listed) and answers the
+// warnings per listed entry id.
+func (s *Store) EntriesWarnings(ctx context.Context, r *Restaurant, es []*TimeEntry) (map[string][]LabourWarning, error) {
+	out := map[string][]LabourWarning{}
+	var from, to time.Time
+	for _, e := range es {
+		if e.ClockOut == nil {
+			continue
+		}
+		if from.IsZero() || e.ClockIn.Before(from) {
+			from = e.ClockIn
+		}
+		if e.ClockOut.After(to) {
+			to = *e.ClockOut
+		}
+	}
+	if from.IsZero() {
+		return out, nil
+	}
+	all, err := queryAll(ctx, s.rdb, scanTimeEntry, `SELECT `+timeEntryColumns+` FROM time_entries t JOIN users u ON u.id = t.user_id
+		WHERE t.restaurant_id = ? AND t.clock_out IS NOT NULL AND t.clock_in < ? AND t.clock_out > ?`,
+		r.ID, FormatTime(to.Add(arbzgMargin)), FormatTime(from.Add(-arbzgMargin)))
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range CheckArbZG(EntryPeriods(all), r.Location(), r.MinRestHours) {
+		for _, id := range w.IDs {
+			out[id] = append(out[id], w)
+		}
+	}
+	return out, nil
+}
+
+// ShiftsWarnings checks the shifts against every non-cancelled shift of
+// their users around them and answers the warnings per shift id.
+func (s *Store) ShiftsWarnings(ctx context.Context, r *Restaurant, shs []*Shift) (map[string][]LabourWarning, error) {
+	out := map[string][]LabourWarning{}
+	var from, to time.Time
+	for _, sh := range shs {
+		if from.IsZero() || sh.StartsAt.Before(from) {
+			from = sh.StartsAt
+		}
+		if sh.EndsAt.After(to) {
+			to = sh.EndsAt
+		}
+	}
+	if from.IsZero() {
+		return out, nil
+	}
+	all, err := queryAll(ctx, s.rdb, scanShift, `SELECT `+shiftColumns+` FROM shifts s JOIN users u ON u.id = s.user_id
+		WHERE s.restaurant_id = ? AND s.status <> 'cancelled' AND s.starts_at < ? AND s.ends_at > ?`,
+		r.ID, FormatTime(to.Add(arbzgMargin)), FormatTime(from.Add(-arbzgMargin)))
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range CheckArbZG(ShiftPeriods(all), r.Location(), r.MinRestHours) {
+		for _, id := range w.IDs {
+			out[id] = append(out[id], w)
+		}
+	}
+	return out, nil
+}
