@@ -76,7 +76,7 @@ func (s *Store) TSEHeadJobExcept(ctx context.Context, tssID string, skipClients 
 			args = append(args, c)
 		}
 	}
-	j, err := scanTSEJob(s.rdb.QueryRowContext(ctx, `SELECT `+tseJobColumns+tseJobFrom+`
+	j, err := scanTSEJob(s.rs.QueryRowContext(ctx, `SELECT `+tseJobColumns+tseJobFrom+`
 		WHERE j.tss_id = ? AND j.status IN ('pending', 'in_flight')`+skip+`
 		ORDER BY (j.target_state = 'CANCELLED') DESC, j.seq LIMIT 1`, args...))
 	if errors.Is(err, sql.ErrNoRows) {
@@ -94,7 +94,7 @@ type HeldTSEClient struct {
 // HeldTSEClients lists unregistered terminals whose waiting revisions
 // last failed with code: the queue's per-terminal hold, rebuilt at start.
 func (s *Store) HeldTSEClients(ctx context.Context, tssID, code string) ([]HeldTSEClient, error) {
-	rows, err := s.rdb.QueryContext(ctx, `SELECT j.client_id, c.client_serial, j.last_error_code, COALESCE(j.last_error_message, '')
+	rows, err := s.rs.QueryContext(ctx, `SELECT j.client_id, c.client_serial, j.last_error_code, COALESCE(j.last_error_message, '')
 		FROM tse_jobs j JOIN tse_clients c ON c.client_id = j.client_id
 		WHERE j.tss_id = ? AND j.status IN ('pending', 'in_flight') AND c.registered_at IS NULL AND j.last_error_code = ?
 		GROUP BY j.client_id ORDER BY MIN(j.seq)`, tssID, code)
@@ -238,7 +238,7 @@ type TSEClient struct {
 
 // TSEClients lists the terminals of a TSS.
 func (s *Store) TSEClients(ctx context.Context, tssID string) ([]TSEClient, error) {
-	rows, err := s.rdb.QueryContext(ctx, `SELECT client_id, client_serial, registered_at FROM tse_clients WHERE tss_id = ?
+	rows, err := s.rs.QueryContext(ctx, `SELECT client_id, client_serial, registered_at FROM tse_clients WHERE tss_id = ?
 		ORDER BY client_serial`, tssID)
 	if err != nil {
 		return nil, err
@@ -269,7 +269,7 @@ type TSEQueue struct {
 func (s *Store) TSEQueueState(ctx context.Context, restaurantID string) (*TSEQueue, error) {
 	q := &TSEQueue{Items: []*TSEJob{}}
 	var oldest sql.NullString
-	if err := s.rdb.QueryRowContext(ctx, `SELECT
+	if err := s.rs.QueryRowContext(ctx, `SELECT
 		COALESCE(SUM(status IN ('pending', 'in_flight')), 0), COALESCE(SUM(status = 'attention'), 0),
 		MIN(CASE WHEN status IN ('pending', 'in_flight') THEN created_at END)
 		FROM tse_jobs WHERE restaurant_id = ? AND status IN ('pending', 'in_flight', 'attention')`, restaurantID).
@@ -277,7 +277,7 @@ func (s *Store) TSEQueueState(ctx context.Context, restaurantID string) (*TSEQue
 		return nil, err
 	}
 	q.OldestQueuedAt = parseNullTime(oldest)
-	rows, err := s.rdb.QueryContext(ctx, `SELECT `+tseJobColumns+tseJobFrom+`
+	rows, err := s.rs.QueryContext(ctx, `SELECT `+tseJobColumns+tseJobFrom+`
 		WHERE j.restaurant_id = ? AND j.status IN ('pending', 'in_flight', 'attention') ORDER BY j.seq LIMIT 500`, restaurantID)
 	if err != nil {
 		return nil, err
@@ -320,7 +320,7 @@ type StaleTSETx struct {
 // StaleActiveTSETx lists transactions started at the provider (revision 1
 // done) with no unfinished job left, created before the cut-off.
 func (s *Store) StaleActiveTSETx(ctx context.Context, tssID string, before time.Time) ([]StaleTSETx, error) {
-	rows, err := s.rdb.QueryContext(ctx, `SELECT t.restaurant_id, t.tx_id, t.client_id,
+	rows, err := s.rs.QueryContext(ctx, `SELECT t.restaurant_id, t.tx_id, t.client_id,
 		t.latest_revision + 1
 		FROM tse_transactions t
 		WHERE t.tss_id = ? AND t.state = 'ACTIVE' AND t.latest_revision >= 1 AND t.source = 'posbox' AND t.created_at < ?
