@@ -68,12 +68,25 @@ func (s *Store) TSEHeadJob(ctx context.Context, tssID string) (*TSEJob, error) {
 // terminals (client ids the TSS refuses for now): they wait, the others
 // go on in order.
 func (s *Store) TSEHeadJobExcept(ctx context.Context, tssID string, skipClients []string) (*TSEJob, error) {
+	return s.TSEHeadJobSkipping(ctx, tssID, skipClients, nil)
+}
+
+// TSEHeadJobSkipping is TSEHeadJobExcept without the given jobs too: the
+// ones the provider signed whose completion the writer has not yet
+// committed (CompleteTSEJobAsync), which are no longer the head.
+func (s *Store) TSEHeadJobSkipping(ctx context.Context, tssID string, skipClients []string, skipSeqs []int64) (*TSEJob, error) {
 	args := []any{tssID}
 	skip := ""
 	if len(skipClients) > 0 {
 		skip = ` AND j.client_id NOT IN (?` + strings.Repeat(`, ?`, len(skipClients)-1) + `)`
 		for _, c := range skipClients {
 			args = append(args, c)
+		}
+	}
+	if len(skipSeqs) > 0 {
+		skip += ` AND j.seq NOT IN (?` + strings.Repeat(`, ?`, len(skipSeqs)-1) + `)`
+		for _, q := range skipSeqs {
+			args = append(args, q)
 		}
 	}
 	j, err := scanTSEJob(s.rs.QueryRowContext(ctx, `SELECT `+tseJobColumns+tseJobFrom+`
@@ -116,11 +129,7 @@ func (s *Store) HeldTSEClients(ctx context.Context, tssID, code string) ([]HeldT
 // StartTSEJob marks a job in flight and counts the attempt before the
 // request leaves, so a crash mid-request is visible and resent.
 func (s *Store) StartTSEJob(ctx context.Context, seq int64) error {
-	return s.write(ctx, func(tx *Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE tse_jobs SET status = 'in_flight', attempts = attempts + 1
-			WHERE seq = ? AND status IN ('pending', 'in_flight')`, seq)
-		return err
-	})
+	return s.write(ctx, func(tx *Tx) error { return startTSEJob(tx, seq) })
 }
 
 // ResetTSEInFlight hands in-flight jobs back to the queue (start-up after
@@ -153,44 +162,97 @@ type TSESigned struct {
 	TSSSerialNumber  string
 }
 
+// StartTSEJobAsync is StartTSEJob handed to the writer without waiting
+// for its commit: the worker sends the request meanwhile, and the mark
+// shares a commit with other writes. Nothing is lost by not waiting: a
+// job found in_flight or pending after a crash is resent alike. The
+// outcome (for the log) comes on the returned channel.
+func (s *Store) StartTSEJobAsync(seq int64) <-chan error {
+	done := make(chan error, 1)
+	s.writeAsync(func(tx *Tx) error {
+		return startTSEJob(tx, seq)
+	}, func(err error) { done <- err })
+	return done
+}
+
+func startTSEJob(tx *Tx, seq int64) error {
+	_, err := tx.ExecContext(context.Background(), `UPDATE tse_jobs SET status = 'in_flight', attempts = attempts + 1
+		WHERE seq = ? AND status IN ('pending', 'in_flight')`, seq)
+	return err
+}
+
+// TSECompleted is the outcome of CompleteTSEJobAsync.
+type TSECompleted struct {
+	Closed *TSEOutage // the outage this completion closed, if any
+	Err    error
+}
+
+// CompleteTSEJobAsync is CompleteTSEJob handed to the writer without
+// waiting: the worker goes on with the next revision while the commit is
+// made, and consecutive completions share commits. The outcome comes on
+// the returned channel once the commit is durable (or failed).
+func (s *Store) CompleteTSEJobAsync(job *TSEJob, r TSESigned) <-chan TSECompleted {
+	done := make(chan TSECompleted, 1)
+	var closed *TSEOutage
+	s.writeAsync(func(tx *Tx) error {
+		var err error
+		closed, err = completeTSEJob(context.Background(), tx, job, r)
+		return err
+	}, func(err error) {
+		if err != nil {
+			closed = nil
+		}
+		done <- TSECompleted{Closed: closed, Err: err}
+	})
+	return done
+}
+
 // CompleteTSEJob marks a job done and copies the signature into the mirror.
 // When this empties the TSS's queue, an open outage is closed (event
 // tse_recovered) in the same transaction; closed reports that.
 func (s *Store) CompleteTSEJob(ctx context.Context, job *TSEJob, r TSESigned) (closed *TSEOutage, err error) {
 	err = s.write(ctx, func(tx *Tx) error {
-		now := FormatTime(tx.Now)
-		if _, err := tx.ExecContext(ctx, `UPDATE tse_jobs SET status = 'done', done_at = ?, last_http_status = NULL,
+		var err error
+		closed, err = completeTSEJob(ctx, tx, job, r)
+		return err
+	})
+	return closed, err
+}
+
+func completeTSEJob(ctx context.Context, tx *Tx, job *TSEJob, r TSESigned) (*TSEOutage, error) {
+	now := FormatTime(tx.Now)
+	if _, err := tx.ExecContext(ctx, `UPDATE tse_jobs SET status = 'done', done_at = ?, last_http_status = NULL,
 			last_error_code = NULL, last_error_message = NULL WHERE seq = ?`, now, job.Seq); err != nil {
-			return err
-		}
-		var end any
-		if r.TimeEnd != nil {
-			end = FormatTime(*r.TimeEnd)
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE tse_transactions SET number = ?, state = ?, latest_revision = ?,
+		return nil, err
+	}
+	var end any
+	if r.TimeEnd != nil {
+		end = FormatTime(*r.TimeEnd)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE tse_transactions SET number = ?, state = ?, latest_revision = ?,
 			time_start = ?, time_end = ?, signature_counter = ?, signature_value = ?, log_time = ?,
 			qr_code_data = COALESCE(NULLIF(?, ''), qr_code_data), tss_serial_number = ?,
 			signed_late = CASE WHEN receipt_without_tse = 1 AND ? IS NOT NULL THEN 1 ELSE signed_late END,
 			updated_at = ? WHERE tx_id = ? AND latest_revision <= ?`,
-			r.Number, r.State, r.Revision, FormatTime(r.TimeStart), end, r.SignatureCounter, r.SignatureValue,
-			FormatTime(r.LogTime), r.QRCodeData, r.TSSSerialNumber, end, now, job.TxID, r.Revision); err != nil {
-			return err
+		r.Number, r.State, r.Revision, FormatTime(r.TimeStart), end, r.SignatureCounter, r.SignatureValue,
+		FormatTime(r.LogTime), r.QRCodeData, r.TSSSerialNumber, end, now, job.TxID, r.Revision); err != nil {
+		return nil, err
+	}
+	// EXISTS, not COUNT: draining 5,000 queued sales must not count
+	// the rest of the queue at every step.
+	var pending bool
+	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM tse_jobs WHERE tss_id = ? AND status IN ('pending', 'in_flight'))`,
+		job.TSSID).Scan(&pending); err != nil {
+		return nil, err
+	}
+	if !pending {
+		closed, err := closeTSEOutage(ctx, tx, job.TSSID)
+		if IsNotFound(err) {
+			return nil, nil
 		}
-		var pending int
-		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM tse_jobs WHERE tss_id = ? AND status IN ('pending', 'in_flight')`,
-			job.TSSID).Scan(&pending); err != nil {
-			return err
-		}
-		if pending == 0 {
-			var err error
-			if closed, err = closeTSEOutage(ctx, tx, job.TSSID); IsNotFound(err) {
-				return nil
-			}
-			return err
-		}
-		return nil
-	})
-	return closed, err
+		return closed, err
+	}
+	return nil, nil
 }
 
 // RetryTSEJob puts a failed job back for a later attempt.

@@ -49,6 +49,10 @@ type writeOp struct {
 	fn    func(tx *Tx) error
 	state atomic.Int32
 	done  chan opResult // buffered: the writer never blocks on it
+	// then, for an operation nobody waits for (writeAsync), is called by
+	// the writer with the outcome, after the commit and the
+	// operation's afterCommit hooks; it must not block.
+	then func(err error)
 }
 
 type opResult struct {
@@ -114,6 +118,19 @@ func (s *Store) write(ctx context.Context, fn func(tx *Tx) error) error {
 	return nil
 }
 
+// writeAsync hands fn to the writer without waiting: then gets the
+// outcome once the batch is committed (nil) or failed. Operations run in
+// the order they were handed over, so a later write (waited for or not)
+// sees this one. It blocks only while the writer's queue is full.
+func (s *Store) writeAsync(fn func(tx *Tx) error, then func(err error)) {
+	op := &writeOp{ctx: context.Background(), fn: fn, done: make(chan opResult, 1), then: then}
+	select {
+	case s.w.ops <- op:
+	case <-s.w.closing:
+		then(ErrClosed)
+	}
+}
+
 // runWriter is the writer goroutine: it takes the first waiting
 // operation, starts a batch and adds to it whatever is queued until the
 // batch is full or old enough, then commits.
@@ -139,7 +156,7 @@ func (w *writer) drainClosed() {
 		select {
 		case op := <-w.ops:
 			if op.state.CompareAndSwap(opQueued, opRunning) {
-				op.done <- opResult{err: ErrClosed}
+				deliver(op, opResult{err: ErrClosed})
 			}
 		default:
 			return
@@ -167,7 +184,7 @@ func (s *Store) runBatch(first *writeOp) {
 	if err != nil {
 		// No transaction: this operation fails; the next batch tries again.
 		if first.state.CompareAndSwap(opQueued, opRunning) {
-			first.done <- opResult{err: err}
+			deliver(first, opResult{err: err})
 		}
 		return
 	}
@@ -225,8 +242,26 @@ func (s *Store) answer(ran []batchOp, batchErr error) {
 		if batchErr != nil && r.err == nil && r.panicked == nil {
 			r = opResult{err: batchErr}
 		}
-		b.op.done <- r
+		deliver(b.op, r)
 	}
+}
+
+// deliver answers an operation: its waiting caller, or its then.
+func deliver(op *writeOp, r opResult) {
+	if op.then == nil {
+		op.done <- r
+		return
+	}
+	err := r.err
+	if r.panicked != nil {
+		err = fmt.Errorf("store: write operation panicked: %v\n%s", r.panicked, r.stack)
+	}
+	if err == nil {
+		for _, f := range r.afterCommit {
+			f()
+		}
+	}
+	op.then(err)
 }
 
 // runOp runs one operation inside its own savepoint. broken is set when
