@@ -163,15 +163,17 @@ type TSESigned struct {
 }
 
 // StartTSEJobAsync is StartTSEJob handed to the writer without waiting
-// for its commit: the worker sends the request meanwhile, and the mark
-// shares a commit with other writes. Nothing is lost by not waiting: a
-// job found in_flight or pending after a crash is resent alike. The
-// outcome (for the log) comes on the returned channel.
+// for its commit: the worker sends the request meanwhile. The mark is
+// lazy: it rides in the commit of the next write (usually the revision's
+// completion), or is committed alone after 50 ms, so a request that hangs
+// shows in_flight. Nothing is lost by not waiting: a job found in_flight
+// or pending after a crash is resent alike. The outcome (for the log)
+// comes on the returned channel.
 func (s *Store) StartTSEJobAsync(seq int64) <-chan error {
 	done := make(chan error, 1)
 	s.writeAsync(func(tx *Tx) error {
 		return startTSEJob(tx, seq)
-	}, func(err error) { done <- err })
+	}, func(err error) { done <- err }, true)
 	return done
 }
 
@@ -203,7 +205,7 @@ func (s *Store) CompleteTSEJobAsync(job *TSEJob, r TSESigned) <-chan TSEComplete
 			closed = nil
 		}
 		done <- TSECompleted{Closed: closed, Err: err}
-	})
+	}, false)
 	return done
 }
 

@@ -53,7 +53,13 @@ type writeOp struct {
 	// the writer with the outcome, after the commit and the
 	// operation's afterCommit hooks; it must not block.
 	then func(err error)
+	// lazy: the operation starts no batch of its own; it joins the next
+	// operation's, or commits alone after lazyDelay.
+	lazy bool
 }
+
+// lazyDelay is how long a lazy operation waits for company.
+const lazyDelay = 50 * time.Millisecond
 
 type opResult struct {
 	err         error
@@ -122,8 +128,8 @@ func (s *Store) write(ctx context.Context, fn func(tx *Tx) error) error {
 // outcome once the batch is committed (nil) or failed. Operations run in
 // the order they were handed over, so a later write (waited for or not)
 // sees this one. It blocks only while the writer's queue is full.
-func (s *Store) writeAsync(fn func(tx *Tx) error, then func(err error)) {
-	op := &writeOp{ctx: context.Background(), fn: fn, done: make(chan opResult, 1), then: then}
+func (s *Store) writeAsync(fn func(tx *Tx) error, then func(err error), lazy bool) {
+	op := &writeOp{ctx: context.Background(), fn: fn, done: make(chan opResult, 1), then: then, lazy: lazy}
 	select {
 	case s.w.ops <- op:
 	case <-s.w.closing:
@@ -137,15 +143,26 @@ func (s *Store) writeAsync(fn func(tx *Tx) error, then func(err error)) {
 func (s *Store) runWriter() {
 	w := s.w
 	defer close(w.stopped)
+	lazy := time.NewTimer(lazyDelay)
+	lazy.Stop()
 	for {
-		var first *writeOp
+		var first, second *writeOp
 		select {
 		case first = <-w.ops:
 		case <-w.closing:
 			w.drainClosed()
 			return
 		}
-		s.runBatch(first)
+		if first.lazy {
+			lazy.Reset(lazyDelay)
+			select {
+			case second = <-w.ops:
+			case <-lazy.C:
+			case <-w.closing:
+			}
+			lazy.Stop()
+		}
+		s.runBatch(first, second)
 		w.prepareSeen(s.wdb)
 	}
 }
@@ -170,7 +187,9 @@ type batchOp struct {
 	res opResult
 }
 
-func (s *Store) runBatch(first *writeOp) {
+// runBatch runs first (and second, when not nil) and whatever else is
+// queued, up to the batch's bounds, and commits.
+func (s *Store) runBatch(first, second *writeOp) {
 	w := s.w
 	ctx := context.Background() // the batch outlives any one caller
 	conn, err := s.wdb.Conn(ctx)
@@ -182,9 +201,11 @@ func (s *Store) runBatch(first *writeOp) {
 		}
 	}
 	if err != nil {
-		// No transaction: this operation fails; the next batch tries again.
-		if first.state.CompareAndSwap(opQueued, opRunning) {
-			deliver(first, opResult{err: err})
+		// No transaction: these operations fail; the next batch tries again.
+		for _, op := range []*writeOp{first, second} {
+			if op != nil && op.state.CompareAndSwap(opQueued, opRunning) {
+				deliver(op, opResult{err: err})
+			}
 		}
 		return
 	}
@@ -205,6 +226,10 @@ func (s *Store) runBatch(first *writeOp) {
 				s.answer(ran, broken)
 				return
 			}
+		}
+		if second != nil {
+			next, second = second, nil
+			continue
 		}
 		if len(ran) >= maxBatchOps || time.Since(start) >= maxBatchTime {
 			break
