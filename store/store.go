@@ -57,7 +57,6 @@ type Store struct {
 	bcryptCost      int
 	passwordChanged func(u *User)
 	dummyOnce       sync.Once // dummyHash
-	closeOnce       sync.Once
 	dummy           []byte
 	queued          chan struct{} // nudged after a commit that queued deliveries
 
@@ -191,10 +190,7 @@ func (s *Store) Now() time.Time { return s.now() }
 // queued get ErrClosed), checkpoints the WAL and closes both pools.
 func (s *Store) Close() error {
 	var errs []error
-	s.closeOnce.Do(func() {
-		close(s.w.closing)
-		<-s.w.stopped
-	})
+	s.w.close()
 	s.rs.close()
 	if s.wdb != nil {
 		_, _ = s.wdb.Exec("PRAGMA wal_checkpoint(TRUNCATE)")

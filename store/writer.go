@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -75,6 +76,11 @@ type writer struct {
 	closing chan struct{} // closed by Close: no new operations
 	stopped chan struct{} // closed when the goroutine has returned
 
+	// sendMu makes Close and the senders exclusive: once closed is set no
+	// operation enters ops, so the writer's last drain answers them all.
+	sendMu sync.RWMutex
+	closed bool
+
 	stmts     map[string]*sql.Stmt // prepared on the writer connection
 	toPrepare map[string]bool      // seen in a batch; prepared after it
 	hooked    any                  // the driver connection the hooks are on
@@ -96,12 +102,8 @@ func (s *Store) write(ctx context.Context, fn func(tx *Tx) error) error {
 		return err
 	}
 	op := &writeOp{ctx: ctx, fn: fn, done: make(chan opResult, 1)}
-	select {
-	case s.w.ops <- op:
-	case <-s.w.closing:
-		return ErrClosed
-	case <-ctx.Done():
-		return ctx.Err()
+	if err := s.w.enqueue(op); err != nil {
+		return err
 	}
 	var r opResult
 	select {
@@ -127,14 +129,44 @@ func (s *Store) write(ctx context.Context, fn func(tx *Tx) error) error {
 // writeAsync hands fn to the writer without waiting: then gets the
 // outcome once the batch is committed (nil) or failed. Operations run in
 // the order they were handed over, so a later write (waited for or not)
-// sees this one. It blocks only while the writer's queue is full.
+// sees this one. It blocks only while the writer's queue is full. then
+// and fn's afterCommit hooks run on the writer goroutine: they must not
+// block, and must not write (that would wait for the writer itself).
 func (s *Store) writeAsync(fn func(tx *Tx) error, then func(err error), lazy bool) {
 	op := &writeOp{ctx: context.Background(), fn: fn, done: make(chan opResult, 1), then: then, lazy: lazy}
-	select {
-	case s.w.ops <- op:
-	case <-s.w.closing:
-		then(ErrClosed)
+	if err := s.w.enqueue(op); err != nil {
+		then(err)
 	}
+}
+
+// enqueue hands op to the writer, waiting while the queue is full.
+func (w *writer) enqueue(op *writeOp) error {
+	w.sendMu.RLock()
+	defer w.sendMu.RUnlock()
+	if w.closed {
+		return ErrClosed
+	}
+	select {
+	case w.ops <- op:
+		return nil
+	case <-op.ctx.Done():
+		return op.ctx.Err()
+	}
+}
+
+// close stops the writer: the batch it runs is finished, operations
+// still queued get ErrClosed, later ones too.
+func (w *writer) close() {
+	w.sendMu.Lock()
+	if w.closed {
+		w.sendMu.Unlock()
+		<-w.stopped
+		return
+	}
+	w.closed = true
+	w.sendMu.Unlock()
+	close(w.closing)
+	<-w.stopped
 }
 
 // runWriter is the writer goroutine: it takes the first waiting

@@ -238,3 +238,25 @@ func TestGroupCommitPanicReachesCaller(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Writes racing Close are all answered: committed, or ErrClosed; none
+// hangs, and a write after Close is ErrClosed.
+func TestGroupCommitClose(t *testing.T) {
+	st, _ := newTestStore(t)
+	var wg sync.WaitGroup
+	for i := range 50 {
+		wg.Go(func() {
+			err := st.SetKV(context.Background(), "k"+strconv.Itoa(i), "v")
+			if err != nil && !errors.Is(err, ErrClosed) {
+				t.Errorf("write %d: %v", i, err)
+			}
+		})
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	if err := st.SetKV(context.Background(), "late", "v"); !errors.Is(err, ErrClosed) {
+		t.Fatalf("write after Close: %v", err)
+	}
+}
