@@ -31,7 +31,7 @@ var FederalStates = []string{"BW", "BY", "BE", "BB", "HB", "HH", "HE", "MV", "NI
 
 // Location is the restaurant's timezone; it decides what "today" is.
 func (r *Restaurant) Location() *time.Location {
-	loc, err := time.LoadLocation(r.Timezone)
+	loc, err := loadLocation(r.Timezone)
 	if err != nil { // validated on create; tzdata is embedded
 		return time.UTC
 	}
@@ -124,7 +124,7 @@ func scanRestaurant(row scanner) (*Restaurant, error) {
 
 // Restaurant finds a restaurant by id.
 func (s *Store) Restaurant(ctx context.Context, id string) (*Restaurant, error) {
-	r, err := scanRestaurant(s.rdb.QueryRowContext(ctx, `SELECT `+restaurantColumns+` FROM restaurants WHERE id = ?`, id))
+	r, err := scanRestaurant(s.rs.QueryRowContext(ctx, `SELECT `+restaurantColumns+` FROM restaurants WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, NotFound("restaurant")
 	}
@@ -133,5 +133,5 @@ func (s *Store) Restaurant(ctx context.Context, id string) (*Restaurant, error) 
 
 // Restaurants lists every restaurant, oldest first.
 func (s *Store) Restaurants(ctx context.Context) ([]*Restaurant, error) {
-	return queryAll(ctx, s.rdb, scanRestaurant, `SELECT `+restaurantColumns+` FROM restaurants ORDER BY created_at, id`)
+	return queryAll(ctx, s.rs, scanRestaurant, `SELECT `+restaurantColumns+` FROM restaurants ORDER BY created_at, id`)
 }
