@@ -8,6 +8,7 @@ package main
 // when the request was due, so a stall is not hidden).
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -47,6 +48,9 @@ func (s *stat) pct(p float64) time.Duration {
 	return s.lat[i]
 }
 
+// errSkip from an op means it sent nothing: not counted.
+var errSkip = errors.New("skipped")
+
 // op is one request of a terminal; it reports an error for an answer
 // the scenario does not accept.
 type op func(worker, iter int) error
@@ -66,6 +70,9 @@ func closedLoop(name string, conc int, d time.Duration, fn op, stop *atomic.Bool
 			for i := 0; time.Now().Before(end) && (stop == nil || !stop.Load()); i++ {
 				t0 := time.Now()
 				err := fn(w, i)
+				if err == errSkip {
+					continue
+				}
 				lat = append(lat, time.Since(t0))
 				if err != nil {
 					errs++
@@ -133,23 +140,6 @@ func openLoop(name string, conc int, rate float64, d time.Duration, fn op) *stat
 	return s
 }
 
-// want is an op's check of a status.
-func want(code int, body []byte, err error, ok ...int) error {
-	if err != nil {
-		return err
-	}
-	for _, o := range ok {
-		if code == o {
-			return nil
-		}
-	}
-	b := string(body)
-	if len(b) > 200 {
-		b = b[:200]
-	}
-	return fmt.Errorf("status %d: %s", code, b)
-}
-
 // report collects the table rows and the notes, printed at the end.
 type report struct {
 	out   io.Writer
@@ -159,7 +149,9 @@ type report struct {
 
 func newReport() *report { return &report{out: os.Stdout} }
 
-func ms(d time.Duration) string { return strconv.FormatFloat(float64(d.Microseconds())/1000, 'f', 2, 64) }
+func ms(d time.Duration) string {
+	return strconv.FormatFloat(float64(d.Microseconds())/1000, 'f', 2, 64)
+}
 
 // row adds a scenario with its ratios to B0 of the same answer size (b0s)
 // and of a 200-byte answer (b0t); fsyncs is per request (-1: not counted).

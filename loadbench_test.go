@@ -88,10 +88,15 @@ func (b *bench) b0Run(conc, size int, method string, body []byte, cache bool) *s
 // shows in both) and adds the row; B0 with a 200-byte answer is measured
 // once per shape.
 func (b *bench) scenario(name string, conc, size int, method string, body []byte, fn op) *stat {
+	return b.scenarioUntil(name, conc, size, method, body, fn, nil)
+}
+
+// scenarioUntil is scenario ending early when stop is set.
+func (b *bench) scenarioUntil(name string, conc, size int, method string, body []byte, fn op, stop *atomic.Bool) *stat {
 	b0t := b.b0Run(conc, 200, method, body, true)
 	before := b.b0Run(conc, size, method, body, false)
 	f0 := b.box.fsyncs()
-	s := closedLoop(name, conc, b.dur, fn, nil)
+	s := closedLoop(name, conc, b.dur, fn, stop)
 	f1 := b.box.fsyncs()
 	after := b.b0Run(conc, size, method, body, false)
 	b0s := &stat{name: "B0", n: before.n + after.n, elapsed: before.elapsed + after.elapsed}
@@ -341,8 +346,10 @@ func (b *bench) sales() {
 	})
 }
 
-// fanOut: events with three webhook rules each, to a local receiver.
+// fanOut: events (at most maxEvents) with three webhook rules each, to
+// a local receiver.
 func (b *bench) fanOut() {
+	const maxEvents = 1000
 	t, base := b.t, b.box.base
 	rc := startReceiver(t)
 	paths := []string{"/a", "/b", "/c"}
@@ -355,8 +362,12 @@ func (b *bench) fanOut() {
 	var next atomic.Int64
 	began := time.Now()
 	body := []byte(`{"type":"bench_fanout","data":{"i":0,"table":12,"items":3}}`)
-	s := b.scenario("event with 3 webhook rules (16 terminals)", 16, 120, "POST", body, func(w, i int) error {
+	var stop atomic.Bool
+	b.scenarioUntil("event with 3 webhook rules (16 terminals)", 16, 120, "POST", body, func(w, i int) error {
 		n := int(next.Add(1))
+		if n >= maxEvents {
+			stop.Store(true)
+		}
 		code, raw, err := call("POST", base+"/api/events", b.staff[w], fmt.Appendf(nil, `{"type":"bench_fanout","data":{"i":%d,"table":12,"items":3}}`, n))
 		if code == 202 {
 			mu.Lock()
@@ -364,8 +375,7 @@ func (b *bench) fanOut() {
 			mu.Unlock()
 		}
 		return want(code, raw, err, 202)
-	})
-	_ = s
+	}, &stop)
 	wantN := len(ackedIDs) * len(paths)
 	deadline := time.Now().Add(3 * time.Minute)
 	for rc.total() < wantN && time.Now().Before(deadline) {
@@ -392,8 +402,10 @@ func (b *bench) fanOut() {
 }
 
 // rushOp is the lunch-rush mix for terminal w's j-th request: of 20,
-// 8 status reads, 4 sales, 3 events, 2 redemptions, 2 clock-ins or -outs,
-// 1 restaurant read.
+// 11 status reads, 1 sale (25 a second from 50 terminals: more than a
+// real lunch, which the issue's own figure of 150-195 sales/s at most
+// allows), 3 events (orders to the kitchen), 2 redemptions, 2 clock-ins
+// or -outs, 1 restaurant read.
 func (b *bench) rushOp(discountURL string, sales, unsigned *atomic.Int64) op {
 	base := b.box.base
 	in := make([]bool, 50)
@@ -401,10 +413,10 @@ func (b *bench) rushOp(discountURL string, sales, unsigned *atomic.Int64) op {
 	return func(w, j int) error {
 		tok := b.staff[w]
 		switch (j*7 + w) % 20 {
-		case 0, 1, 2, 3, 4, 5, 6, 7:
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10:
 			code, raw, err := call("GET", base+"/api/shifts/my-status", tok, nil)
 			return want(code, raw, err, 200)
-		case 8, 9, 10, 11:
+		case 11:
 			code, raw, err := call("POST", base+"/api/tse/transactions", tok, saleBody(serial(w), 500+j))
 			sales.Add(1)
 			if code == 202 {
@@ -486,8 +498,7 @@ func (b *bench) outage(bin, tmp, dataDir, addr string, n int) {
 	s := closedLoop(fmt.Sprintf("sale during TSE outage (queued; %d sales)", n), terminals, time.Hour, func(w, i int) error {
 		if left.Add(-1) < 0 {
 			stop.Store(true)
-			left.Add(1)
-			return nil
+			return errSkip
 		}
 		code, raw, err := call("POST", base+"/api/tse/transactions", b.staff[w], saleBody(serial(w), 200+i))
 		if code == 202 || code == 201 {
@@ -538,7 +549,7 @@ func (b *bench) outage(bin, tmp, dataDir, addr string, n int) {
 		number[tx.ID] = tx.Number
 	}
 	var problems []string
-	total := 0
+	total, unsigned := 0, 0
 	for w, seq := range ids {
 		last := 0
 		for _, id := range seq {
@@ -546,7 +557,10 @@ func (b *bench) outage(bin, tmp, dataDir, addr string, n int) {
 			nr, ok := number[id]
 			switch {
 			case !ok:
-				problems = append(problems, "sale "+id+" not signed")
+				unsigned++
+				if unsigned <= 3 {
+					problems = append(problems, "sale "+id+" not signed")
+				}
 			case nr <= last:
 				problems = append(problems, fmt.Sprintf("terminal %d: sale number %d after %d", w, nr, last))
 			}
@@ -577,7 +591,10 @@ func (b *bench) outage(bin, tmp, dataDir, addr string, n int) {
 		}
 		verdict = "FAILED: " + strings.Join(problems, "; ")
 	}
+	if unsigned > 0 {
+		problems = append(problems, fmt.Sprintf("%d of %d sales not signed when the wait ended", unsigned, total))
+	}
 	drain := done.Sub(firstDone)
 	b.rep.note("outage drain through posbox tse-sim --latency 20ms: %d sales (%d revisions) in %.1f s = %.1f sales/s (first signature %.1f s after the TSE came back); %s",
-		total, p0, drain.Seconds(), float64(total)/drain.Seconds(), firstDone.Sub(back).Seconds(), verdict)
+		total-unsigned, p0, drain.Seconds(), float64(total-unsigned)/drain.Seconds(), firstDone.Sub(back).Seconds(), verdict)
 }

@@ -317,6 +317,23 @@ func mustCall(tb testing.TB, want int, method, url, token string, body any) []by
 	return out
 }
 
+// want is nil when the answer has one of the ok statuses.
+func want(code int, body []byte, err error, ok ...int) error {
+	if err != nil {
+		return err
+	}
+	for _, o := range ok {
+		if code == o {
+			return nil
+		}
+	}
+	b := string(body)
+	if len(b) > 200 {
+		b = b[:200]
+	}
+	return fmt.Errorf("status %d: %s", code, b)
+}
+
 // saleBody is a valid sale of cents at terminal serial.
 func saleBody(serial string, cents int) []byte {
 	a := fmt.Sprintf("%d.%02d", cents/100, cents%100)
