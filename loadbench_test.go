@@ -124,8 +124,11 @@ func TestLoadBench(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.rep.note("binary (make build flags: -trimpath -s -w): %.1f MiB", float64(fi.Size())/(1<<20))
-	if traced {
+	switch {
+	case traced && delay > 0:
 		b.rep.note("posbox runs under strace -f --seccomp-bpf; every fsync/fdatasync delayed by %s", delay)
+	case traced:
+		b.rep.note("posbox runs under strace -f --seccomp-bpf, fsync/fdatasync traced, not delayed (strace's own cost)")
 	}
 	b.b0 = startB0(t)
 	tmp := t.TempDir()

@@ -121,7 +121,7 @@ func startBox(tb testing.TB, bin, dataDir, addr string, traced bool, env ...stri
 		tb.Fatal(err)
 	}
 	go func() { b.cmd.Wait(); close(b.exited) }()
-	tb.Cleanup(func() { b.cmd.Process.Kill(); <-b.exited; logFile.Close() })
+	tb.Cleanup(func() { b.signal(syscall.SIGKILL); b.cmd.Process.Kill(); <-b.exited; logFile.Close() })
 	c := &http.Client{Timeout: time.Second}
 	for {
 		res, err := c.Get(b.base + "/api/health")
@@ -163,10 +163,18 @@ func (b *box) logTail() string {
 	return string(raw)
 }
 
+// signal sends sig to posbox itself: strace, sent a SIGTERM, would
+// detach and leave posbox running.
+func (b *box) signal(sig syscall.Signal) {
+	if pid := b.pid(); pid > 0 {
+		syscall.Kill(pid, sig)
+	}
+}
+
 // stop ends posbox with SIGTERM (graceful) and waits for it.
 func (b *box) stop(tb testing.TB) {
 	tb.Helper()
-	b.cmd.Process.Signal(syscall.SIGTERM)
+	b.signal(syscall.SIGTERM)
 	select {
 	case <-b.exited:
 	case <-time.After(30 * time.Second):
@@ -177,7 +185,7 @@ func (b *box) stop(tb testing.TB) {
 // kill ends posbox with SIGKILL: a power cut as far as the process knows.
 func (b *box) kill(tb testing.TB) {
 	tb.Helper()
-	b.cmd.Process.Kill()
+	b.signal(syscall.SIGKILL)
 	<-b.exited
 }
 
