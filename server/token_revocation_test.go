@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"testing"
+
+	"posbox/store"
 )
 
 // Changing or resetting a password, changing the role, disabling or
@@ -34,6 +36,17 @@ func TestTokensEndWithPasswordRoleOrAccess(t *testing.T) {
 	wantStatus(t, e.do(t, "PUT", "/api/users/"+sam.ID, `{"is_active":true}`, e.adminToken), http.StatusOK)
 	tok := e.loginAs(t, sam.Email, "a-new-password") // a real login, after all the changes
 	wantStatus(t, e.do(t, "PUT", "/api/users/"+sam.ID, `{"name":"Sam Renamed"}`, e.adminToken), http.StatusOK)
+	wantStatus(t, e.do(t, "GET", "/api/auth/me", nil, tok), http.StatusOK)
+	// A token-version bump by any write (here a raw one) ends the token
+	// on the very next request: the auth view is dropped by the commit.
+	if err := e.st.Write(context.Background(), func(tx *store.Tx) error {
+		_, err := tx.ExecContext(context.Background(), `UPDATE users SET token_version = token_version + 1 WHERE id = ?`, sam.ID)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	wantProblem(t, e.do(t, "GET", "/api/auth/me", nil, tok), http.StatusUnauthorized, eUnauthenticated)
+	tok = e.freshToken(t, sam.ID)
 	wantStatus(t, e.do(t, "GET", "/api/auth/me", nil, tok), http.StatusOK)
 	wantStatus(t, e.do(t, "DELETE", "/api/users/"+sam.ID, nil, e.adminToken), http.StatusNoContent)
 	wantProblem(t, e.do(t, "GET", "/api/auth/me", nil, tok), http.StatusUnauthorized, eUnauthenticated)

@@ -12,10 +12,12 @@ import (
 func BenchmarkSaleSigned(b *testing.B) {
 	e := newTSEEnv(b, tseEnvOpts{synchronous: "FULL"})
 	body := sale("KASSE-01", 2142)
+	before := commits(e.st)
 	for b.Loop() {
 		rec := e.do(b, "POST", "/api/tse/transactions", body, e.adminToken)
 		if rec.Code != http.StatusCreated {
 			b.Fatalf("status %d: %s", rec.Code, rec.Body.String())
 		}
 	}
+	reportCommits(b, e.st, before)
 }

@@ -109,7 +109,7 @@ func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, limit int) (
 	// A cheap look on the reader first: an idle poll never takes the
 	// writer connection from a sale.
 	var due bool
-	if err := s.rdb.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM notification_deliveries
+	if err := s.rs.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM notification_deliveries
 		WHERE status = 'pending' AND next_attempt_at <= ?)`, FormatTime(now)).Scan(&due); err != nil || !due {
 		return nil, err
 	}
@@ -152,7 +152,7 @@ func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, limit int) (
 // go out in order.
 func (s *Store) ClaimDeliveriesSpread(ctx context.Context, now time.Time, limit int, busy []string) ([]*Delivery, error) {
 	var due bool
-	if err := s.rdb.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM notification_deliveries
+	if err := s.rs.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM notification_deliveries
 		WHERE status = 'pending' AND next_attempt_at <= ?)`, FormatTime(now)).Scan(&due); err != nil || !due {
 		return nil, err
 	}
@@ -273,7 +273,7 @@ func (s *Store) CompleteAttempt(ctx context.Context, d *Delivery, a Attempt) err
 
 // Delivery finds one delivery by id.
 func (s *Store) Delivery(ctx context.Context, id string) (*Delivery, error) {
-	d, err := scanDelivery(s.rdb.QueryRowContext(ctx, `SELECT `+deliveryCols+` FROM notification_deliveries WHERE id = ?`, id))
+	d, err := scanDelivery(s.rs.QueryRowContext(ctx, `SELECT `+deliveryCols+` FROM notification_deliveries WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, NotFound("delivery")
 	}
@@ -299,7 +299,7 @@ type DeliveryView struct {
 // RecentDeliveries lists a restaurant's deliveries in one status (all when
 // status is ""), newest first, at most limit.
 func (s *Store) RecentDeliveries(ctx context.Context, restaurantID, status string, limit int) ([]*DeliveryView, error) {
-	rows, err := s.rdb.QueryContext(ctx, `SELECT e.type, d.id, d.restaurant_id, d.event_id, d.setting_id, d.webhook_id,
+	rows, err := s.rs.QueryContext(ctx, `SELECT e.type, d.id, d.restaurant_id, d.event_id, d.setting_id, d.webhook_id,
 		d.status, d.attempts, d.next_attempt_at, d.last_error, d.created_at, d.updated_at
 		FROM notification_deliveries d JOIN events e ON e.id = d.event_id
 		WHERE d.restaurant_id = ? AND (? = '' OR d.status = ?) ORDER BY d.created_at DESC, d.id DESC LIMIT ?`,
@@ -333,14 +333,14 @@ func (p prefixScanner) Scan(dest ...any) error { return p.sc.Scan(append([]any{p
 // Deliveries lists a restaurant's deliveries in one status (all when
 // status is ""), oldest first.
 func (s *Store) Deliveries(ctx context.Context, restaurantID, status string) ([]*Delivery, error) {
-	return queryAll(ctx, s.rdb, scanDelivery, `SELECT `+deliveryCols+` FROM notification_deliveries
+	return queryAll(ctx, s.rs, scanDelivery, `SELECT `+deliveryCols+` FROM notification_deliveries
 		WHERE restaurant_id = ? AND (? = '' OR status = ?) ORDER BY created_at, id`, restaurantID, status, status)
 }
 
 // DeliveryRule is a delivery's rule as it is now, for the dispatcher's
 // re-read at send time; not_found when the rule was deleted.
 func (s *Store) DeliveryRule(ctx context.Context, d *Delivery) (*NotificationSetting, error) {
-	return getSetting(ctx, s.rdb, d.RestaurantID, d.SettingID)
+	return getSetting(ctx, s.rs, d.RestaurantID, d.SettingID)
 }
 
 // DeliveryCounts is what the console's dashboard says about notifications.
@@ -353,7 +353,7 @@ type DeliveryCounts struct {
 // since since, and those still queued.
 func (s *Store) CountDeliveries(ctx context.Context, restaurantID string, since time.Time) (DeliveryCounts, error) {
 	var c DeliveryCounts
-	err := s.rdb.QueryRowContext(ctx, `SELECT
+	err := s.rs.QueryRowContext(ctx, `SELECT
 		COALESCE(SUM(status = 'failed' AND updated_at >= ?), 0),
 		COALESCE(SUM(status IN ('pending', 'in_flight')), 0)
 		FROM notification_deliveries WHERE restaurant_id = ?`, FormatTime(since), restaurantID).Scan(&c.FailedSince, &c.Queued)

@@ -248,7 +248,7 @@ func discountTx(ctx context.Context, tx *Tx, restaurantID, id string) (*Discount
 // Discounts lists all discounts of the restaurant, inactive and expired
 // ones included, newest first.
 func (s *Store) Discounts(ctx context.Context, restaurantID string) ([]*Discount, error) {
-	return queryAll(ctx, s.rdb, scanDiscount, `SELECT `+discountColumns+` FROM discounts
+	return queryAll(ctx, s.rs, scanDiscount, `SELECT `+discountColumns+` FROM discounts
 		WHERE restaurant_id = ? ORDER BY created_at DESC, id DESC`, restaurantID)
 }
 

@@ -55,7 +55,7 @@ func InsertEvent(ctx context.Context, tx *Tx, restaurantID, typ string, data any
 func (s *Store) Event(ctx context.Context, id string) (*Event, error) {
 	var e Event
 	var data, created string
-	err := s.rdb.QueryRowContext(ctx, `SELECT id, restaurant_id, type, data, created_at FROM events WHERE id = ?`, id).
+	err := s.rs.QueryRowContext(ctx, `SELECT id, restaurant_id, type, data, created_at FROM events WHERE id = ?`, id).
 		Scan(&e.ID, &e.RestaurantID, &e.Type, &data, &created)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, NotFound("event")
@@ -80,7 +80,7 @@ func (s *Store) PublishEvent(ctx context.Context, restaurantID, typ string, data
 // Events lists a restaurant's events of one type (all when typ is ""),
 // newest first, at most limit.
 func (s *Store) Events(ctx context.Context, restaurantID, typ string, limit int) ([]*Event, error) {
-	rows, err := s.rdb.QueryContext(ctx, `SELECT id, restaurant_id, type, data, created_at FROM events
+	rows, err := s.rs.QueryContext(ctx, `SELECT id, restaurant_id, type, data, created_at FROM events
 		WHERE restaurant_id = ? AND (? = '' OR type = ?) ORDER BY created_at DESC, id DESC LIMIT ?`,
 		restaurantID, typ, typ, limit)
 	if err != nil {

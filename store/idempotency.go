@@ -108,7 +108,7 @@ func (s *Store) AnswerIdempotent(ctx context.Context, k IdempotencyKey, status i
 func (s *Store) Idempotent(ctx context.Context, k IdempotencyKey) (*IdempotentReplay, error) {
 	var r IdempotentReplay
 	var status sql.NullInt64
-	err := s.rdb.QueryRowContext(ctx, `SELECT resource_id, status, response FROM idempotency_keys
+	err := s.rs.QueryRowContext(ctx, `SELECT resource_id, status, response FROM idempotency_keys
 		WHERE restaurant_id = ? AND scope = ? AND key = ?`, k.RestaurantID, k.Scope, k.Key).Scan(&r.ResourceID, &status, &r.Response)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, NotFound("idempotency key")

@@ -8,7 +8,7 @@ import (
 
 // KV reads a small setting; ok is false when it was never set.
 func (s *Store) KV(ctx context.Context, key string) (value string, ok bool, err error) {
-	err = s.rdb.QueryRowContext(ctx, `SELECT value FROM kv WHERE key = ?`, key).Scan(&value)
+	err = s.rs.QueryRowContext(ctx, `SELECT value FROM kv WHERE key = ?`, key).Scan(&value)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", false, nil
 	}

@@ -135,13 +135,13 @@ func scanSetting(sc scanner) (*NotificationSetting, error) {
 
 // NotificationSettings lists a restaurant's rules, oldest first.
 func (s *Store) NotificationSettings(ctx context.Context, restaurantID string) ([]*NotificationSetting, error) {
-	return queryAll(ctx, s.rdb, scanSetting, `SELECT `+settingCols+` FROM notification_settings
+	return queryAll(ctx, s.rs, scanSetting, `SELECT `+settingCols+` FROM notification_settings
 		WHERE restaurant_id = ? ORDER BY created_at, id`, restaurantID)
 }
 
 // NotificationSetting finds one rule of a restaurant.
 func (s *Store) NotificationSetting(ctx context.Context, restaurantID, id string) (*NotificationSetting, error) {
-	return getSetting(ctx, s.rdb, restaurantID, id)
+	return getSetting(ctx, s.rs, restaurantID, id)
 }
 
 type settingQueryer interface {

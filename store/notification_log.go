@@ -62,7 +62,7 @@ func insertLog(ctx context.Context, tx *Tx, l *NotificationLog) error {
 // most limit (clamped to 1..MaxLogLimit).
 func (s *Store) NotificationLogs(ctx context.Context, restaurantID string, limit int) ([]*NotificationLog, error) {
 	limit = min(max(limit, 1), MaxLogLimit)
-	rows, err := s.rdb.QueryContext(ctx, `SELECT id, restaurant_id, setting_id, delivery_id, channel, event_type,
+	rows, err := s.rs.QueryContext(ctx, `SELECT id, restaurant_id, setting_id, delivery_id, channel, event_type,
 		destination, status, error, message, attempt, temporary, sent_at FROM notification_logs
 		WHERE restaurant_id = ? ORDER BY sent_at DESC, id DESC LIMIT ?`, restaurantID, limit)
 	if err != nil {

@@ -17,7 +17,7 @@ type Restaurant struct {
 
 // Location is the restaurant's timezone; it decides what "today" is.
 func (r *Restaurant) Location() *time.Location {
-	loc, err := time.LoadLocation(r.Timezone)
+	loc, err := loadLocation(r.Timezone)
 	if err != nil { // validated on create; tzdata is embedded
 		return time.UTC
 	}
@@ -48,7 +48,7 @@ func (s *Store) CreateRestaurant(ctx context.Context, r *Restaurant) error {
 func (s *Store) Restaurant(ctx context.Context, id string) (*Restaurant, error) {
 	var r Restaurant
 	var created string
-	err := s.rdb.QueryRowContext(ctx, `SELECT id, name, timezone, created_at FROM restaurants WHERE id = ?`, id).
+	err := s.rs.QueryRowContext(ctx, `SELECT id, name, timezone, created_at FROM restaurants WHERE id = ?`, id).
 		Scan(&r.ID, &r.Name, &r.Timezone, &created)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, NotFound("restaurant")
@@ -62,7 +62,7 @@ func (s *Store) Restaurant(ctx context.Context, id string) (*Restaurant, error) 
 
 // Restaurants lists every restaurant, oldest first.
 func (s *Store) Restaurants(ctx context.Context) ([]*Restaurant, error) {
-	rows, err := s.rdb.QueryContext(ctx, `SELECT id, name, timezone, created_at FROM restaurants ORDER BY created_at, id`)
+	rows, err := s.rs.QueryContext(ctx, `SELECT id, name, timezone, created_at FROM restaurants ORDER BY created_at, id`)
 	if err != nil {
 		return nil, err
 	}

@@ -262,13 +262,13 @@ func (s *Store) Shifts(ctx context.Context, restaurantID, from, to string) ([]*S
 	if to != "" {
 		where, args = where+` AND s.shift_date <= ?`, append(args, to)
 	}
-	return queryAll(ctx, s.rdb, scanShift, `SELECT `+shiftColumns+` FROM shifts s JOIN users u ON u.id = s.user_id
+	return queryAll(ctx, s.rs, scanShift, `SELECT `+shiftColumns+` FROM shifts s JOIN users u ON u.id = s.user_id
 		WHERE `+where+` ORDER BY s.shift_date, s.start_time, u.name, s.id`, args...)
 }
 
 // Shift finds one shift of a restaurant.
 func (s *Store) Shift(ctx context.Context, restaurantID, id string) (*Shift, error) {
-	sh, err := scanShift(s.rdb.QueryRowContext(ctx, `SELECT `+shiftColumns+` FROM shifts s JOIN users u ON u.id = s.user_id
+	sh, err := scanShift(s.rs.QueryRowContext(ctx, `SELECT `+shiftColumns+` FROM shifts s JOIN users u ON u.id = s.user_id
 		WHERE s.restaurant_id = ? AND s.id = ?`, restaurantID, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, NotFound("shift")

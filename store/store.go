@@ -1,10 +1,12 @@
 // Package store holds posbox's domain types and all SQLite access.
 //
 // Write discipline: two pools on one file. The writer pool has exactly one
-// connection and opens every transaction with BEGIN IMMEDIATE, so writers
-// queue in Go instead of failing with SQLITE_BUSY; the reader pool is
-// query_only and reads a WAL snapshot while a write is in progress. This
-// file is the one place the database is opened.
+// connection, used only by the writer goroutine (writer.go), which runs
+// the queued writes in one BEGIN IMMEDIATE transaction per batch (group
+// commit), each in its own savepoint; the reader pool is query_only, keeps
+// its connections and their prepared statements, and reads a WAL snapshot
+// while a write is in progress. This file is the one place the database
+// is opened.
 package store
 
 import (
@@ -57,6 +59,10 @@ type Store struct {
 	dummyOnce       sync.Once // dummyHash
 	dummy           []byte
 	queued          chan struct{} // nudged after a commit that queued deliveries
+
+	w    *writer    // the group-commit writer goroutine's state
+	rs   *stmtCache // prepared statements of the reader pool
+	auth *authView  // users and restaurants as auth sees them
 }
 
 // Open opens (creating if needed) the database in dataDir and applies the
@@ -97,7 +103,7 @@ func Open(ctx context.Context, dataDir string, opts Options) (*Store, error) {
 		opts.BcryptCost = 12
 	}
 	s := &Store{path: abs, now: opts.Now, log: opts.Logger, bcryptCost: opts.BcryptCost, passwordChanged: opts.PasswordChanged,
-		queued: make(chan struct{}, 1)}
+		queued: make(chan struct{}, 1), auth: newAuthView()}
 	go s.dummyHash() // ready before the first login with an unknown email
 
 	// busy_timeout runs first; the other pragmas run on every new connection.
@@ -108,16 +114,30 @@ func Open(ctx context.Context, dataDir string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	s.wdb.SetMaxOpenConns(1)
+	s.wdb.SetMaxIdleConns(1)
 	s.wdb.SetConnMaxIdleTime(0)
+	s.wdb.SetConnMaxLifetime(0)
 	if s.rdb, err = sql.Open("sqlite", base+"&_pragma=query_only(1)"); err != nil {
 		s.wdb.Close()
 		return nil, err
 	}
-	s.rdb.SetMaxOpenConns(max(4, runtime.NumCPU()))
+	// Idle = open and no idle timeout: a reader connection, once opened,
+	// stays with its page cache and prepared statements (the default of
+	// 2 idle closed and reopened the others under load).
+	readers := max(4, runtime.NumCPU())
+	s.rdb.SetMaxOpenConns(readers)
+	s.rdb.SetMaxIdleConns(readers)
+	s.rdb.SetConnMaxIdleTime(0)
+	s.rdb.SetConnMaxLifetime(0)
+	s.rs = newStmtCache(s.rdb)
 	if err := s.migrate(ctx); err != nil {
-		s.Close()
+		s.wdb.Close()
+		s.rdb.Close()
 		return nil, err
 	}
+	s.w = &writer{ops: make(chan *writeOp, writeQueueLen), closing: make(chan struct{}), stopped: make(chan struct{}),
+		stmts: map[string]*sql.Stmt{}, toPrepare: map[string]bool{}}
+	go s.runWriter()
 	// SQLite creates the files 0644 less the umask, and an older posbox
 	// left them so: they hold personal data and fiscal records, whatever
 	// the umask and the data dir's mode. The -wal and -shm files SQLite
@@ -166,9 +186,12 @@ func (s *Store) Path() string { return s.path }
 // Now is the store's clock.
 func (s *Store) Now() time.Time { return s.now() }
 
-// Close checkpoints the WAL and closes both pools.
+// Close stops the writer (the batch it runs is finished; writes still
+// queued get ErrClosed), checkpoints the WAL and closes both pools.
 func (s *Store) Close() error {
 	var errs []error
+	s.w.close()
+	s.rs.close()
 	if s.wdb != nil {
 		_, _ = s.wdb.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
 		errs = append(errs, s.wdb.Close())
@@ -182,8 +205,10 @@ func (s *Store) Close() error {
 // Ping reports whether the database answers.
 func (s *Store) Ping(ctx context.Context) error { return s.rdb.PingContext(ctx) }
 
-// Tx is a write transaction with the instant it began, so every row it
-// writes carries the same time.
+// Tx is one write operation's view of the shared transaction of its
+// batch, with the instant the operation began, so every row it writes
+// carries the same time. Its ExecContext, QueryContext and QueryRowContext
+// (writer.go) reuse prepared statements.
 type Tx struct {
 	*sql.Tx
 	Now time.Time
@@ -192,28 +217,7 @@ type Tx struct {
 	afterCommit []func() // run once the commit succeeded
 }
 
-// write runs fn in one immediate transaction and commits it when fn
-// returns nil.
-func (s *Store) write(ctx context.Context, fn func(tx *Tx) error) error {
-	sqlTx, err := s.wdb.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	tx := &Tx{Tx: sqlTx, Now: s.now().UTC(), st: s}
-	defer sqlTx.Rollback()
-	if err := fn(tx); err != nil {
-		return err
-	}
-	if err := sqlTx.Commit(); err != nil {
-		return err
-	}
-	for _, f := range tx.afterCommit {
-		f()
-	}
-	return nil
-}
-
-// Write runs fn in one immediate transaction on the writer connection.
+// Write runs fn as one write operation (see write).
 // Nothing in the appliance calls it: every write it makes has a typed
 // function in this package. It is exported for the tests and benchmarks of
 // other packages, which need rows the API cannot make (back-dated events

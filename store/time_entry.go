@@ -99,7 +99,7 @@ func (s *Store) ClockOut(ctx context.Context, r *Restaurant, u *User, breakMinut
 
 // OpenEntry is u's open entry; not_found when u is not clocked in.
 func (s *Store) OpenEntry(ctx context.Context, restaurantID, userID string) (*TimeEntry, error) {
-	e, err := scanTimeEntry(s.rdb.QueryRowContext(ctx, `SELECT `+timeEntryColumns+` FROM time_entries t JOIN users u ON u.id = t.user_id
+	e, err := scanTimeEntry(s.rs.QueryRowContext(ctx, `SELECT `+timeEntryColumns+` FROM time_entries t JOIN users u ON u.id = t.user_id
 		WHERE t.restaurant_id = ? AND t.user_id = ? AND t.clock_out IS NULL`, restaurantID, userID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, NotFound("open time entry")
@@ -148,7 +148,7 @@ func (s *Store) TimeEntriesBetween(ctx context.Context, r *Restaurant, from, to 
 func (s *Store) timeEntriesBetween(ctx context.Context, r *Restaurant, fromDate, toDate time.Time) ([]*TimeEntry, error) {
 	from, _ := LocalDayBounds(fromDate, r.Location())
 	_, to := LocalDayBounds(toDate, r.Location())
-	return queryAll(ctx, s.rdb, scanTimeEntry, `SELECT `+timeEntryColumns+` FROM time_entries t JOIN users u ON u.id = t.user_id
+	return queryAll(ctx, s.rs, scanTimeEntry, `SELECT `+timeEntryColumns+` FROM time_entries t JOIN users u ON u.id = t.user_id
 		WHERE t.restaurant_id = ? AND t.clock_in >= ? AND t.clock_in < ? ORDER BY t.clock_in, t.id`,
 		r.ID, FormatTime(from), FormatTime(to))
 }
@@ -156,7 +156,7 @@ func (s *Store) timeEntriesBetween(ctx context.Context, r *Restaurant, fromDate,
 // OpenEntries lists the restaurant's open entries (who is clocked in
 // now), the longest open first.
 func (s *Store) OpenEntries(ctx context.Context, restaurantID string) ([]*TimeEntry, error) {
-	return queryAll(ctx, s.rdb, scanTimeEntry, `SELECT `+timeEntryColumns+` FROM time_entries t JOIN users u ON u.id = t.user_id
+	return queryAll(ctx, s.rs, scanTimeEntry, `SELECT `+timeEntryColumns+` FROM time_entries t JOIN users u ON u.id = t.user_id
 		WHERE t.restaurant_id = ? AND t.clock_out IS NULL ORDER BY t.clock_in, t.id`, restaurantID)
 }
 

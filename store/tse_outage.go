@@ -144,13 +144,13 @@ func (s *Store) MarkTSEUnsigned(ctx context.Context, restaurantID, txID, code, r
 
 // TSEOutages lists a restaurant's outages, newest first.
 func (s *Store) TSEOutages(ctx context.Context, restaurantID string) ([]*TSEOutage, error) {
-	return queryAll(ctx, s.rdb, scanTSEOutage, `SELECT `+tseOutageColumns+` FROM tse_outages WHERE restaurant_id = ?
+	return queryAll(ctx, s.rs, scanTSEOutage, `SELECT `+tseOutageColumns+` FROM tse_outages WHERE restaurant_id = ?
 		ORDER BY started_at DESC, id DESC LIMIT 1000`, restaurantID)
 }
 
 // OpenTSEOutageOf is the TSS's open outage; not_found when none is open.
 func (s *Store) OpenTSEOutageOf(ctx context.Context, tssID string) (*TSEOutage, error) {
-	o, err := scanTSEOutage(s.rdb.QueryRowContext(ctx, `SELECT `+tseOutageColumns+` FROM tse_outages WHERE tss_id = ? AND ended_at IS NULL`, tssID))
+	o, err := scanTSEOutage(s.rs.QueryRowContext(ctx, `SELECT `+tseOutageColumns+` FROM tse_outages WHERE tss_id = ? AND ended_at IS NULL`, tssID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, NotFound("open outage")
 	}

@@ -68,6 +68,13 @@ func (s *Store) TSEHeadJob(ctx context.Context, tssID string) (*TSEJob, error) {
 // terminals (client ids the TSS refuses for now): they wait, the others
 // go on in order.
 func (s *Store) TSEHeadJobExcept(ctx context.Context, tssID string, skipClients []string) (*TSEJob, error) {
+	return s.TSEHeadJobSkipping(ctx, tssID, skipClients, nil)
+}
+
+// TSEHeadJobSkipping is TSEHeadJobExcept without the given jobs too: the
+// ones the provider signed whose completion the writer has not yet
+// committed (CompleteTSEJobAsync), which are no longer the head.
+func (s *Store) TSEHeadJobSkipping(ctx context.Context, tssID string, skipClients []string, skipSeqs []int64) (*TSEJob, error) {
 	args := []any{tssID}
 	skip := ""
 	if len(skipClients) > 0 {
@@ -76,7 +83,13 @@ func (s *Store) TSEHeadJobExcept(ctx context.Context, tssID string, skipClients 
 			args = append(args, c)
 		}
 	}
-	j, err := scanTSEJob(s.rdb.QueryRowContext(ctx, `SELECT `+tseJobColumns+tseJobFrom+`
+	if len(skipSeqs) > 0 {
+		skip += ` AND j.seq NOT IN (?` + strings.Repeat(`, ?`, len(skipSeqs)-1) + `)`
+		for _, q := range skipSeqs {
+			args = append(args, q)
+		}
+	}
+	j, err := scanTSEJob(s.rs.QueryRowContext(ctx, `SELECT `+tseJobColumns+tseJobFrom+`
 		WHERE j.tss_id = ? AND j.status IN ('pending', 'in_flight')`+skip+`
 		ORDER BY (j.target_state = 'CANCELLED') DESC, j.seq LIMIT 1`, args...))
 	if errors.Is(err, sql.ErrNoRows) {
@@ -94,7 +107,7 @@ type HeldTSEClient struct {
 // HeldTSEClients lists unregistered terminals whose waiting revisions
 // last failed with code: the queue's per-terminal hold, rebuilt at start.
 func (s *Store) HeldTSEClients(ctx context.Context, tssID, code string) ([]HeldTSEClient, error) {
-	rows, err := s.rdb.QueryContext(ctx, `SELECT j.client_id, c.client_serial, j.last_error_code, COALESCE(j.last_error_message, '')
+	rows, err := s.rs.QueryContext(ctx, `SELECT j.client_id, c.client_serial, j.last_error_code, COALESCE(j.last_error_message, '')
 		FROM tse_jobs j JOIN tse_clients c ON c.client_id = j.client_id
 		WHERE j.tss_id = ? AND j.status IN ('pending', 'in_flight') AND c.registered_at IS NULL AND j.last_error_code = ?
 		GROUP BY j.client_id ORDER BY MIN(j.seq)`, tssID, code)
@@ -116,11 +129,7 @@ func (s *Store) HeldTSEClients(ctx context.Context, tssID, code string) ([]HeldT
 // StartTSEJob marks a job in flight and counts the attempt before the
 // request leaves, so a crash mid-request is visible and resent.
 func (s *Store) StartTSEJob(ctx context.Context, seq int64) error {
-	return s.write(ctx, func(tx *Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE tse_jobs SET status = 'in_flight', attempts = attempts + 1
-			WHERE seq = ? AND status IN ('pending', 'in_flight')`, seq)
-		return err
-	})
+	return s.write(ctx, func(tx *Tx) error { return startTSEJob(tx, seq) })
 }
 
 // ResetTSEInFlight hands in-flight jobs back to the queue (start-up after
@@ -153,44 +162,99 @@ type TSESigned struct {
 	TSSSerialNumber  string
 }
 
+// StartTSEJobAsync is StartTSEJob handed to the writer without waiting
+// for its commit: the worker sends the request meanwhile. The mark is
+// lazy: it rides in the commit of the next write (usually the revision's
+// completion), or is committed alone after 50 ms, so a request that hangs
+// shows in_flight. Nothing is lost by not waiting: a job found in_flight
+// or pending after a crash is resent alike. The outcome (for the log)
+// comes on the returned channel.
+func (s *Store) StartTSEJobAsync(seq int64) <-chan error {
+	done := make(chan error, 1)
+	s.writeAsync(func(tx *Tx) error {
+		return startTSEJob(tx, seq)
+	}, func(err error) { done <- err }, true)
+	return done
+}
+
+func startTSEJob(tx *Tx, seq int64) error {
+	_, err := tx.ExecContext(context.Background(), `UPDATE tse_jobs SET status = 'in_flight', attempts = attempts + 1
+		WHERE seq = ? AND status IN ('pending', 'in_flight')`, seq)
+	return err
+}
+
+// TSECompleted is the outcome of CompleteTSEJobAsync.
+type TSECompleted struct {
+	Closed *TSEOutage // the outage this completion closed, if any
+	Err    error
+}
+
+// CompleteTSEJobAsync is CompleteTSEJob handed to the writer without
+// waiting: the worker goes on with the next revision while the commit is
+// made, and consecutive completions share commits. The outcome comes on
+// the returned channel once the commit is durable (or failed).
+func (s *Store) CompleteTSEJobAsync(job *TSEJob, r TSESigned) <-chan TSECompleted {
+	done := make(chan TSECompleted, 1)
+	var closed *TSEOutage
+	s.writeAsync(func(tx *Tx) error {
+		var err error
+		closed, err = completeTSEJob(context.Background(), tx, job, r)
+		return err
+	}, func(err error) {
+		if err != nil {
+			closed = nil
+		}
+		done <- TSECompleted{Closed: closed, Err: err}
+	}, false)
+	return done
+}
+
 // CompleteTSEJob marks a job done and copies the signature into the mirror.
 // When this empties the TSS's queue, an open outage is closed (event
 // tse_recovered) in the same transaction; closed reports that.
 func (s *Store) CompleteTSEJob(ctx context.Context, job *TSEJob, r TSESigned) (closed *TSEOutage, err error) {
 	err = s.write(ctx, func(tx *Tx) error {
-		now := FormatTime(tx.Now)
-		if _, err := tx.ExecContext(ctx, `UPDATE tse_jobs SET status = 'done', done_at = ?, last_http_status = NULL,
+		var err error
+		closed, err = completeTSEJob(ctx, tx, job, r)
+		return err
+	})
+	return closed, err
+}
+
+func completeTSEJob(ctx context.Context, tx *Tx, job *TSEJob, r TSESigned) (*TSEOutage, error) {
+	now := FormatTime(tx.Now)
+	if _, err := tx.ExecContext(ctx, `UPDATE tse_jobs SET status = 'done', done_at = ?, last_http_status = NULL,
 			last_error_code = NULL, last_error_message = NULL WHERE seq = ?`, now, job.Seq); err != nil {
-			return err
-		}
-		var end any
-		if r.TimeEnd != nil {
-			end = FormatTime(*r.TimeEnd)
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE tse_transactions SET number = ?, state = ?, latest_revision = ?,
+		return nil, err
+	}
+	var end any
+	if r.TimeEnd != nil {
+		end = FormatTime(*r.TimeEnd)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE tse_transactions SET number = ?, state = ?, latest_revision = ?,
 			time_start = ?, time_end = ?, signature_counter = ?, signature_value = ?, log_time = ?,
 			qr_code_data = COALESCE(NULLIF(?, ''), qr_code_data), tss_serial_number = ?,
 			signed_late = CASE WHEN receipt_without_tse = 1 AND ? IS NOT NULL THEN 1 ELSE signed_late END,
 			updated_at = ? WHERE tx_id = ? AND latest_revision <= ?`,
-			r.Number, r.State, r.Revision, FormatTime(r.TimeStart), end, r.SignatureCounter, r.SignatureValue,
-			FormatTime(r.LogTime), r.QRCodeData, r.TSSSerialNumber, end, now, job.TxID, r.Revision); err != nil {
-			return err
+		r.Number, r.State, r.Revision, FormatTime(r.TimeStart), end, r.SignatureCounter, r.SignatureValue,
+		FormatTime(r.LogTime), r.QRCodeData, r.TSSSerialNumber, end, now, job.TxID, r.Revision); err != nil {
+		return nil, err
+	}
+	// EXISTS, not COUNT: draining 5,000 queued sales must not count
+	// the rest of the queue at every step.
+	var pending bool
+	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM tse_jobs WHERE tss_id = ? AND status IN ('pending', 'in_flight'))`,
+		job.TSSID).Scan(&pending); err != nil {
+		return nil, err
+	}
+	if !pending {
+		closed, err := closeTSEOutage(ctx, tx, job.TSSID)
+		if IsNotFound(err) {
+			return nil, nil
 		}
-		var pending int
-		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM tse_jobs WHERE tss_id = ? AND status IN ('pending', 'in_flight')`,
-			job.TSSID).Scan(&pending); err != nil {
-			return err
-		}
-		if pending == 0 {
-			var err error
-			if closed, err = closeTSEOutage(ctx, tx, job.TSSID); IsNotFound(err) {
-				return nil
-			}
-			return err
-		}
-		return nil
-	})
-	return closed, err
+		return closed, err
+	}
+	return nil, nil
 }
 
 // RetryTSEJob puts a failed job back for a later attempt.
@@ -238,7 +302,7 @@ type TSEClient struct {
 
 // TSEClients lists the terminals of a TSS.
 func (s *Store) TSEClients(ctx context.Context, tssID string) ([]TSEClient, error) {
-	rows, err := s.rdb.QueryContext(ctx, `SELECT client_id, client_serial, registered_at FROM tse_clients WHERE tss_id = ?
+	rows, err := s.rs.QueryContext(ctx, `SELECT client_id, client_serial, registered_at FROM tse_clients WHERE tss_id = ?
 		ORDER BY client_serial`, tssID)
 	if err != nil {
 		return nil, err
@@ -269,7 +333,7 @@ type TSEQueue struct {
 func (s *Store) TSEQueueState(ctx context.Context, restaurantID string) (*TSEQueue, error) {
 	q := &TSEQueue{Items: []*TSEJob{}}
 	var oldest sql.NullString
-	if err := s.rdb.QueryRowContext(ctx, `SELECT
+	if err := s.rs.QueryRowContext(ctx, `SELECT
 		COALESCE(SUM(status IN ('pending', 'in_flight')), 0), COALESCE(SUM(status = 'attention'), 0),
 		MIN(CASE WHEN status IN ('pending', 'in_flight') THEN created_at END)
 		FROM tse_jobs WHERE restaurant_id = ? AND status IN ('pending', 'in_flight', 'attention')`, restaurantID).
@@ -277,7 +341,7 @@ func (s *Store) TSEQueueState(ctx context.Context, restaurantID string) (*TSEQue
 		return nil, err
 	}
 	q.OldestQueuedAt = parseNullTime(oldest)
-	rows, err := s.rdb.QueryContext(ctx, `SELECT `+tseJobColumns+tseJobFrom+`
+	rows, err := s.rs.QueryContext(ctx, `SELECT `+tseJobColumns+tseJobFrom+`
 		WHERE j.restaurant_id = ? AND j.status IN ('pending', 'in_flight', 'attention') ORDER BY j.seq LIMIT 500`, restaurantID)
 	if err != nil {
 		return nil, err
@@ -320,7 +384,7 @@ type StaleTSETx struct {
 // StaleActiveTSETx lists transactions started at the provider (revision 1
 // done) with no unfinished job left, created before the cut-off.
 func (s *Store) StaleActiveTSETx(ctx context.Context, tssID string, before time.Time) ([]StaleTSETx, error) {
-	rows, err := s.rdb.QueryContext(ctx, `SELECT t.restaurant_id, t.tx_id, t.client_id,
+	rows, err := s.rs.QueryContext(ctx, `SELECT t.restaurant_id, t.tx_id, t.client_id,
 		t.latest_revision + 1
 		FROM tse_transactions t
 		WHERE t.tss_id = ? AND t.state = 'ACTIVE' AND t.latest_revision >= 1 AND t.source = 'posbox' AND t.created_at < ?

@@ -55,7 +55,7 @@ func (s *Store) ReconcileTSETx(ctx context.Context, restaurantID, tssID string, 
 // whose latest state is final (0 when none): the reconciler pages down to it.
 func (s *Store) MaxTSENumber(ctx context.Context, tssID string) (int64, error) {
 	var n sql.NullInt64
-	err := s.rdb.QueryRowContext(ctx, `SELECT MAX(number) FROM tse_transactions WHERE tss_id = ? AND state != 'ACTIVE'`, tssID).Scan(&n)
+	err := s.rs.QueryRowContext(ctx, `SELECT MAX(number) FROM tse_transactions WHERE tss_id = ? AND state != 'ACTIVE'`, tssID).Scan(&n)
 	return n.Int64, err
 }
 

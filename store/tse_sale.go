@@ -98,7 +98,7 @@ func (e *ErrTSEClientChanged) Error() string {
 // not_found error for a terminal never seen.
 func (s *Store) TSEClientID(ctx context.Context, tssID, serial string) (string, error) {
 	var id string
-	err := s.rdb.QueryRowContext(ctx, `SELECT client_id FROM tse_clients WHERE tss_id = ? AND client_serial = ?`, tssID, serial).Scan(&id)
+	err := s.rs.QueryRowContext(ctx, `SELECT client_id FROM tse_clients WHERE tss_id = ? AND client_serial = ?`, tssID, serial).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", NotFound("terminal")
 	}
@@ -221,13 +221,13 @@ func tseTransaction(ctx context.Context, q queryer, restaurantID, txID string) (
 
 // TSETransaction reads one mirrored transaction of a restaurant.
 func (s *Store) TSETransaction(ctx context.Context, restaurantID, txID string) (*TSETransaction, error) {
-	return tseTransaction(ctx, s.rdb, restaurantID, txID)
+	return tseTransaction(ctx, s.rs, restaurantID, txID)
 }
 
 // TSETransactions lists the signed transactions (with a number) whose
 // time_start lies in [from, to], by number.
 func (s *Store) TSETransactions(ctx context.Context, restaurantID string, from, to time.Time) ([]*TSETransaction, error) {
-	return queryAll(ctx, s.rdb, scanTSETransaction, `SELECT `+tseTxColumns+` FROM tse_transactions
+	return queryAll(ctx, s.rs, scanTSETransaction, `SELECT `+tseTxColumns+` FROM tse_transactions
 		WHERE restaurant_id = ? AND number IS NOT NULL AND time_start >= ? AND time_start <= ?
 		ORDER BY number`, restaurantID, FormatTime(from), FormatTime(to))
 }

@@ -100,7 +100,7 @@ func (s *Store) FailRunningTSESelfTests(ctx context.Context) error {
 // LatestTSESelfTest is the newest self-test of a restaurant; not_found
 // before the first.
 func (s *Store) LatestTSESelfTest(ctx context.Context, restaurantID string) (*TSESelfTest, error) {
-	t, err := scanTSESelfTest(s.rdb.QueryRowContext(ctx, `SELECT `+tseSelfTestColumns+` FROM tse_self_tests
+	t, err := scanTSESelfTest(s.rs.QueryRowContext(ctx, `SELECT `+tseSelfTestColumns+` FROM tse_self_tests
 		WHERE restaurant_id = ? ORDER BY started_at DESC, id DESC LIMIT 1`, restaurantID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, NotFound("self-test")
@@ -110,7 +110,7 @@ func (s *Store) LatestTSESelfTest(ctx context.Context, restaurantID string) (*TS
 
 // TSESelfTest reads one self-test.
 func (s *Store) TSESelfTest(ctx context.Context, id string) (*TSESelfTest, error) {
-	t, err := scanTSESelfTest(s.rdb.QueryRowContext(ctx, `SELECT `+tseSelfTestColumns+` FROM tse_self_tests WHERE id = ?`, id))
+	t, err := scanTSESelfTest(s.rs.QueryRowContext(ctx, `SELECT `+tseSelfTestColumns+` FROM tse_self_tests WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, NotFound("self-test")
 	}

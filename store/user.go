@@ -155,7 +155,7 @@ func scanUser(row scanner) (*User, error) {
 }
 
 func (s *Store) userWhere(ctx context.Context, where string, args ...any) (*User, error) {
-	u, err := scanUser(s.rdb.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE deleted_at IS NULL AND `+where, args...))
+	u, err := scanUser(s.rs.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE deleted_at IS NULL AND `+where, args...))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, NotFound("user")
 	}
@@ -174,7 +174,7 @@ func (s *Store) UserByEmail(ctx context.Context, email string) (*User, error) {
 
 // Users lists a restaurant's live users by name.
 func (s *Store) Users(ctx context.Context, restaurantID string) ([]*User, error) {
-	return queryAll(ctx, s.rdb, scanUser, `SELECT `+userColumns+` FROM users
+	return queryAll(ctx, s.rs, scanUser, `SELECT `+userColumns+` FROM users
 		WHERE deleted_at IS NULL AND restaurant_id = ? ORDER BY name, email`, restaurantID)
 }
 
@@ -297,6 +297,6 @@ func (s *Store) DeleteUser(ctx context.Context, restaurantID, id string) error {
 // CountUsers counts live users in all restaurants.
 func (s *Store) CountUsers(ctx context.Context) (int, error) {
 	var n int
-	err := s.rdb.QueryRowContext(ctx, `SELECT count(*) FROM users WHERE deleted_at IS NULL`).Scan(&n)
+	err := s.rs.QueryRowContext(ctx, `SELECT count(*) FROM users WHERE deleted_at IS NULL`).Scan(&n)
 	return n, err
 }

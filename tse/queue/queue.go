@@ -60,10 +60,13 @@ type Queue struct {
 	wake chan struct{} // cap 1: "look at the queue again"
 
 	mu          sync.Mutex
-	changed     chan struct{} // closed and replaced on every state change
-	failures    int           // consecutive transient failures
-	open        bool          // circuit open: no sale waits
-	paused      bool          // open because the TSS cannot sign (TSSPermanent)
+	changed     chan struct{}         // closed and replaced on every change of the state below
+	waiters     map[string]*txWaiters // sales waiting, by transaction (signing.go)
+	signing     map[int64]bool        // signed jobs whose completion is not yet committed
+	reaping     chan reapItem         // those completions, in order, for the reaper
+	failures    int                   // consecutive transient failures
+	open        bool                  // circuit open: no sale waits
+	paused      bool                  // open because the TSS cannot sign (TSSPermanent)
 	openedAt    time.Time
 	lastProbe   time.Time
 	lastErr     *tse.Error // last provider error, for reasons and status
@@ -95,6 +98,7 @@ func New(ctx context.Context, p tse.Provider, st *store.Store, o Options) (*Queu
 		p: p, st: st, log: o.Logger.With("component", "tse"), now: st.Now, restaurantID: o.RestaurantID, tssID: p.TSSID(),
 		budget: o.Budget, jitter: o.Jitter, wake: make(chan struct{}, 1), changed: make(chan struct{}),
 		bgCtx: bgCtx, bgCancel: cancel, held: map[string]*heldClient{},
+		waiters: map[string]*txWaiters{}, signing: map[int64]bool{},
 	}
 	if err := q.restore(ctx); err != nil {
 		cancel()
@@ -182,8 +186,21 @@ func (q *Queue) state() circuitState {
 func (q *Queue) Run(ctx context.Context) {
 	q.mu.Lock()
 	q.running = true
+	q.reaping = make(chan reapItem, maxSigning)
+	reaping := q.reaping
 	q.mu.Unlock()
+	reaped := make(chan struct{})
+	go func() {
+		defer close(reaped)
+		q.reap(context.WithoutCancel(ctx), reaping)
+	}()
 	defer func() {
+		// Every completion handed over is committed before Run returns.
+		q.mu.Lock()
+		q.reaping = nil
+		q.mu.Unlock()
+		close(reaping)
+		<-reaped
 		q.bgCancel()
 		q.bg.Wait()
 		q.mu.Lock()
@@ -217,7 +234,7 @@ func (q *Queue) Run(ctx context.Context) {
 // step does one unit of work or waits for the next one.
 func (q *Queue) step(ctx context.Context) {
 	skip, heldUntil := q.heldSkips(q.now())
-	head, err := q.st.TSEHeadJobExcept(ctx, q.tssID, skip)
+	head, err := q.st.TSEHeadJobSkipping(ctx, q.tssID, skip, q.signingSeqs())
 	if store.IsNotFound(err) {
 		head, err = nil, nil
 	}

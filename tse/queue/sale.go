@@ -121,22 +121,31 @@ func (q *Queue) await(ctx context.Context, t *store.TSETransaction) (*store.TSET
 	timer := time.NewTimer(q.budget)
 	defer timer.Stop()
 	code, reason := tse.CodeTimeout, tse.Reason(tse.CodeTimeout, 0)
+	// Woken for this transaction only (notify, when its row changed) or
+	// by a change of the queue's state (changed): not by other sales.
+	mine := q.subscribe(t.TxID)
+	defer func() { q.unsubscribe(t.TxID, mine) }()
+	cur, err := q.st.TSETransaction(ctx, t.RestaurantID, t.TxID)
 	for {
-		q.mu.Lock()
-		changed := q.changed
-		q.mu.Unlock()
-		cur, err := q.st.TSETransaction(ctx, t.RestaurantID, t.TxID)
 		if err != nil {
 			return nil, err
 		}
 		if cur.Signed() || cur.ReceiptWithoutTSE {
 			return cur, nil
 		}
+		q.mu.Lock()
+		changed := q.changed
+		q.mu.Unlock()
 		if down, c, r := q.unavailable(t.ClientID); down {
 			code, reason = c, r
 			break
 		}
 		select {
+		case <-mine:
+			q.unsubscribe(t.TxID, mine)
+			mine = q.subscribe(t.TxID)
+			cur, err = q.st.TSETransaction(ctx, t.RestaurantID, t.TxID)
+			continue
 		case <-changed:
 			continue
 		case <-timer.C:
@@ -147,6 +156,11 @@ func (q *Queue) await(ctx context.Context, t *store.TSETransaction) (*store.TSET
 		}
 		break
 	}
-	// The receipt goes out marked "TSE failed": record it in the outage.
-	return q.st.MarkTSEUnsigned(context.WithoutCancel(ctx), t.RestaurantID, t.TxID, code, reason)
+	// The receipt goes out marked "TSE failed": record it in the outage,
+	// and tell another attempt of the same sale waiting for it.
+	cur, err = q.st.MarkTSEUnsigned(context.WithoutCancel(ctx), t.RestaurantID, t.TxID, code, reason)
+	if err == nil {
+		q.notify(t.TxID)
+	}
+	return cur, err
 }

@@ -167,3 +167,48 @@ func TestSellRetryOfUndecidedSale(t *testing.T) {
 		t.Fatalf("the late signature is not marked")
 	}
 }
+
+// A signed sale wakes the sale waiting for it and no other: waiters are
+// told per transaction, not by a broadcast that makes every waiting sale
+// read its row again.
+func TestSaleWokenOnlyForItsOwnTransaction(t *testing.T) {
+	e := newEnv(t, envOpts{budget: time.Millisecond}) // recorded, then driven step by step
+	ctx := context.Background()
+	a := e.sell(t, sale("KASSE-01", 100), "", "")
+	b := e.sell(t, sale("KASSE-02", 200), "", "")
+	wa, wb := e.q.subscribe(a.TxID), e.q.subscribe(b.TxID)
+	defer e.q.unsubscribe(a.TxID, wa)
+	defer e.q.unsubscribe(b.TxID, wb)
+	e.q.mu.Lock()
+	changed := e.q.changed
+	e.q.mu.Unlock()
+	e.q.step(ctx) // a's revision 1: a is not signed yet
+	select {
+	case <-wa:
+		t.Fatal("a woken by its start revision")
+	default:
+	}
+	e.q.step(ctx) // a's revision 2: a is signed
+	select {
+	case <-wa:
+	default:
+		t.Fatal("a not woken when signed")
+	}
+	if !e.tx(t, a.TxID).Signed() {
+		t.Fatal("a woken before its signature was committed")
+	}
+	select {
+	case <-wb:
+		t.Fatal("b woken by a's signature")
+	case <-changed:
+		t.Fatal("every waiting sale woken by a's signature")
+	default:
+	}
+	e.q.step(ctx)
+	e.q.step(ctx)
+	select {
+	case <-wb:
+	default:
+		t.Fatal("b not woken when signed")
+	}
+}

@@ -13,12 +13,11 @@ import (
 
 // send forwards one revision and files the outcome.
 func (q *Queue) send(ctx context.Context, job *store.TSEJob) {
-	if err := q.st.StartTSEJob(ctx, job.Seq); err != nil {
-		if ctx.Err() == nil {
-			q.log.Error("start job", "err", err)
-		}
-		return
-	}
+	// Marked in flight (the attempt counted) without waiting for the
+	// commit: it shares one with the completion or other writes. The
+	// writer runs operations in order, so the mark precedes whatever the
+	// outcome writes.
+	q.st.StartTSEJobAsync(job.Seq)
 	// A terminal's first revision registers it (idempotent at the provider).
 	if !job.ClientRegistered {
 		if _, err := q.p.EnsureClient(ctx, job.ClientID, job.ClientSerial); err != nil {
@@ -39,24 +38,25 @@ func (q *Queue) send(ctx context.Context, job *store.TSEJob) {
 	q.completed(ctx, job, tx)
 }
 
-// completed files a signed revision.
+// completed files a signed revision: its completion goes to the writer
+// and the reaper (signing.go) wakes the sale once it is committed; the
+// worker goes on meanwhile. No broadcast: a success makes no waiting sale
+// stop waiting except its own.
 func (q *Queue) completed(ctx context.Context, job *store.TSEJob, tx tse.Tx) {
-	closed, err := q.st.CompleteTSEJob(context.WithoutCancel(ctx), job, signedOf(tx))
-	if err != nil {
-		q.log.Error("complete job", "tx_id", job.TxID, "revision", job.Revision, "err", err)
-		return
-	}
-	if closed != nil {
-		q.log.Info("TSE outage closed", "outage_id", closed.ID, "affected_transactions", closed.AffectedTransactions)
-		q.recheck(ctx)
-	}
 	q.mu.Lock()
+	q.signing[job.Seq] = true
 	q.failures, q.headBackoff = 0, false
 	if q.open && !q.paused {
 		q.open = false
 	}
-	q.broadcast()
+	reaping := q.reaping
 	q.mu.Unlock()
+	it := reapItem{job: job, done: q.st.CompleteTSEJobAsync(job, signedOf(tx))}
+	if reaping == nil { // a step outside Run (tests): settle it here
+		q.settle(context.WithoutCancel(ctx), it)
+		return
+	}
+	reaping <- it
 }
 
 // failed files an error by its class (docs/DESIGN.md, TSE, "Error classes").
