@@ -154,8 +154,8 @@ func ms(d time.Duration) string {
 }
 
 // row adds a scenario with its ratios to B0 of the same answer size (b0s)
-// and of a 200-byte answer (b0t); fsyncs is per request (-1: not counted).
-func (r *report) row(s *stat, size int, b0s, b0t *stat, fsyncs float64) {
+// and of a 200-byte answer (b0t); fsyncs is per request.
+func (r *report) row(s *stat, size int, b0s, b0t *stat, fsyncs string) {
 	rs, rt := "-", "-"
 	if b0s != nil {
 		rs = fmt.Sprintf("%.3f (%.0f)", s.rps()/b0s.rps(), b0s.rps())
@@ -163,12 +163,8 @@ func (r *report) row(s *stat, size int, b0s, b0t *stat, fsyncs float64) {
 	if b0t != nil {
 		rt = fmt.Sprintf("%.3f (%.0f)", s.rps()/b0t.rps(), b0t.rps())
 	}
-	fs := "-"
-	if fsyncs >= 0 {
-		fs = fmt.Sprintf("%.2f", fsyncs)
-	}
 	line := fmt.Sprintf("| %s | %d | %.0f | %s | %s | %d/%d | %d | %s | %s | %s |",
-		s.name, s.conc, s.rps(), ms(s.pct(0.50)), ms(s.pct(0.99)), s.errs, s.n, size, rs, rt, fs)
+		s.name, s.conc, s.rps(), ms(s.pct(0.50)), ms(s.pct(0.99)), s.errs, s.n, size, rs, rt, fsyncs)
 	r.rows = append(r.rows, line)
 	fmt.Fprintln(r.out, "bench:", line)
 	if s.firstEr != "" {

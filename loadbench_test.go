@@ -95,20 +95,22 @@ func (b *bench) scenario(name string, conc, size int, method string, body []byte
 func (b *bench) scenarioUntil(name string, conc, size int, method string, body []byte, fn op, stop *atomic.Bool) *stat {
 	b0t := b.b0Run(conc, 200, method, body, true)
 	before := b.b0Run(conc, size, method, body, false)
-	f0 := b.box.fsyncs()
+	f0, d0 := b.box.fsyncs()
 	s := closedLoop(name, conc, b.dur, fn, stop)
-	f1 := b.box.fsyncs()
+	f1, d1 := b.box.fsyncs()
 	after := b.b0Run(conc, size, method, body, false)
 	b0s := &stat{name: "B0", n: before.n + after.n, elapsed: before.elapsed + after.elapsed}
-	b.rep.row(s, size, b0s, b0t, perReq(f0, f1, s.n))
+	b.rep.row(s, size, b0s, b0t, perReq(f0, f1, d0, d1, s.n))
 	return s
 }
 
-func perReq(before, after, n int) float64 {
+// perReq is the fsyncs per request, all and the database's ("" when not
+// counted).
+func perReq(before, after, dbBefore, dbAfter, n int) string {
 	if before < 0 || n == 0 {
-		return -1
+		return "-"
 	}
-	return float64(after-before) / float64(n)
+	return fmt.Sprintf("%.2f (db %.2f)", float64(after-before)/float64(n), float64(dbAfter-dbBefore)/float64(n))
 }
 
 func TestLoadBench(t *testing.T) {
@@ -457,15 +459,16 @@ func (b *bench) rushOp(discountURL string, sales, unsigned *atomic.Int64) op {
 func (b *bench) rush(rushDur, soakDur time.Duration) {
 	d := b.newDiscount("Lunch menu", nil)
 	url := b.box.base + "/api/discounts/" + d.ID + "/redeem"
-	f0 := b.box.fsyncs()
+	f0, d0 := b.box.fsyncs()
 	var sales, unsigned atomic.Int64
 	mix := b.rushOp(url, &sales, &unsigned)
 	s := openLoop("lunch rush: 50 terminals, 500 req/s mix", 50, 500, rushDur, mix)
-	b.rep.row(s, 0, nil, nil, perReq(f0, b.box.fsyncs(), s.n))
+	f1, d1 := b.box.fsyncs()
+	b.rep.row(s, 0, nil, nil, perReq(f0, f1, d0, d1, s.n))
 	b.rep.note("lunch rush: %d sales, %d of them answered 202 (not signed within the budget)", sales.Load(), unsigned.Load())
 	if soakDur > 0 {
 		soak := openLoop(fmt.Sprintf("soak: rush mix for %s", soakDur), 50, 500, soakDur, mix)
-		b.rep.row(soak, 0, nil, nil, -1)
+		b.rep.row(soak, 0, nil, nil, "-")
 		time.Sleep(3 * time.Second)
 		cur, peak := b.box.rss()
 		b.rep.note("RSS after the rush and a %s soak: %.1f MiB (peak %.1f MiB)", soakDur, float64(cur)/1024, float64(peak)/1024)
@@ -515,7 +518,7 @@ func (b *bench) outage(bin, tmp, dataDir, addr string, n int) {
 	var left atomic.Int64
 	left.Store(int64(n))
 	var stop atomic.Bool
-	f0 := bx.fsyncs()
+	f0, d0 := bx.fsyncs()
 	s := closedLoop(fmt.Sprintf("sale during TSE outage (queued; %d sales)", n), terminals, time.Hour, func(w, i int) error {
 		if left.Add(-1) < 0 {
 			stop.Store(true)
@@ -529,7 +532,8 @@ func (b *bench) outage(bin, tmp, dataDir, addr string, n int) {
 		}
 		return want(code, raw, err, 202)
 	}, &stop)
-	b.rep.row(s, 0, nil, nil, perReq(f0, bx.fsyncs(), s.n))
+	f1, d1 := bx.fsyncs()
+	b.rep.row(s, 0, nil, nil, perReq(f0, f1, d0, d1, s.n))
 
 	pending := b.pending
 	p0 := pending()

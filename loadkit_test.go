@@ -101,7 +101,7 @@ func startBox(tb testing.TB, bin, dataDir, addr string, traced bool, env ...stri
 		// -f follows every thread; --seccomp-bpf stops posbox only at the
 		// traced calls, so the other system calls run at full speed.
 		// FSYNC_DELAY=0: traced, never delayed (strace's own cost).
-		trace := []string{"-f", "--seccomp-bpf", "-qq", "-A", "-o", dataDir + ".fsyncs", "-e", "trace=fsync,fdatasync"}
+		trace := []string{"-f", "-y", "--seccomp-bpf", "-qq", "-A", "-o", dataDir + ".fsyncs", "-e", "trace=fsync,fdatasync"}
 		if d > 0 {
 			trace = append(trace, "-e", "inject=fsync,fdatasync:delay_exit="+strconv.FormatInt(d.Microseconds(), 10))
 		}
@@ -144,15 +144,27 @@ func startBox(tb testing.TB, bin, dataDir, addr string, traced bool, env ...stri
 }
 
 // fsyncs counts the fsync and fdatasync calls strace saw since the
-// first start on this data dir (-1 when posbox is not traced).
-func (b *box) fsyncs() int {
+// first start on this data dir, all and those of the database (-1 when
+// posbox is not traced). strace -y names each call's file, which tells
+// the database from the embedded TSE simulator's journal.
+func (b *box) fsyncs() (all, db int) {
 	if !b.traced {
-		return -1
+		return -1, -1
 	}
 	raw, _ := os.ReadFile(b.dataDir + ".fsyncs")
-	// A call another thread interrupted is split in two lines; only the
-	// first has the opening parenthesis.
-	return bytes.Count(raw, []byte("fsync(")) // also counts "fdatasync("
+	for _, line := range bytes.Split(raw, []byte("\n")) {
+		// A call another thread interrupted is split in two lines; only
+		// the first has the opening parenthesis ("fsync(" also matches
+		// "fdatasync(").
+		if !bytes.Contains(line, []byte("fsync(")) {
+			continue
+		}
+		all++
+		if bytes.Contains(line, []byte(store.FileName)) {
+			db++
+		}
+	}
+	return all, db
 }
 
 func (b *box) logTail() string {
