@@ -14,6 +14,7 @@ package main
 //	BENCH_SOAK          the soak after the rush, at its rate (default 60s)
 //	BENCH_OUTAGE_SALES  sales queued during the outage (default 5000)
 //	FSYNC_DELAY         run posbox under strace, every fsync delayed (10ms; 0: traced only)
+//	BENCH_BIN           measure this posbox binary instead of building one
 
 import (
 	"encoding/json"
@@ -125,7 +126,7 @@ func TestLoadBench(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.rep.note("binary (make build flags: -trimpath -s -w): %.1f MiB", float64(fi.Size())/(1<<20))
+	b.rep.note("binary %s (make build flags: -trimpath -s -w): %.1f MiB", os.Getenv("BENCH_BIN"), float64(fi.Size())/(1<<20))
 	switch {
 	case traced && delay > 0:
 		b.rep.note("posbox runs under strace -f --seccomp-bpf; every fsync/fdatasync delayed by %s", delay)

@@ -33,8 +33,13 @@ import (
 
 // buildRelease builds the binary as `make build` does (stripped,
 // -trimpath), so its size is the shipped one.
+// BENCH_BIN, when set, is a binary built elsewhere (e.g. from an older
+// commit, so before and after are measured in the same hour).
 func buildRelease(tb testing.TB) string {
 	tb.Helper()
+	if bin := os.Getenv("BENCH_BIN"); bin != "" {
+		return bin
+	}
 	bin := filepath.Join(tb.TempDir(), "posbox")
 	goCmd := "go"
 	if out, err := exec.Command("go", "env", "GOROOT").Output(); err == nil {
