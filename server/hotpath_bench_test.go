@@ -33,6 +33,7 @@ func BenchmarkMyStatus(b *testing.B) {
 	_, tok := e.staff(b, "Bench Staff")
 	call(b, c, "POST", ts.URL+"/api/shifts/clock-in", tok, nil, http.StatusCreated)
 	b.ReportAllocs()
+	b.ResetTimer()
 	b.SetParallelism(4)
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
@@ -49,6 +50,7 @@ func BenchmarkSaleSignedParallel(b *testing.B) {
 	var till, key atomic.Int64
 	before := commits(e.st)
 	b.ReportAllocs()
+	b.ResetTimer()
 	b.SetParallelism(4) // × GOMAXPROCS (2 here) = 8 tills
 	b.RunParallel(func(pb *testing.PB) {
 		serial := fmt.Sprintf("KASSE-%02d", till.Add(1))
