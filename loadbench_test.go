@@ -17,6 +17,7 @@ package main
 //	BENCH_BIN           measure this posbox binary instead of building one
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -27,8 +28,11 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
+
+	"posbox/store"
 )
 
 func envDur(tb testing.TB, key string, def time.Duration) time.Duration {
@@ -606,6 +610,9 @@ func (b *bench) outage(bin, tmp, dataDir, addr string, n int) {
 			break
 		}
 	}
+	if unsigned > 0 {
+		problems = append(problems, fmt.Sprintf("%d of %d sales not signed when the wait ended", unsigned, total))
+	}
 	verdict := "ok: every sale signed once, numbers 1..n gap-free, each terminal's sales in its order"
 	if len(problems) > 0 {
 		if len(problems) > 5 {
@@ -613,10 +620,54 @@ func (b *bench) outage(bin, tmp, dataDir, addr string, n int) {
 		}
 		verdict = "FAILED: " + strings.Join(problems, "; ")
 	}
-	if unsigned > 0 {
-		problems = append(problems, fmt.Sprintf("%d of %d sales not signed when the wait ended", unsigned, total))
-	}
 	drain := done.Sub(firstDone)
 	b.rep.note("outage drain through posbox tse-sim --latency 20ms: %d sales (%d revisions) in %.1f s = %.1f sales/s (first signature %.1f s after the TSE came back); %s",
 		total-unsigned, p0, drain.Seconds(), float64(total-unsigned)/drain.Seconds(), firstDone.Sub(back).Seconds(), verdict)
+}
+
+// fsyncs counts the fsync and fdatasync calls strace saw since the
+// first start on this data dir, all and those of the database (-1 when
+// posbox is not traced). strace -y names each call's file, which tells
+// the database from the embedded TSE simulator's journal.
+func (b *box) fsyncs() (all, db int) {
+	if !b.traced {
+		return -1, -1
+	}
+	raw, _ := os.ReadFile(b.dataDir + ".fsyncs")
+	for _, line := range bytes.Split(raw, []byte("\n")) {
+		// A call another thread interrupted is split in two lines; only
+		// the first has the opening parenthesis ("fsync(" also matches
+		// "fdatasync(").
+		if !bytes.Contains(line, []byte("fsync(")) {
+			continue
+		}
+		all++
+		if bytes.Contains(line, []byte(store.FileName)) {
+			db++
+		}
+	}
+	return all, db
+}
+
+// rss reads VmRSS and VmHWM (peak) of posbox in KiB from /proc.
+func (b *box) rss() (cur, peak int) {
+	raw, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", b.pid()))
+	for _, line := range strings.Split(string(raw), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		switch f[0] {
+		case "VmRSS:":
+			cur, _ = strconv.Atoi(f[1])
+		case "VmHWM:":
+			peak, _ = strconv.Atoi(f[1])
+		}
+	}
+	return cur, peak
+}
+
+func (s *tseSim) stop() {
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	<-s.exited
 }

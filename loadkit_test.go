@@ -148,30 +148,6 @@ func startBox(tb testing.TB, bin, dataDir, addr string, traced bool, env ...stri
 	}
 }
 
-// fsyncs counts the fsync and fdatasync calls strace saw since the
-// first start on this data dir, all and those of the database (-1 when
-// posbox is not traced). strace -y names each call's file, which tells
-// the database from the embedded TSE simulator's journal.
-func (b *box) fsyncs() (all, db int) {
-	if !b.traced {
-		return -1, -1
-	}
-	raw, _ := os.ReadFile(b.dataDir + ".fsyncs")
-	for _, line := range bytes.Split(raw, []byte("\n")) {
-		// A call another thread interrupted is split in two lines; only
-		// the first has the opening parenthesis ("fsync(" also matches
-		// "fdatasync(").
-		if !bytes.Contains(line, []byte("fsync(")) {
-			continue
-		}
-		all++
-		if bytes.Contains(line, []byte(store.FileName)) {
-			db++
-		}
-	}
-	return all, db
-}
-
 func (b *box) logTail() string {
 	raw, _ := os.ReadFile(b.logFile.Name())
 	if len(raw) > 4000 {
@@ -199,13 +175,6 @@ func (b *box) stop(tb testing.TB) {
 	}
 }
 
-// kill ends posbox with SIGKILL: a power cut as far as the process knows.
-func (b *box) kill(tb testing.TB) {
-	tb.Helper()
-	b.signal(syscall.SIGKILL)
-	<-b.exited
-}
-
 // pid is posbox's process id (strace's child when traced).
 func (b *box) pid() int {
 	if !b.traced {
@@ -218,24 +187,6 @@ func (b *box) pid() int {
 	}
 	n, _ := strconv.Atoi(f[0])
 	return n
-}
-
-// rss reads VmRSS and VmHWM (peak) of posbox in KiB from /proc.
-func (b *box) rss() (cur, peak int) {
-	raw, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", b.pid()))
-	for _, line := range strings.Split(string(raw), "\n") {
-		f := strings.Fields(line)
-		if len(f) < 2 {
-			continue
-		}
-		switch f[0] {
-		case "VmRSS:":
-			cur, _ = strconv.Atoi(f[1])
-		case "VmHWM:":
-			peak, _ = strconv.Atoi(f[1])
-		}
-	}
-	return cur, peak
 }
 
 // seedStaff adds n staff members (password "password1", the lowest
@@ -458,11 +409,6 @@ func startTSESimProc(tb testing.TB, bin, dir, addr string, latency time.Duration
 			tb.Fatal("tse-sim does not listen")
 		}
 	}
-}
-
-func (s *tseSim) stop() {
-	s.cmd.Process.Signal(syscall.SIGTERM)
-	<-s.exited
 }
 
 // setupTSESim points the appliance in dataDir (stopped) at the tse-sim.

@@ -22,6 +22,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -339,4 +340,11 @@ func checkSalesAndDeliveries(t *testing.T, base, admin string, st *tortureState,
 	dups := rc.total() - len(st.events)
 	t.Logf("%d sales signed, numbers 1..%d gap-free; %d events delivered (%d deliveries more: events whose answer a kill cut off, and at-least-once resends)",
 		len(nums), len(nums), len(st.events), dups)
+}
+
+// kill ends posbox with SIGKILL: a power cut as far as the process knows.
+func (b *box) kill(tb testing.TB) {
+	tb.Helper()
+	b.signal(syscall.SIGKILL)
+	<-b.exited
 }
