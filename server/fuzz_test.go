@@ -181,9 +181,10 @@ func FuzzRedeemDiscount(f *testing.F) {
 }
 
 func FuzzTSESale(f *testing.F) {
-	// No worker: every valid sale waits out the (short) budget and is
-	// queued (202); the fuzzer is after what the body does.
-	e := newTSEEnv(f, tseEnvOpts{budget: time.Millisecond, noWorker: true})
+	// The real worker and the embedded simulator: without a worker a new
+	// terminal's first sale waits for its registration, and the fuzzer
+	// stalls.
+	e := newTSEEnv(f, tseEnvOpts{budget: time.Second})
 	raw, _ := json.Marshal(sale("KASSE-01", 2142))
 	fuzzRoute(f, fuzzTarget{e: e.testEnv, method: "POST", path: fixed("/api/tse/transactions"), token: e.adminToken},
 		string(raw),
