@@ -37,7 +37,7 @@ PKG_DIR := dist/pkg
 # nfpm's environment (see packaging/nfpm.yaml).
 NFPM_ENV = PKG_VERSION='$(PKG_VERSION)' PKG_MAINTAINER='$(PKG_MAINTAINER)' SOURCE_DATE_EPOCH='$(SOURCE_DATE_EPOCH)'
 
-.PHONY: run build test bench lint cross dist packages deb-amd64 man windows-zip msi check-dist clean
+.PHONY: run build test bench bench-micro torture fuzz lint cross dist packages deb-amd64 man windows-zip msi check-dist clean
 
 ## run: start the appliance on :8080 with ./data (simulator TSE, generated admin)
 run:
@@ -60,9 +60,31 @@ lint: $(STATICCHECK)
 $(STATICCHECK):
 	$(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
-## bench: speed and memory benchmarks
+# make bench: FSYNC_DELAY=10ms runs posbox under strace with every fsync
+# delayed (an SD card); BENCH_TIME, BENCH_RUSH, BENCH_SOAK and
+# BENCH_OUTAGE_SALES size the runs (see loadbench_test.go).
+FSYNC_DELAY ?=
+# make fuzz: how long each fuzz target runs.
+FUZZTIME ?= 10s
+
+## bench: load benchmark of a real posbox serve on loopback, as ratios to a bare net/http B0 (docs/PERFORMANCE.md); FSYNC_DELAY=10ms for slow storage
 bench:
+	FSYNC_DELAY='$(FSYNC_DELAY)' $(GO) test -tags loadbench -run '^TestLoadBench$$' -count=1 -v -timeout 60m .
+
+## bench-micro: Go micro-benchmarks of the hot paths (compare runs with benchstat)
+bench-micro:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+## torture: kill -9 a real posbox serve 20 times under mixed write and queue load; every acknowledged write must survive
+torture:
+	$(GO) test -tags torture -run '^TestTorture$$' -count=1 -v -timeout 30m .
+
+## fuzz: every request body's decoding and validation, each fuzz target for FUZZTIME (default 10s)
+fuzz:
+	@for f in $$($(GO) test -list '^Fuzz' ./server | grep '^Fuzz'); do \
+		echo "fuzz $$f"; \
+		$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) ./server || exit 1; \
+	done
 
 ## cross: CGO_ENABLED=0 builds for every shipped target
 cross:

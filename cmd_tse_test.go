@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -209,5 +210,26 @@ func TestTSESetupResumesAfterAnInterruption(t *testing.T) {
 	if err != nil || info.State != tse.TSSInitialized || info.MaxActiveTx != 3 ||
 		info.CertNotAfter.Sub(info.ProviderRequestTime) > 720*time.Hour {
 		t.Fatalf("TSS after resume on a tse-sim with flags: %+v %v", info, err)
+	}
+}
+
+// tse-sim --latency answers every request that much later (a benchmark
+// drains the queue through it as through fiskaly's cloud), and correctly.
+func TestTSESimLatency(t *testing.T) {
+	slow, _ := startTSESim(t, t.TempDir(), "127.0.0.1:0", "--latency", "300ms")
+	took := func(addr string) time.Duration {
+		began := time.Now()
+		res, err := http.Post("http://"+addr+"/api/v2/auth", "application/json", strings.NewReader(`{"api_key":"key_test","api_secret":"secret_test"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("auth at %s: %d", addr, res.StatusCode)
+		}
+		return time.Since(began)
+	}
+	if d := took(slow); d < 300*time.Millisecond {
+		t.Fatalf("with --latency 300ms the answer came after %s", d)
 	}
 }

@@ -38,6 +38,7 @@ func runTSESim(ctx context.Context, args []string, stderr io.Writer, ready chan<
 	maxActive := fs.Int("max-active-tx", 2000, "open transactions a TSS allows (fiskaly: 2000)")
 	maxClients := fs.Int("max-clients", 199, "terminals (clients) a TSS holds (fiskaly: 199)")
 	exportDelay := fs.Duration("export-delay", 10*time.Second, "how long a TAR export stays PENDING and WORKING before its file is ready")
+	latency := fs.Duration("latency", 0, "delay added before every answer (e.g. 20ms: a cloud TSE's round trip, for benchmarks)")
 	cfg, err := loadConfig(fs, args, "log_format", "log_level")
 	if err != nil {
 		return usageErr(err)
@@ -59,14 +60,18 @@ func runTSESim(ctx context.Context, args []string, stderr io.Writer, ready chan<
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
+	var h http.Handler = tse.NewSimServer(sim, *apiKey, *apiSecret)
+	if *latency > 0 {
+		h = delayed(h, *latency)
+	}
 	hs := &http.Server{
-		Handler:           server.LogRequests(log, tse.NewSimServer(sim, *apiKey, *apiSecret)),
+		Handler:           server.LogRequests(log, h),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	err = serveHTTP(ctx, ln, hs, log, ready,
-		"TSE simulator serving fiskaly SIGN DE v2", "url", "http://"+ln.Addr().String()+"/api/v2", "state_dir", dir)
+		"TSE simulator serving fiskaly SIGN DE v2", "url", "http://"+ln.Addr().String()+"/api/v2", "state_dir", dir, "latency", *latency)
 	if err != nil {
 		return err
 	}
@@ -81,4 +86,19 @@ func exportDelayOf(d time.Duration) time.Duration {
 		return -1
 	}
 	return d
+}
+
+// delayed answers every request d later, as a TSE across the internet
+// does; the wait ends early when the client gives up.
+func delayed(h http.Handler, d time.Duration) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }
