@@ -1,0 +1,34 @@
+package server
+
+import (
+	"testing"
+	"time"
+)
+
+// Fuzz targets of the fiscal records' body routes (see fuzz_test.go).
+
+func FuzzCreateClosing(f *testing.F) {
+	e := newTSEEnv(f, tseEnvOpts{budget: time.Second})
+	_, tok := e.staff(f, "Sam Staff")
+	e.sell(f, sale("KASSE-01", 1190), e.adminToken)
+	fuzzRoute(f, fuzzTarget{e: e.testEnv, method: "POST", path: fixed("/api/tse/closings"), token: tok},
+		`{"client_serial":"KASSE-01"}`, `{"client_serial":"KASSE-02","business_date":"2026-11-22"}`,
+		`{"client_serial":""}`, `{"client_serial":"KASSE 01"}`, `{"client_serial":null}`, `{"business_date":"2026-13-01"}`)
+}
+
+func FuzzExportTSEArchive(f *testing.F) {
+	e := newTSEEnv(f, tseEnvOpts{budget: time.Second, archive: true})
+	fuzzRoute(f, fuzzTarget{e: e.testEnv, method: "POST", path: fixed("/api/tse/archives"), token: e.adminToken},
+		`{"from":"2026-11-22","to":"2026-11-22"}`, `{"from":"2026-11-23","to":"2026-11-22"}`, `{"from":"2026-02-30","to":"2026-03-01"}`,
+		`{"from":"2026-11-22"}`, `{"from":null,"to":"2026-11-22"}`, `{"from":"22.11.2026","to":"2026-11-22"}`)
+}
+
+func FuzzPutMasterData(f *testing.F) {
+	e := newTestEnv(f)
+	fuzzRoute(f, fuzzTarget{e: e, method: "PUT", path: fixed("/api/fiscal/master-data"), token: e.adminToken},
+		`{"business_name":"Trattoria Roma GmbH","street":"Hauptstr. 1","postcode":"10115","city":"Berlin","tax_number":"27/123/45678",`+
+			`"registers":[{"client_serial":"KASSE-01","type":"till","brand":"Acme","model":"T1","acquired_on":"2026-01-15"}]}`,
+		`{"business_name":"","registers":[{"client_serial":"KASSE-01"},{"client_serial":"KASSE-01"}]}`,
+		`{"business_name":"A","tse_in_service_on":"2026-02-30"}`, `{"registers":null}`, `{"country":"Germany"}`,
+		`{"registers":[{"client_serial":"K","decommissioned_on":"2025-01-01","acquired_on":"2026-01-01"}]}`)
+}
