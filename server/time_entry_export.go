@@ -1,11 +1,8 @@
 package server
 
 import (
-	"bytes"
-	"encoding/csv"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"github.com/julienschmidt/httprouter"
 
@@ -19,12 +16,10 @@ import (
 // lang (de, the default, or en) names the columns only.
 func (s *Server) exportTimeEntries(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
 	q := r.URL.Query()
-	lang := q.Get("lang")
-	if lang == "" {
-		lang = "de"
-	}
-	if lang != "de" && lang != "en" {
-		return store.Invalid("lang", "must be de or en")
+	out, err := newExcelCSV(q, []string{"Datum", "Mitarbeiter", "Beginn", "Ende", "Pause (Min.)", "Arbeitszeit (Std.)", "Offen"},
+		[]string{"Date", "Staff member", "Start", "End", "Break (min)", "Worked (h)", "Open"})
+	if err != nil {
+		return err
 	}
 	if q.Get("from") == "" && q.Get("to") == "" {
 		return store.Fields{{Field: "from", Message: "is required"}, {Field: "to", Message: "is required"}}.Err()
@@ -35,43 +30,14 @@ func (s *Server) exportTimeEntries(w http.ResponseWriter, r *http.Request, _ htt
 	}
 	loc := caller(r.Context()).restaurant.Location()
 	now := s.now()
-	var buf bytes.Buffer
-	buf.WriteString("\ufeff")
-	cw := csv.NewWriter(&buf)
-	cw.Comma, cw.UseCRLF = ';', true
-	header := []string{"Datum", "Mitarbeiter", "Beginn", "Ende", "Pause (Min.)", "Arbeitszeit (Std.)", "Offen"}
-	yes, no := "ja", "nein"
-	if lang == "en" {
-		header = []string{"Date", "Staff member", "Start", "End", "Break (min)", "Worked (h)", "Open"}
-		yes, no = "yes", "no"
-	}
-	_ = cw.Write(header)
 	for _, e := range entries {
 		in := e.ClockIn.In(loc)
-		end, open := "", yes
+		end := ""
 		if e.ClockOut != nil {
-			end, open = e.ClockOut.In(loc).Format(csvDateTime), no
+			end = e.ClockOut.In(loc).Format(csvDateTime)
 		}
-		_ = cw.Write([]string{in.Format(csvDate), e.UserName, in.Format(csvDateTime), end,
-			strconv.Itoa(e.BreakMinutes), decimalComma(string(store.HoursJSON(e.WorkedHundredths(now)))), open})
+		out.row(in.Format(csvDate), e.UserName, in.Format(csvDateTime), end,
+			strconv.Itoa(e.BreakMinutes), decimalComma(string(store.HoursJSON(e.WorkedHundredths(now)))), out.flag(e.ClockOut == nil))
 	}
-	cw.Flush()
-	if err := cw.Error(); err != nil {
-		return err
-	}
-	name := "time-entries-" + q.Get("from") + "-" + q.Get("to") + ".csv"
-	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
-	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
-	w.WriteHeader(http.StatusOK)
-	_, err = w.Write(buf.Bytes())
-	return err
+	return out.send(w, "time-entries-"+q.Get("from")+"-"+q.Get("to")+".csv")
 }
-
-// Formats a German Excel reads as a date and as a date with a time.
-const (
-	csvDate     = "02.01.2006"
-	csvDateTime = "02.01.2006 15:04"
-)
-
-// decimalComma writes 7.5 as 7,5.
-func decimalComma(s string) string { return strings.Replace(s, ".", ",", 1) }
