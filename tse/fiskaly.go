@@ -325,6 +325,19 @@ func (f *Fiskaly) send(ctx context.Context, method, path string, body []byte, to
 		}
 		return resp.Header, nil
 	}
+	e := f.refusal(resp, data, orDefault(reqID, sentID))
+	level := slog.LevelWarn
+	if resp.StatusCode == http.StatusNotFound && method == http.MethodGet {
+		level = slog.LevelInfo // a lookup that finds nothing (e.g. a new terminal) is routine
+	}
+	f.log.Log(ctx, level, "fiskaly refused", "method", method, "path", path, "status", resp.StatusCode,
+		"code", e.Code, "class", e.Class.String(), "message", e.Message, "request_id", reqID, "sent_request_id", sentID)
+	return resp.Header, e
+}
+
+// refusal is the provider's error answer (status, body, Retry-After) as
+// an *Error; a body without fiskaly's code gets one from the status.
+func (f *Fiskaly) refusal(resp *http.Response, data []byte, requestID string) *Error {
 	var ew errorWire
 	json.Unmarshal(data, &ew)
 	if ew.Code == "" {
@@ -337,15 +350,9 @@ func (f *Fiskaly) send(ctx context.Context, method, path string, body []byte, to
 		ew.Message = http.StatusText(resp.StatusCode)
 	}
 	e := apiError(resp.StatusCode, ew.Code, ew.Message)
-	e.RequestID = orDefault(reqID, sentID)
+	e.RequestID = requestID
 	e.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), f.cfg.Now())
-	level := slog.LevelWarn
-	if resp.StatusCode == http.StatusNotFound && method == http.MethodGet {
-		level = slog.LevelInfo // a lookup that finds nothing (e.g. a new terminal) is routine
-	}
-	f.log.Log(ctx, level, "fiskaly refused", "method", method, "path", path, "status", resp.StatusCode,
-		"code", e.Code, "class", e.Class.String(), "message", e.Message, "request_id", reqID, "sent_request_id", sentID)
-	return resp.Header, e
+	return e
 }
 
 func orDefault(v, def string) string {

@@ -2,7 +2,6 @@ package tse
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -194,20 +193,7 @@ func (f *Fiskaly) stream(ctx context.Context, path, token string, w io.Writer) (
 	reqID := orDefault(resp.Header.Get("request-id"), sentID)
 	if resp.StatusCode != http.StatusOK {
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-		var ew errorWire
-		json.Unmarshal(data, &ew)
-		if ew.Code == "" {
-			ew.Code = "E_HTTP_" + strconv.Itoa(resp.StatusCode)
-			if resp.StatusCode == http.StatusUnauthorized {
-				ew.Code = "E_UNAUTHORIZED"
-			}
-		}
-		if ew.Message == "" {
-			ew.Message = http.StatusText(resp.StatusCode)
-		}
-		e := apiError(resp.StatusCode, ew.Code, ew.Message)
-		e.RequestID = reqID
-		e.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), f.cfg.Now())
+		e := f.refusal(resp, data, reqID)
 		f.log.Info("fiskaly export file not given", "path", path, "status", resp.StatusCode, "code", e.Code,
 			"retry_after", e.RetryAfter, "request_id", reqID)
 		return 0, e
