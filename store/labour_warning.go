@@ -167,7 +167,8 @@ func (s *Store) ShiftsWarnings(ctx context.Context, r *Restaurant, shs []*Shift)
 	}
 	// The shift_date bounds only let the planner range over
 	// shifts_restaurant_date instead of reading every shift the restaurant
-	// ever had: a shift starts on its shift_date (local) and lasts less
+	// ever had: a shift starts on its shift_date (local; the timezone is
+	// set when the restaurant is created and never changed) and lasts less
 	// than 25 hours, so one that overlaps [lo, hi] starts on a local date
 	// between lo's minus 2 days and hi's plus 1 (a day of slack each).
 	lo, hi, loc := from.Add(-arbzgMargin), to.Add(arbzgMargin), r.Location()
