@@ -64,8 +64,11 @@ $(STATICCHECK):
 # delayed (an SD card); BENCH_TIME, BENCH_RUSH, BENCH_SOAK and
 # BENCH_OUTAGE_SALES size the runs (see loadbench_test.go).
 FSYNC_DELAY ?=
-# make fuzz: how long each fuzz target runs.
+# make fuzz: how long each fuzz target runs, and how long a worker may
+# minimise an input that found new coverage (go's default, 60 s, stalls a
+# short run: server/fuzz_test.go, minimizeTime).
 FUZZTIME ?= 10s
+FUZZMINIMIZETIME ?= 3s
 
 ## bench: load benchmark of a real posbox serve on loopback, as ratios to a bare net/http B0 (docs/PERFORMANCE.md); FSYNC_DELAY=10ms for slow storage
 bench:
@@ -83,7 +86,7 @@ torture:
 fuzz:
 	@for f in $$($(GO) test -list '^Fuzz' ./server | grep '^Fuzz'); do \
 		echo "fuzz $$f"; \
-		$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) ./server || exit 1; \
+		$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZETIME) ./server || exit 1; \
 	done
 
 ## cross: CGO_ENABLED=0 builds for every shipped target

@@ -7,6 +7,7 @@ package server
 
 import (
 	"encoding/json"
+	"flag"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -28,9 +29,20 @@ type fuzzTarget struct {
 var commonSeeds = []string{"", "{}", "null", "[]", "x", `{"a":1}`, "{\"name\":\"\xff\"}", `{"`, "0", `""`,
 	strings.Repeat("[", 10000), `{"value":1e400}`, `{"name":"a","name":"b"}`}
 
+// minimizeTime bounds how long a fuzz worker minimizes an input that
+// found new coverage (go test's default is 60 s). Minimizing a body is
+// quadratic in its length (minimizeBytes tries every byte range) and
+// almost every candidate breaks the JSON, so it runs to the limit: a
+// 500-800-byte sale body took 15-60 s of both workers (the TSE sale
+// handler runs ~8k bodies/s per worker), while the coordinator showed
+// "0/sec" and a 10 s run seemed stuck. The handler never was: no body
+// took over 100 ms. An explicit -fuzzminimizetime wins.
+const minimizeTime = "3s"
+
 // fuzzRoute runs the target on every input as a JSON body and holds the
 // answer to the error contract.
 func fuzzRoute(f *testing.F, tg fuzzTarget, seeds ...string) {
+	defaultMinimizeTime(f)
 	for _, s := range append(seeds, commonSeeds...) {
 		f.Add([]byte(s))
 	}
@@ -66,6 +78,18 @@ func checkFuzzAnswer(t *testing.T, body []byte, rec *httptest.ResponseRecorder) 
 	}
 	if err := json.Unmarshal(rec.Body.Bytes(), &p); err != nil || p.Status != rec.Code || p.Code == "" {
 		t.Fatalf("body %q: status %d, problem %s (%v)", body, rec.Code, rec.Body.String(), err)
+	}
+}
+
+// defaultMinimizeTime sets -test.fuzzminimizetime to minimizeTime unless
+// the command line set it; testing reads it when f.Fuzz starts fuzzing.
+func defaultMinimizeTime(f *testing.F) {
+	set := false
+	flag.Visit(func(fl *flag.Flag) { set = set || fl.Name == "test.fuzzminimizetime" })
+	if !set {
+		if err := flag.Set("test.fuzzminimizetime", minimizeTime); err != nil {
+			f.Fatal(err)
+		}
 	}
 }
 

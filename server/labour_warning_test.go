@@ -127,3 +127,33 @@ func TestShiftWarnings(t *testing.T) {
 		t.Fatalf("10 h rest with 11 required: %v", got)
 	}
 }
+
+// The list's warnings weigh the neighbours outside the listed days: a
+// night shift that started the day before (its shift_date outside the
+// range) and a shift the morning after, each with too little rest.
+func TestShiftListWarningsSeeNeighboursOutsideRange(t *testing.T) {
+	e := newTestEnv(t)
+	sam, _ := e.staff(t, "Sam Staff")
+	kim, _ := e.staff(t, "Kim Staff")
+	// Sam: 20:00-04:00 on the 9th, then 12:00 on the 10th: 8 h of rest.
+	e.createShift(t, map[string]any{"user_id": sam.ID, "shift_date": "2026-12-09", "start_time": "20:00", "end_time": "04:00", "break_minutes": 30})
+	e.createShift(t, map[string]any{"user_id": sam.ID, "shift_date": "2026-12-10", "start_time": "12:00", "end_time": "16:00"})
+	// Kim: until 23:00 on the 10th, then 08:00 on the 11th: 9 h of rest.
+	e.createShift(t, map[string]any{"user_id": kim.ID, "shift_date": "2026-12-10", "start_time": "15:00", "end_time": "23:00", "break_minutes": 30})
+	e.createShift(t, map[string]any{"user_id": kim.ID, "shift_date": "2026-12-11", "start_time": "08:00", "end_time": "12:00"})
+	// Far away shifts change nothing.
+	e.createShift(t, map[string]any{"user_id": sam.ID, "shift_date": "2026-11-01", "start_time": "08:00", "end_time": "12:00"})
+	e.createShift(t, map[string]any{"user_id": kim.ID, "shift_date": "2027-01-20", "start_time": "08:00", "end_time": "12:00"})
+	rec := e.do(t, "GET", "/api/shifts?date_from=2026-12-10&date_to=2026-12-10", nil, e.adminToken)
+	wantStatus(t, rec, http.StatusOK)
+	shifts := decodeJSON(t, rec)["shifts"].([]any)
+	if len(shifts) != 2 {
+		t.Fatalf("%d shifts listed, want 2", len(shifts))
+	}
+	for _, s := range shifts {
+		m := s.(map[string]any)
+		if got := warningCodes(t, m["warnings"]); !slices.Equal(got, []string{store.WarnRestTooShort}) {
+			t.Errorf("%s %s: warnings %v, want the short rest", m["user_name"], m["start_time"], got)
+		}
+	}
+}

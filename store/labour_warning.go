@@ -165,9 +165,18 @@ func (s *Store) ShiftsWarnings(ctx context.Context, r *Restaurant, shs []*Shift)
 	if from.IsZero() {
 		return out, nil
 	}
+	// The shift_date bounds only let the planner range over
+	// shifts_restaurant_date instead of reading every shift the restaurant
+	// ever had: a shift starts on its shift_date (local; the timezone is
+	// set when the restaurant is created and never changed) and lasts less
+	// than 25 hours, so one that overlaps [lo, hi] starts on a local date
+	// between lo's minus 2 days and hi's plus 1 (a day of slack each).
+	lo, hi, loc := from.Add(-arbzgMargin), to.Add(arbzgMargin), r.Location()
 	all, err := queryAll(ctx, s.rdb, scanShift, `SELECT `+shiftColumns+` FROM shifts s JOIN users u ON u.id = s.user_id
-		WHERE s.restaurant_id = ? AND s.status <> 'cancelled' AND s.starts_at < ? AND s.ends_at > ?`,
-		r.ID, FormatTime(to.Add(arbzgMargin)), FormatTime(from.Add(-arbzgMargin)))
+		WHERE s.restaurant_id = ? AND s.shift_date >= ? AND s.shift_date <= ?
+		AND s.status <> 'cancelled' AND s.starts_at < ? AND s.ends_at > ?`,
+		r.ID, lo.In(loc).AddDate(0, 0, -2).Format(DateFormat), hi.In(loc).AddDate(0, 0, 1).Format(DateFormat),
+		FormatTime(hi), FormatTime(lo))
 	if err != nil {
 		return nil, err
 	}
