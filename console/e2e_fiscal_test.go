@@ -16,6 +16,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"posbox/tse"
 	"posbox/tse/tsetar"
 )
 
@@ -296,19 +297,10 @@ func TestConsoleFiscal(t *testing.T) {
 		}
 	}
 
-	// On a phone the tables are cards and nothing is wider than the screen.
-	b.do(chromedp.EmulateViewport(375, 800))
-	time.Sleep(150 * time.Millisecond)
-	if !eval[bool](b, `document.documentElement.scrollWidth <= window.innerWidth &&
-		getComputedStyle(document.querySelector('#closing-list td')).display === 'grid'`) {
-		t.Fatalf("the page at 375 px: scrollWidth %d; wider: %v", eval[int](b, `document.documentElement.scrollWidth`),
-			eval[[]string](b, `[...document.querySelectorAll('main *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1).slice(0, 8).map((e) => e.tagName + '.' + e.className + '#' + e.id + ' ' + Math.round(e.getBoundingClientRect().right))`))
-	}
-	b.do(chromedp.EmulateViewport(1280, 900))
 	// In English.
 	b.clickText("header .lang button", "EN")
 	b.wait("English", `document.querySelector('main h1').innerText === 'Fiscal records' && document.querySelector('#closings-heading').innerText === 'Daily closings' &&
-		document.querySelector('#archive-list tbody tr').innerText.includes('passed') && document.querySelector('#registration-missing').innerText.includes('BSI certification ID')`)
+		document.querySelector('#archive-list').innerText.includes('passed') && document.querySelector('#registration-missing').innerText.includes('BSI certification ID')`)
 	b.clickText("header .lang button", "DE")
 	b.wait("German", `document.querySelector('main h1').innerText === 'Steuerdaten'`)
 
@@ -317,4 +309,40 @@ func TestConsoleFiscal(t *testing.T) {
 	b.wait("the page again", `document.querySelector('#closing-list tbody tr') && document.querySelector('#archive-list tbody tr') &&
 		document.querySelector('#master-data fieldset.register')`)
 	b.screenshot("fiscal")
+
+	// The nightly run meets a TAR with a bad signature: the range is
+	// rejected, and the page says so in words, with the reason in its row.
+	a.sim.SetExportFault(tse.ExportFault{Tamper: 2})
+	if err := a.archive.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	a.sim.SetExportFault(tse.ExportFault{})
+	code, body = a.call(t, "GET", "/api/tse/archives", admin, "")
+	var rejected struct {
+		Archives []struct {
+			Kind, State, Verification, Reason string
+		} `json:"archives"`
+	}
+	if err := json.Unmarshal([]byte(body), &rejected); err != nil || code != http.StatusOK || len(rejected.Archives) != 2 ||
+		rejected.Archives[0].Kind != "incremental" || rejected.Archives[0].Verification != "failed" || rejected.Archives[0].Reason == "" {
+		t.Fatalf("archives after the rejected run: %d %s", code, body)
+	}
+	b.clickText(".page-head button", "Aktualisieren")
+	b.wait("the rejected range", `document.querySelector('#archive-warning') &&
+		document.querySelector('#archive-warning').innerText.includes('Ein Bereich hat die Prüfung nicht bestanden') &&
+		document.querySelector('#archive-list tbody tr[data-state=pending]').innerText.includes('nicht bestanden')`)
+	if row := b.text(`#archive-list tbody tr[data-state=pending]`); !strings.Contains(row, rejected.Archives[0].Reason) || !strings.Contains(row, "nächtlich") {
+		t.Fatalf("rejected row %q lacks %q", row, rejected.Archives[0].Reason)
+	}
+
+	// On a phone the tables are cards and nothing is wider than the
+	// screen, not even the rejected range's long reason.
+	b.do(chromedp.EmulateViewport(375, 800))
+	time.Sleep(150 * time.Millisecond)
+	if !eval[bool](b, `document.documentElement.scrollWidth <= window.innerWidth &&
+		getComputedStyle(document.querySelector('#closing-list td')).display === 'grid'`) {
+		t.Fatalf("the page at 375 px: scrollWidth %d; wider: %v", eval[int](b, `document.documentElement.scrollWidth`),
+			eval[[]string](b, `[...document.querySelectorAll('main *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1).slice(0, 8).map((e) => e.tagName + '.' + e.className + '#' + e.id + ' ' + Math.round(e.getBoundingClientRect().right))`))
+	}
+	b.do(chromedp.EmulateViewport(1280, 900))
 }

@@ -18,13 +18,14 @@ addStrings({
     'fiscal.days_old': '{n} Tage alt', 'fiscal.open_exports': 'Laufende Exporte', 'fiscal.rejected': 'Bereiche mit fehlgeschlagener Prüfung',
     'fiscal.nothing_yet': 'noch nichts',
     'fiscal.warn_old': 'Der älteste noch nicht archivierte TSE-Eintrag ist {n} Tage alt. Der TSE-Anbieter löscht die Daten nach drei Monaten. Bitte die Liste unten und die Verbindung zur TSE prüfen, solange die Daten noch abrufbar sind.',
-    'fiscal.warn_rejected': '{n} Bereich(e) haben die Prüfung nicht bestanden. posbox versucht es jede Nacht erneut; bis dahin liegen die Daten noch beim TSE-Anbieter (drei Monate lang). Der Grund steht in der Liste.',
+    'fiscal.warn_rejected_one': 'Ein Bereich hat die Prüfung nicht bestanden. posbox versucht es jede Nacht erneut; bis dahin liegen die Daten noch beim TSE-Anbieter (drei Monate lang). Der Grund steht in der Liste.',
+    'fiscal.warn_rejected': '{n} Bereiche haben die Prüfung nicht bestanden. posbox versucht es jede Nacht erneut; bis dahin liegen die Daten noch beim TSE-Anbieter (drei Monate lang). Der Grund steht in der Liste.',
     'fiscal.archives': 'Archivierte Dateien', 'fiscal.kind': 'Art', 'fiscal.kind.incremental': 'nächtlich', 'fiscal.kind.dates': 'Zeitraum',
     'fiscal.counters': 'Signaturzähler', 'fiscal.log_times': 'Erster / letzter Eintrag', 'fiscal.state': 'Zustand',
     'fiscal.state.pending': 'wartet', 'fiscal.state.exporting': 'wird exportiert', 'fiscal.state.verifying': 'wird geprüft',
     'fiscal.state.archived': 'archiviert', 'fiscal.state.failed': 'fehlgeschlagen',
     'fiscal.verification': 'Prüfung', 'fiscal.passed': 'bestanden', 'fiscal.failed': 'nicht bestanden',
-    'fiscal.size': 'Größe', 'fiscal.sha256': 'SHA-256', 'fiscal.download': 'Herunterladen', 'fiscal.no_archives': 'Noch keine Archivdateien.',
+    'fiscal.file': 'Datei (Größe, SHA-256)', 'fiscal.download': 'Herunterladen', 'fiscal.no_archives': 'Noch keine Archivdateien.',
     'fiscal.download_file': '{file} herunterladen', 'fiscal.downloaded': '{file} wurde heruntergeladen.',
     'fiscal.export_dates': 'Zeitraum jetzt exportieren',
     'fiscal.export_hint': 'Eine TAR-Datei genau für die Tage, die der Prüfer nennt (der TSE-Anbieter hält drei Monate; ältere Tage stehen in den nächtlichen Dateien). Sie ist meist nach einer Minute fertig.',
@@ -71,13 +72,14 @@ addStrings({
     'fiscal.days_old': '{n} days old', 'fiscal.open_exports': 'Exports running', 'fiscal.rejected': 'Ranges that failed verification',
     'fiscal.nothing_yet': 'nothing yet',
     'fiscal.warn_old': 'The oldest TSE record not yet archived is {n} days old. The TSE provider deletes its data after three months. Please check the list below and the connection to the TSE while the data can still be fetched.',
-    'fiscal.warn_rejected': '{n} range(s) failed verification. posbox tries again every night; until then the data is still held by the TSE provider (for three months). The list says why.',
+    'fiscal.warn_rejected_one': 'One range failed verification. posbox tries again every night; until then the data is still held by the TSE provider (for three months). The list says why.',
+    'fiscal.warn_rejected': '{n} ranges failed verification. posbox tries again every night; until then the data is still held by the TSE provider (for three months). The list says why.',
     'fiscal.archives': 'Archived files', 'fiscal.kind': 'Kind', 'fiscal.kind.incremental': 'nightly', 'fiscal.kind.dates': 'dates',
     'fiscal.counters': 'Signature counters', 'fiscal.log_times': 'First / last record', 'fiscal.state': 'State',
     'fiscal.state.pending': 'waiting', 'fiscal.state.exporting': 'exporting', 'fiscal.state.verifying': 'verifying',
     'fiscal.state.archived': 'archived', 'fiscal.state.failed': 'failed',
     'fiscal.verification': 'Verification', 'fiscal.passed': 'passed', 'fiscal.failed': 'failed',
-    'fiscal.size': 'Size', 'fiscal.sha256': 'SHA-256', 'fiscal.download': 'Download', 'fiscal.no_archives': 'No archive files yet.',
+    'fiscal.file': 'File (size, SHA-256)', 'fiscal.download': 'Download', 'fiscal.no_archives': 'No archive files yet.',
     'fiscal.download_file': 'Download {file}', 'fiscal.downloaded': '{file} was downloaded.',
     'fiscal.export_dates': 'Export these dates now',
     'fiscal.export_hint': 'One TAR file for exactly the days the auditor names (the TSE provider keeps three months; older days are in the nightly files). It is usually ready within a minute.',
@@ -184,7 +186,7 @@ export default {
       if (!a) { clear(stateBox, h('p', { class: 'notice' }, t('fiscal.archive_none'))); return; }
       const warnings = [];
       if (a.oldest_unarchived_days >= 60) warnings.push(t('fiscal.warn_old', { n: a.oldest_unarchived_days }));
-      if (a.rejected_ranges > 0) warnings.push(t('fiscal.warn_rejected', { n: a.rejected_ranges }));
+      if (a.rejected_ranges > 0) warnings.push(t(a.rejected_ranges === 1 ? 'fiscal.warn_rejected_one' : 'fiscal.warn_rejected', { n: a.rejected_ranges }));
       if (a.warning && !warnings.length) warnings.push(a.warning);
       clear(stateBox,
         warnings.map((w) => h('p', { class: 'notice', role: 'alert', id: 'archive-warning' }, w)),
@@ -223,10 +225,11 @@ export default {
         { label: t('fiscal.state'), cell: (a) => h('span', { class: 'archive-state' }, badge(t(`fiscal.state.${a.state}`), stateKind[a.state] || 'warn')) },
         { label: t('fiscal.verification'), cell: (a) => [
           a.verification === 'passed' ? badge(t('fiscal.passed'), 'ok') : a.verification === 'failed' ? badge(t('fiscal.failed'), 'bad') : null,
-          a.reason ? h('span', { class: 'error-text wrap-anywhere' }, ' ', a.reason, a.reason_code ? ` (${a.reason_code})` : '') : null] },
-        { label: t('fiscal.size'), class: 'num nowrap', cell: (a) => a.size_bytes === null ? '' : fmtBytes(a.size_bytes) },
-        { label: t('fiscal.sha256'), cell: (a) => a.sha256 ? h('details', { class: 'secret' },
-          h('summary', { title: a.sha256 }, h('span', { class: 'id-text' }, `${a.sha256.slice(0, 12)}…`)), h('code', { class: 'sha256' }, a.sha256)) : '' },
+          a.reason ? h('span', { class: 'error-text small-text wrap-anywhere reason' }, ' ', a.reason, a.reason_code ? ` (${a.reason_code})` : '') : null] },
+        // The size, and the SHA-256 shortened; its full value opens below.
+        { label: t('fiscal.file'), cell: (a) => a.sha256 ? [h('span', { class: 'nowrap' }, fmtBytes(a.size_bytes)), h('details', { class: 'secret' },
+          h('summary', { title: a.sha256 }, h('span', { class: 'sr-only' }, 'SHA-256 '), h('span', { class: 'id-text' }, `${a.sha256.slice(0, 12)}…`)),
+          h('code', { class: 'sha256' }, a.sha256))] : '' },
         { label: t('common.actions'), cell: (a) => a.state !== 'archived' ? '' : h('button', { type: 'button', class: 'secondary small download',
           'aria-label': t('fiscal.download_file', { file: a.file_name }), onclick: (e) => download(e.currentTarget, `/api/tse/archives/${a.id}/file`) }, t('fiscal.download')) },
       ], archives, { caption: t('fiscal.archives'), empty: t('fiscal.no_archives'), rowAttrs: (a) => ({ dataset: { id: a.id, state: a.state } }) }));
