@@ -260,11 +260,21 @@ func TestConsoleFiscal(t *testing.T) {
 	for k, v := range map[string]string{"client_serial": "KASSE-01", "type": "Tablet-Kassensystem", "brand": "Lenovo", "model": "Tab M10", "acquired_on": "2026-01-15"} {
 		b.fill(fmt.Sprintf(`#master-data [name="registers[0].%s"]`, k), v)
 	}
+	// The session expires as the form is sent: after the login the page
+	// comes back with everything typed, the register too.
+	eval[bool](b, `(sessionStorage.setItem('posbox.token', 'expired'), true)`)
+	b.click(`#master-data button[type=submit]`)
+	b.login("chef@linde.test", adminPassword)
+	b.wait("the form from the draft", `location.pathname === '/fiscal' && document.querySelector('#master-data [name=business_name]')?.value === 'Gasthaus Linde GmbH' &&
+		document.querySelector('#master-data [name="registers[0].model"]')?.value === 'Tab M10' && document.querySelector('#registration-missing li')`)
 	b.click(`#master-data button[type=submit]`)
 	// All the owner can fill in is there; the simulator reports no BSI
 	// certification id, which the registration still asks for.
 	b.wait("the registration's gaps filled", `document.querySelector('#registration-missing').innerText.includes('BSI-Zertifizierungs-ID') &&
 		document.querySelectorAll('#registration-missing li').length === 1`)
+	if eval[string](b, `sessionStorage.getItem('posbox.draft.fiscal-master') || ''`) != "" {
+		t.Fatal("the saved form kept its draft")
+	}
 	code, body = a.call(t, "GET", "/api/fiscal/master-data", admin, "")
 	for _, want := range []string{`"business_name":"Gasthaus Linde GmbH"`, `"street":"Lindenstraße 4"`, `"tax_number":"06/123/45678"`,
 		`"client_serial":"KASSE-01"`, `"model":"Tab M10"`, `"acquired_on":"2026-01-15"`, `"in_service_on":null`, `"country":"DEU"`} {

@@ -239,6 +239,9 @@ export default {
       try {
         archives = (await api.get('/api/tse/archives')).archives;
         drawArchives();
+        // An export of dates still running (started before a reload or a
+        // change of language) is followed again.
+        for (const a of archives) if (a.kind === 'dates' && !['archived', 'failed'].includes(a.state)) watch(a.id);
       } catch (err) {
         if (err.status !== 401) clear(archiveList, h('p', { class: 'form-error', role: 'alert' }, errorText(err)));
       }
@@ -437,20 +440,21 @@ export default {
       });
     }
 
-    function fillMaster(m) {
+    // fillMaster shows the saved master data; with draft, the draft an
+    // expired session left is put over it, with as many registers as it had.
+    function fillMaster(m, draft) {
       for (const name of TOP_FIELDS) masterForm.elements[name].value = m[name] ?? '';
-      // A draft left by an expired session brings back its registers too.
-      const draft = readDraft(DRAFT);
       let n = m.registers.length;
       if (draft) n = Object.keys(draft).reduce((max, k) => { const x = /^registers\[(\d+)\]/.exec(k); return x ? Math.max(max, +x[1] + 1) : max; }, 0);
       setRegisters(Array.from({ length: n }, (_, i) => m.registers[i] || {}), false);
-      bindDraft(masterForm, DRAFT);
     }
 
     async function loadMaster() {
       try {
-        fillMaster((await api.get('/api/fiscal/master-data')).master_data);
-        learnSerials(readRegisters().map((r) => r.client_serial).filter(Boolean));
+        const m = (await api.get('/api/fiscal/master-data')).master_data;
+        learnSerials(m.registers.map((r) => r.client_serial));
+        fillMaster(m, readDraft(DRAFT));
+        bindDraft(masterForm, DRAFT); // restores the draft's values, then keeps it
       } catch (err) {
         if (err.status !== 401) showError(masterForm, err);
       }
@@ -466,7 +470,7 @@ export default {
         try {
           const { master_data: m } = await api.put('/api/fiscal/master-data', body);
           dropDraft(DRAFT);
-          fillMaster(m);
+          fillMaster(m, null);
           toast(t('fiscal.saved'));
           await loadRegistration();
         } catch (err) {
