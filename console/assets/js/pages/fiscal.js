@@ -189,7 +189,7 @@ export default {
       if (a.rejected_ranges > 0) warnings.push(t(a.rejected_ranges === 1 ? 'fiscal.warn_rejected_one' : 'fiscal.warn_rejected', { n: a.rejected_ranges }));
       if (a.warning && !warnings.length) warnings.push(a.warning);
       clear(stateBox,
-        warnings.map((w) => h('p', { class: 'notice', role: 'alert', id: 'archive-warning' }, w)),
+        warnings.length ? h('div', { id: 'archive-warning', role: 'alert' }, warnings.map((w) => h('p', { class: 'notice' }, w))) : null,
         h('dl', { class: 'facts' },
           h('dt', {}, t('fiscal.oldest')),
           h('dd', { id: 'archive-oldest' }, a.oldest_unarchived_at
@@ -263,28 +263,39 @@ export default {
       });
     }
 
-    // watch follows an export of dates until it is archived or failed.
+    // watch follows an export of dates until it is archived or failed:
+    // its row is asked for every 2 s (one round after the other, never
+    // overlapping) and the list redrawn only when something changed, so
+    // an opened SHA-256 or a focused button stays as it is.
     function watch(id) {
       watching.add(id);
-      if (poll) return;
-      poll = setInterval(async () => {
-        for (const wid of [...watching]) {
-          let a;
-          try { a = (await api.get(`/api/tse/archives/${wid}`)).archive; } catch { watching.delete(wid); continue; }
-          if (gone) return;
-          const i = archives.findIndex((x) => x.id === wid);
-          if (i >= 0) archives[i] = a; else archives.push(a);
-          if (a.state === 'archived' || a.state === 'failed') {
-            watching.delete(wid);
-            if (a.state === 'archived') toast(t('fiscal.export_done'));
-            else toast(t('fiscal.export_failed', { reason: a.reason || a.reason_code || '' }), 'error');
-            loadArchiveState();
-          }
+      if (!poll) poll = setTimeout(tick, 2000);
+    }
+
+    async function tick() {
+      let changed = false;
+      for (const id of [...watching]) {
+        let a;
+        try {
+          a = (await api.get(`/api/tse/archives/${id}`)).archive;
+        } catch (err) {
+          if (err.status !== 0) watching.delete(id); // a network blip is tried again
+          continue;
         }
         if (gone) return;
-        drawArchives();
-        if (!watching.size) { clearInterval(poll); poll = null; }
-      }, 2000);
+        const i = archives.findIndex((x) => x.id === id);
+        if (i < 0 || JSON.stringify(archives[i]) !== JSON.stringify(a)) changed = true;
+        if (i >= 0) archives[i] = a; else archives.push(a);
+        if (a.state === 'archived' || a.state === 'failed') {
+          watching.delete(id);
+          if (a.state === 'archived') toast(t('fiscal.export_done'));
+          else toast(t('fiscal.export_failed', { reason: a.reason || a.reason_code || '' }), 'error');
+          loadArchiveState();
+        }
+      }
+      if (gone) return;
+      if (changed) drawArchives();
+      poll = watching.size ? setTimeout(tick, 2000) : null;
     }
 
     async function download(button, path) {
@@ -541,6 +552,6 @@ export default {
       await Promise.all([loadArchiveState(), loadArchives(), loadClosings(), loadRegistration()]);
     }
     await Promise.all([refresh(), loadMaster()]);
-    return () => { gone = true; clearInterval(poll); };
+    return () => { gone = true; clearTimeout(poll); };
   },
 };
