@@ -33,6 +33,8 @@ import (
 	"posbox/server"
 	"posbox/store"
 	"posbox/tse"
+	"posbox/tse/archive"
+	"posbox/tse/dsfinvk"
 	"posbox/tse/queue"
 )
 
@@ -46,6 +48,7 @@ const testFingerprint = "3A:91:0C:5E:77:12:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:2
 type appliance struct {
 	st         *store.Store
 	sim        *tse.Simulator
+	archive    *archive.Archive
 	srv        *server.Server
 	url        string
 	restaurant *store.Restaurant
@@ -68,7 +71,13 @@ func newAppliance(tb testing.TB) *appliance {
 	if err := st.CreateUser(ctx, a.admin, adminPassword); err != nil {
 		tb.Fatal(err)
 	}
-	a.sim, err = tse.OpenSimulator(tse.SimConfig{Dir: tb.TempDir()})
+	// Exports are ready at the first look, so an export of dates is
+	// archived after the archive's first poll (5 s).
+	a.sim, err = tse.OpenSimulator(tse.SimConfig{Dir: tb.TempDir(), ExportDelay: -1})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	a.archive, err = archive.New(a.sim, a.sim, st, archive.Options{RestaurantID: a.restaurant.ID, Dir: tb.TempDir(), Logger: log})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -88,13 +97,15 @@ func newAppliance(tb testing.TB) *appliance {
 	go func() { defer wg.Done(); q.Run(workCtx) }()
 	go func() { defer wg.Done(); _ = d.Run(workCtx) }()
 	a.srv = server.New(st, server.Config{Version: "test", JWTKey: []byte("0123456789abcdef0123456789abcdef"),
-		TSE: q, Notifier: d, Console: console.Files, TLSFingerprint: testFingerprint}, log)
+		TSE: q, Archive: a.archive, DSFinVK: &dsfinvk.Exporter{St: st, SoftwareVersion: "test"},
+		Notifier: d, Console: console.Files, TLSFingerprint: testFingerprint}, log)
 	ts := httptest.NewServer(a.srv.Handler())
 	a.url = ts.URL
 	tb.Cleanup(func() {
 		ts.Close()
 		stop()
 		wg.Wait()
+		a.archive.Close()
 		a.srv.Close()
 		a.sim.Close()
 		st.Close()

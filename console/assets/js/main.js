@@ -11,6 +11,7 @@ const pages = {
   '/time': { nav: 'nav.time', load: () => import('./pages/time.js') },
   '/discounts': { nav: 'nav.discounts', load: () => import('./pages/discounts.js') },
   '/tse': { nav: 'nav.tse', load: () => import('./pages/tse.js') },
+  '/fiscal': { nav: 'nav.fiscal', load: () => import('./pages/fiscal.js') },
   '/notifications': { nav: 'nav.notifications', load: () => import('./pages/notifications.js') },
   '/users': { nav: 'nav.users', load: () => import('./pages/users.js') },
 };
