@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"posbox/tse/archive"
 	"slices"
 	"strings"
 )
@@ -110,7 +109,7 @@ func copyArchived(src, dest, name string) (copied bool, err error) {
 		return false, err
 	}
 	want, _, _ := strings.Cut(string(line), " ")
-	if have, err := fileSum(filepath.Join(src, name)); err != nil {
+	if have, err := archive.FileSHA256(filepath.Join(src, name)); err != nil {
 		return false, err
 	} else if have != want {
 		return false, fmt.Errorf("damaged on the box: sha256 %s, its .sha256 says %s (copy it from a backup)", have, want)
@@ -171,24 +170,11 @@ func copyChecked(src, dest, name string) error {
 	return err
 }
 
-func fileSum(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
 func sameFile(a, b string) (bool, error) {
-	x, err := fileSum(a)
+	x, err := archive.FileSHA256(a)
 	if err != nil {
 		return false, err
 	}
-	y, err := fileSum(b)
+	y, err := archive.FileSHA256(b)
 	return err == nil && bytes.Equal([]byte(x), []byte(y)), err
 }

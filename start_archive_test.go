@@ -148,7 +148,7 @@ func TestArchiveCopyCommand(t *testing.T) {
 			t.Fatal(err)
 		}
 		if withSum {
-			sum, _ := fileSum(p)
+			sum, _ := archive.FileSHA256(p)
 			if err := os.WriteFile(p+".sha256", []byte(sum+"  "+name+"\n"), 0o400); err != nil {
 				t.Fatal(err)
 			}

@@ -101,7 +101,7 @@ func fileName(r *store.TSEArchive, serial string, res store.TSEArchiveResult) st
 func (a *Archive) place(tmp, name, sum string) error {
 	final := filepath.Join(a.o.Dir, name)
 	if _, err := os.Lstat(final); err == nil {
-		have, err := fileSHA256(final)
+		have, err := FileSHA256(final)
 		if err != nil {
 			return err
 		}
@@ -136,8 +136,8 @@ func (a *Archive) place(tmp, name, sum string) error {
 	return syncDir(a.o.Dir)
 }
 
-// fileSHA256 is the hex SHA-256 of a file.
-func fileSHA256(path string) (string, error) {
+// FileSHA256 is the hex SHA-256 of a file (as in its .sha256 beside it).
+func FileSHA256(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", err
