@@ -2,13 +2,8 @@ package store
 
 import (
 	"context"
-	"database/sql"
-	"path/filepath"
 	"testing"
 
-	"github.com/pressly/goose/v3"
-
-	"posbox/migrations"
 	"posbox/store/storetest"
 )
 
@@ -17,33 +12,18 @@ import (
 func TestMigrationFillsOlderSalesDetail(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(filepath.Join(dir, FileName))+"?_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := goose.NewProvider(goose.DialectSQLite3, db, migrations.FS, goose.WithDisableGlobalRegistry(true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.UpTo(ctx, 7); err != nil {
-		t.Fatal(err)
-	}
 	now := "2026-11-01T10:00:00.000Z"
 	finish := `{"state":"FINISHED","client_id":"c1","schema":{"standard_v1":{"receipt":{"receipt_type":"RECEIPT",` +
 		`"amounts_per_vat_rate":[{"vat_rate":"NORMAL","amount":"7.80"},{"vat_rate":"REDUCED_1","amount":"12.90"}],` +
 		`"amounts_per_payment_type":[{"payment_type":"CASH","amount":"10.70"},{"payment_type":"NON_CASH","amount":"10.00","currency_code":"eur"}]}}}}`
-	for _, q := range []string{
-		`INSERT INTO restaurants (id, name, timezone, created_at) VALUES ('r1', 'R', 'Europe/Berlin', '` + now + `')`,
+	db := databaseAt(t, dir, 7,
+		`INSERT INTO restaurants (id, name, timezone, created_at) VALUES ('r1', 'R', 'Europe/Berlin', '`+now+`')`,
 		`INSERT INTO tse_transactions (tx_id, restaurant_id, tss_id, client_id, client_serial, receipt_type, total_cents, state,
-			business_time, created_at, updated_at) VALUES ('t1', 'r1', 's1', 'c1', 'KASSE-01', 'RECEIPT', 2070, 'FINISHED', '` + now + `', '` + now + `', '` + now + `')`,
+			business_time, created_at, updated_at) VALUES ('t1', 'r1', 's1', 'c1', 'KASSE-01', 'RECEIPT', 2070, 'FINISHED', '`+now+`', '`+now+`', '`+now+`')`,
 		`INSERT INTO tse_jobs (id, restaurant_id, tss_id, client_id, tx_id, revision, target_state, body, status, next_attempt_at, created_at)
-			VALUES ('j1', 'r1', 's1', 'c1', 't1', 1, 'ACTIVE', '{"state":"ACTIVE","client_id":"c1"}', 'done', '` + now + `', '` + now + `'),
-			       ('j2', 'r1', 's1', 'c1', 't1', 2, 'FINISHED', '` + finish + `', 'done', '` + now + `', '` + now + `')`,
-	} {
-		if _, err := db.ExecContext(ctx, q); err != nil {
-			t.Fatal(err)
-		}
-	}
+			VALUES ('j1', 'r1', 's1', 'c1', 't1', 1, 'ACTIVE', '{"state":"ACTIVE","client_id":"c1"}', 'done', '`+now+`', '`+now+`'),
+			       ('j2', 'r1', 's1', 'c1', 't1', 2, 'FINISHED', '`+finish+`', 'done', '`+now+`', '`+now+`')`,
+	)
 	db.Close()
 	st, err := Open(ctx, dir, testStoreOptions(storetest.NewClock(testStart)))
 	if err != nil {

@@ -17,27 +17,11 @@ import (
 func TestMigrationKeepsDiscountsAndAllowsZeroPercent(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	path := filepath.Join(dir, FileName)
-	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(path)+"?_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := goose.NewProvider(goose.DialectSQLite3, db, migrations.FS, goose.WithDisableGlobalRegistry(true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.UpTo(ctx, 5); err != nil {
-		t.Fatal(err)
-	}
-	for _, q := range []string{
+	db := databaseAt(t, dir, 5,
 		`INSERT INTO restaurants (id, name, timezone, created_at) VALUES ('r1', 'R', 'Europe/Berlin', '2026-11-01T00:00:00.000Z')`,
 		`INSERT INTO discounts (id, restaurant_id, name, discount_type, value, valid_from, usage_limit, usage_count, created_at, updated_at)
 			VALUES ('d1', 'r1', 'Lunch', 'percentage', 1250, '2026-11-01T00:00:00.000Z', 10, 3, '2026-11-01T00:00:00.000Z', '2026-11-02T00:00:00.000Z')`,
-	} {
-		if _, err := db.ExecContext(ctx, q); err != nil {
-			t.Fatal(err)
-		}
-	}
+	)
 	if _, err := db.ExecContext(ctx, `INSERT INTO discounts (id, restaurant_id, name, discount_type, value, valid_from, created_at, updated_at)
 		VALUES ('d0', 'r1', 'Zero', 'percentage', 0, '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z')`); err == nil {
 		t.Fatal("version 5 took a 0 % discount")
@@ -75,28 +59,13 @@ func TestMigrationKeepsDiscountsAndAllowsZeroPercent(t *testing.T) {
 func TestMigrationTimeClock(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(filepath.Join(dir, FileName))+"?_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := goose.NewProvider(goose.DialectSQLite3, db, migrations.FS, goose.WithDisableGlobalRegistry(true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.UpTo(ctx, 7); err != nil {
-		t.Fatal(err)
-	}
-	for _, q := range []string{
+	db := databaseAt(t, dir, 7,
 		`INSERT INTO restaurants (id, name, timezone, created_at) VALUES ('r1', 'R', 'Europe/Berlin', '2026-11-01T00:00:00.000Z')`,
 		`INSERT INTO users (id, restaurant_id, email, name, role, password_hash, created_at, updated_at)
 			VALUES ('u1', 'r1', 'a@b.example', 'A', 'admin', 'x', '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z')`,
 		`INSERT INTO time_entries (id, restaurant_id, user_id, clock_in, clock_out, break_minutes, created_at, updated_at)
 			VALUES ('t1', 'r1', 'u1', '2026-11-01T08:00:00.000Z', '2026-11-01T16:00:00.000Z', 30, '2026-11-01T08:00:00.000Z', '2026-11-01T16:00:00.000Z')`,
-	} {
-		if _, err := db.ExecContext(ctx, q); err != nil {
-			t.Fatal(err)
-		}
-	}
+	)
 	db.Close()
 
 	st, err := Open(ctx, dir, testStoreOptions(storetest.NewClock(testStart)))
@@ -127,4 +96,28 @@ func TestMigrationTimeClock(t *testing.T) {
 	if n := queryInt(t, st, `SELECT count(*) FROM time_entry_corrections WHERE reason = 'longer lunch'`); n != 1 {
 		t.Fatalf("%d history rows", n)
 	}
+}
+
+// databaseAt is a database file in dir migrated to version (an older
+// release's) with rows inserted, still open so a test can probe it before
+// Open migrates it the rest of the way.
+func databaseAt(t *testing.T, dir string, version int64, rows ...string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(filepath.Join(dir, FileName))+"?_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := goose.NewProvider(goose.DialectSQLite3, db, migrations.FS, goose.WithDisableGlobalRegistry(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.UpTo(context.Background(), version); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range rows {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db
 }

@@ -2,7 +2,8 @@ package tse
 
 import "testing"
 
-// TestClassifyFollowsTheTable is tse-provider.md 5.3's table.
+// TestClassifyFollowsTheTable pins classify to the error classes of
+// docs/DESIGN.md (TSE, "Error classes"): one row per provider answer.
 func TestClassifyFollowsTheTable(t *testing.T) {
 	cases := []struct {
 		status int
