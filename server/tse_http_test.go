@@ -2,8 +2,6 @@ package server
 
 import (
 	"context"
-	"errors"
-	"net"
 	"net/http"
 	"strconv"
 	"testing"
@@ -11,66 +9,26 @@ import (
 
 	"posbox/store/storetest"
 	"posbox/tse"
+	"posbox/tse/simtest"
 )
 
-// simProcess is `posbox tse-sim` in miniature: the simulator with its
-// state in a directory, served over real HTTP with fiskaly's wire format
-// on a fixed address, stoppable and restartable like a process.
+// simProcess is a served simulator (simtest) with the test's clock.
 type simProcess struct {
-	dir   string
-	addr  string
+	*simtest.Process
 	clock *storetest.Clock
-	sim   *tse.Simulator
-	hs    *http.Server
-	done  chan struct{}
 }
 
-const simKey, simSecret = "test_key", "test_secret"
+const simKey, simSecret = simtest.Key, simtest.Secret
 
 func startSimProcess(tb testing.TB, clock *storetest.Clock) *simProcess {
-	p := &simProcess{dir: tb.TempDir(), addr: "127.0.0.1:0", clock: clock}
-	p.start(tb)
-	tb.Cleanup(p.stop)
-	return p
-}
-
-func (p *simProcess) start(tb testing.TB) {
-	tb.Helper()
-	sim, err := tse.OpenSimulator(tse.SimConfig{Dir: p.dir, Now: p.clock.Now})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", p.addr)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	p.addr, p.sim = ln.Addr().String(), sim
-	p.hs = &http.Server{Handler: tse.NewSimServer(sim, simKey, simSecret), ReadHeaderTimeout: 5 * time.Second}
-	p.done = make(chan struct{})
-	go func() {
-		defer close(p.done)
-		if err := p.hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			tb.Error(err)
-		}
-	}()
-}
-
-// stop kills the server: open connections are cut, the state stays on disk.
-func (p *simProcess) stop() {
-	if p.hs == nil {
-		return
-	}
-	p.hs.Close()
-	<-p.done
-	p.sim.Close()
-	p.hs = nil
+	return &simProcess{Process: simtest.Start(tb, clock.Now), clock: clock}
 }
 
 // client is the real fiskaly client pointed at the process.
 func (p *simProcess) client(tb testing.TB, txTimeout time.Duration) *tse.Fiskaly {
 	tb.Helper()
-	f, err := tse.NewFiskaly(tse.FiskalyConfig{BaseURL: "http://" + p.addr, APIKey: simKey, APISecret: simSecret,
-		TSSID: p.sim.TSSID(), AdminPIN: tse.DefaultSimAdminPIN, Now: p.clock.Now, TxTimeout: txTimeout})
+	f, err := tse.NewFiskaly(tse.FiskalyConfig{BaseURL: "http://" + p.Addr, APIKey: simKey, APISecret: simSecret,
+		TSSID: p.Sim.TSSID(), AdminPIN: tse.DefaultSimAdminPIN, Now: p.clock.Now, TxTimeout: txTimeout})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -89,7 +47,7 @@ func TestTSEOverHTTPSimRestartWhileSelling(t *testing.T) {
 	if s, tx := e.sell(t, sale("KASSE-01", 1000), e.adminToken); s != http.StatusCreated || num(tx["number"]) != 1 {
 		t.Fatalf("before the stop: %d %v", s, tx)
 	}
-	proc.stop()
+	proc.Stop()
 	var ids []string
 	s, tx := e.sell(t, sale("KASSE-02", 1100), e.adminToken)
 	if s != http.StatusAccepted {
@@ -111,7 +69,7 @@ func TestTSEOverHTTPSimRestartWhileSelling(t *testing.T) {
 		t.Fatalf("info while down %v", info)
 	}
 
-	proc.start(t) // same address, same state directory
+	proc.Start(t) // same address, same state directory
 	e.advance(30 * time.Second)
 	waitFor(t, "queue drained", func() bool { return e.queueEmpty(t) })
 	for i, id := range ids {
@@ -119,15 +77,15 @@ func TestTSEOverHTTPSimRestartWhileSelling(t *testing.T) {
 		if num(got["number"]) != i+2 || got["signed"] != true || got["signed_late"] != true {
 			t.Fatalf("sale %d after restart: %v", i, got)
 		}
-		ptx, err := proc.sim.Tx(context.Background(), id, 0)
+		ptx, err := proc.Sim.Tx(context.Background(), id, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := tse.VerifyTx(proc.sim.PublicKey(), ptx); err != nil {
+		if err := tse.VerifyTx(proc.Sim.PublicKey(), ptx); err != nil {
 			t.Fatal(err)
 		}
 	}
-	page, err := proc.sim.ListTx(context.Background(), tse.ListQuery{})
+	page, err := proc.Sim.ListTx(context.Background(), tse.ListQuery{})
 	if err != nil || page.Count != len(ids)+1 {
 		t.Fatalf("provider holds %d transactions (%v), want %d", page.Count, err, len(ids)+1)
 	}
@@ -147,7 +105,7 @@ func TestTSEOverHTTPApplyThenTimeout(t *testing.T) {
 	if s, _ := e.sell(t, sale("KASSE-01", 100), e.adminToken); s != http.StatusCreated {
 		t.Fatalf("status %d", s)
 	}
-	proc.sim.SetFault(tse.Fault{ApplyThenTimeout: 2}) // the start and its first resend
+	proc.Sim.SetFault(tse.Fault{ApplyThenTimeout: 2}) // the start and its first resend
 	s, tx := e.sell(t, sale("KASSE-01", 200), e.adminToken)
 	if s != http.StatusAccepted {
 		t.Fatalf("status %d", s)
@@ -157,7 +115,7 @@ func TestTSEOverHTTPApplyThenTimeout(t *testing.T) {
 	waitFor(t, "resend answered by the provider, answer lost again", func() bool { return e.filed(t, 2) })
 	e.advance(4 * time.Second)
 	waitFor(t, "queue drained", func() bool { return e.queueEmpty(t) })
-	page, err := proc.sim.ListTx(context.Background(), tse.ListQuery{})
+	page, err := proc.Sim.ListTx(context.Background(), tse.ListQuery{})
 	if err != nil || page.Count != 2 {
 		t.Fatalf("provider holds %d transactions (%v), want 2", page.Count, err)
 	}
@@ -165,7 +123,7 @@ func TestTSEOverHTTPApplyThenTimeout(t *testing.T) {
 	if got["signed"] != true || num(got["number"]) != 2 {
 		t.Fatalf("transaction %v", got)
 	}
-	ptx, err := proc.sim.Tx(context.Background(), tx["id"].(string), 0)
+	ptx, err := proc.Sim.Tx(context.Background(), tx["id"].(string), 0)
 	if err != nil || ptx.LatestRevision != 2 || got["signature"] != ptx.Signature.Value {
 		t.Fatalf("provider tx %+v %v; api %v", ptx, err, got)
 	}

@@ -26,7 +26,7 @@ func TestTSEOutageReasonIsReadableAndSurvivesRestart(t *testing.T) {
 	if s, _ := e.sell(t, sale("KASSE-01", 100), e.adminToken); s != http.StatusCreated {
 		t.Fatalf("status %d", s)
 	}
-	proc.stop()
+	proc.Stop()
 	var ids []string
 	s, tx := e.sellAtOnce(t, "KASSE-01", 200)
 	if s != http.StatusAccepted {
@@ -69,7 +69,7 @@ func TestTSEOutageReasonIsReadableAndSurvivesRestart(t *testing.T) {
 		}
 		ids = append(ids, tx["id"].(string))
 	}
-	proc.start(t)
+	proc.Start(t)
 	e2.advance(30 * time.Second) // the half-open probe
 	waitFor(t, "queue drained", func() bool { return e2.queueEmpty(t) })
 	for i, id := range ids {

@@ -78,7 +78,7 @@ func (e *env) checkChain(tb testing.TB, upTo int64) []*store.TSEArchive {
 	if next-1 != upTo {
 		tb.Fatalf("archived up to counter %d, want %d", next-1, upTo)
 	}
-	signed, err := e.st.TSESignedCounters(ctx, e.sim.sim.TSSID(), 1, upTo)
+	signed, err := e.st.TSESignedCounters(ctx, e.sim.Sim.TSSID(), 1, upTo)
 	if err != nil {
 		tb.Fatal(err)
 	}

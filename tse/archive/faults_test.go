@@ -62,7 +62,7 @@ func TestArchiveRefusesGapAndTamperedSignature(t *testing.T) {
 			e.sell(t, 12) // 24 signatures and the setup's
 			last := e.counter(t)
 			bad := uint64(15) // in the second range, 11-20
-			e.sim.sim.SetExportFault(tc.fault(bad))
+			e.sim.Sim.SetExportFault(tc.fault(bad))
 			if err := e.a.Run(ctx); err != nil {
 				t.Fatal(err)
 			}
@@ -104,7 +104,7 @@ func TestArchiveRefusesGapAndTamperedSignature(t *testing.T) {
 				t.Fatal("the refused range was exported again the same night")
 			}
 			// The provider is fixed; the next night exports it anew.
-			e.sim.sim.SetExportFault(tse.ExportFault{})
+			e.sim.Sim.SetExportFault(tse.ExportFault{})
 			e.clock.Add(24 * time.Hour)
 			if err := e.a.Run(ctx); err != nil {
 				t.Fatal(err)
@@ -174,9 +174,9 @@ func TestArchiveResumesExportAfterRestart(t *testing.T) {
 	exportID := as[0].ExportID
 
 	e.close()
-	e.sim.stop()
+	e.sim.Stop()
 	e.clock.Add(3 * time.Minute)
-	e.sim.start(t)
+	e.sim.Start(t)
 	e.open(t, envOpts{})
 	// At start, serve resumes what was triggered.
 	if err := e.a.Resume(context.Background()); err != nil {
@@ -285,9 +285,9 @@ func TestArchiveHonoursRateLimit(t *testing.T) {
 		sleeps++
 		switch sleeps {
 		case 1:
-			e.sim.sim.SetFault(tse.Fault{RateLimited: 20 * time.Second})
+			e.sim.Sim.SetFault(tse.Fault{RateLimited: 20 * time.Second})
 		case 6:
-			e.sim.sim.SetFault(tse.Fault{})
+			e.sim.Sim.SetFault(tse.Fault{})
 		}
 		e.clock.Add(d)
 		return ctx.Err()
@@ -386,12 +386,12 @@ func TestArchiveNightlySchedule(t *testing.T) {
 	// The provider is unreachable at the start: tried again 15 minutes
 	// later, within the window.
 	e.sell(t, 1)
-	e.sim.sim.SetFault(tse.Fault{Offline: true})
+	e.sim.Sim.SetFault(tse.Fault{Offline: true})
 	now, _ = time.ParseInLocation("2006-01-02 15:04", "2026-03-31 04:30", berlin)
 	if err := n.Check(ctx); err == nil {
 		t.Fatal("a run without the provider succeeded")
 	}
-	e.sim.sim.SetFault(tse.Fault{})
+	e.sim.Sim.SetFault(tse.Fault{})
 	check("2026-03-31 04:40", 2)
 	check("2026-03-31 04:45", 3)
 	check("2026-03-31 05:30", 3)

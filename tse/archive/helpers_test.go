@@ -2,12 +2,9 @@ package archive
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
-	"net/http"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -20,6 +17,7 @@ import (
 	"posbox/store/storetest"
 	"posbox/tse"
 	"posbox/tse/queue"
+	"posbox/tse/simtest"
 )
 
 // env is an appliance's archive on a real SQLite file, the simulator
@@ -48,7 +46,7 @@ type envOpts struct {
 	wrap func(tse.Exporter) tse.Exporter
 }
 
-const simKey, simSecret = "test_key", "test_secret"
+const simKey, simSecret = simtest.Key, simtest.Secret
 
 func newEnv(tb testing.TB, o envOpts) *env {
 	tb.Helper()
@@ -83,12 +81,12 @@ func (e *env) open(tb testing.TB, o envOpts) {
 	} else {
 		e.restaurant = rs[0]
 	}
-	e.fisk, err = tse.NewFiskaly(tse.FiskalyConfig{BaseURL: "http://" + e.sim.addr, APIKey: simKey, APISecret: simSecret,
-		TSSID: e.sim.sim.TSSID(), AdminPIN: tse.DefaultSimAdminPIN, Now: e.clock.Now, Logger: log})
+	e.fisk, err = tse.NewFiskaly(tse.FiskalyConfig{BaseURL: "http://" + e.sim.Addr, APIKey: simKey, APISecret: simSecret,
+		TSSID: e.sim.Sim.TSSID(), AdminPIN: tse.DefaultSimAdminPIN, Now: e.clock.Now, Logger: log})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	e.q, err = queue.New(ctx, e.sim.sim, st, queue.Options{RestaurantID: e.restaurant.ID, Budget: 30 * time.Second,
+	e.q, err = queue.New(ctx, e.sim.Sim, st, queue.Options{RestaurantID: e.restaurant.ID, Budget: 30 * time.Second,
 		Jitter: func() float64 { return 1 }, Logger: log})
 	if err != nil {
 		tb.Fatal(err)
@@ -161,54 +159,11 @@ func (e *env) archives(tb testing.TB) []*store.TSEArchive {
 	return as
 }
 
-// simProcess is `posbox tse-sim` in miniature: the simulator with its
-// state in a directory, served over HTTP on a fixed address, stoppable
-// and restartable.
-type simProcess struct {
-	dir   string
-	addr  string
-	clock *storetest.Clock
-	sim   *tse.Simulator
-	hs    *http.Server
-	done  chan struct{}
-}
+// simProcess is a served simulator (simtest).
+type simProcess = simtest.Process
 
 func startSimProcess(tb testing.TB, clock *storetest.Clock) *simProcess {
-	p := &simProcess{dir: tb.TempDir(), addr: "127.0.0.1:0", clock: clock}
-	p.start(tb)
-	tb.Cleanup(p.stop)
-	return p
-}
-
-func (p *simProcess) start(tb testing.TB) {
-	tb.Helper()
-	sim, err := tse.OpenSimulator(tse.SimConfig{Dir: p.dir, Now: p.clock.Now})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", p.addr)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	p.addr, p.sim = ln.Addr().String(), sim
-	p.hs = &http.Server{Handler: tse.NewSimServer(sim, simKey, simSecret), ReadHeaderTimeout: 5 * time.Second}
-	p.done = make(chan struct{})
-	go func() {
-		defer close(p.done)
-		if err := p.hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			tb.Error(err)
-		}
-	}()
-}
-
-func (p *simProcess) stop() {
-	if p.hs == nil {
-		return
-	}
-	p.hs.Close()
-	<-p.done
-	p.sim.Close()
-	p.hs = nil
+	return simtest.Start(tb, clock.Now)
 }
 
 // call is one request the archive made to the export API.

@@ -1,0 +1,71 @@
+// Package simtest is `posbox tse-sim` in miniature for other packages'
+// tests: the simulator with its state in a directory, served over real
+// HTTP with fiskaly's wire format on a fixed loopback address, stoppable
+// and restartable like a process. Only tests import it.
+package simtest
+
+import (
+	"errors"
+	"net"
+	"net/http"
+	"testing"
+	"time"
+
+	"posbox/tse"
+)
+
+// Key and Secret are the API credentials the served simulator accepts.
+const Key, Secret = "test_key", "test_secret"
+
+// Process is one served simulator.
+type Process struct {
+	Dir  string // the simulator's state; it outlives Stop
+	Addr string // host:port, the same after a restart
+	Sim  *tse.Simulator
+
+	now  func() time.Time
+	hs   *http.Server
+	done chan struct{}
+}
+
+// Start serves a new simulator whose clock is now; it stops with the test.
+func Start(tb testing.TB, now func() time.Time) *Process {
+	p := &Process{Dir: tb.TempDir(), Addr: "127.0.0.1:0", now: now}
+	p.Start(tb)
+	tb.Cleanup(p.Stop)
+	return p
+}
+
+// Start opens the simulator from Dir and serves it on Addr (again, after
+// a Stop).
+func (p *Process) Start(tb testing.TB) {
+	tb.Helper()
+	sim, err := tse.OpenSimulator(tse.SimConfig{Dir: p.Dir, Now: p.now})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", p.Addr)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	p.Addr, p.Sim = ln.Addr().String(), sim
+	p.hs = &http.Server{Handler: tse.NewSimServer(sim, Key, Secret), ReadHeaderTimeout: 5 * time.Second}
+	p.done = make(chan struct{})
+	go func() {
+		defer close(p.done)
+		if err := p.hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			tb.Error(err)
+		}
+	}()
+}
+
+// Stop kills the server: open connections are cut, the state stays on disk.
+func (p *Process) Stop() {
+	if p.hs == nil {
+		return
+	}
+	p.hs.Close()
+	<-p.done
+	p.Sim.Close()
+	p.hs = nil
+}
