@@ -144,6 +144,12 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, _ httprouter.Para
 		return err
 	}
 	s.loginLimiter.succeeded(ip, email, s.now())
+	return s.answerToken(w, u)
+}
+
+// answerToken answers a fresh token for u, shaped as the login's answer
+// (the login and a user's own password change both give one).
+func (s *Server) answerToken(w http.ResponseWriter, u *store.User) error {
 	tok, err := IssueToken(s.cfg.JWTKey, u, s.now(), s.cfg.TokenTTL)
 	if err != nil {
 		return err

@@ -3,7 +3,6 @@ package server
 import (
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/julienschmidt/httprouter"
 )
@@ -33,14 +32,5 @@ func (s *Server) changeOwnPassword(w http.ResponseWriter, r *http.Request, _ htt
 		return err
 	}
 	s.loginLimiter.succeeded(ip, email, s.now())
-	tok, err := IssueToken(s.cfg.JWTKey, u, s.now(), s.cfg.TokenTTL)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, struct {
-		AccessToken string   `json:"access_token"`
-		TokenType   string   `json:"token_type"`
-		ExpiresIn   int64    `json:"expires_in"`
-		User        userJSON `json:"user"`
-	}{tok, "Bearer", int64(s.cfg.TokenTTL / time.Second), toUserJSON(u)})
+	return s.answerToken(w, u)
 }
