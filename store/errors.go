@@ -27,6 +27,9 @@ const (
 
 	// TSE.
 	ETSEUnavailable = "tse_unavailable"
+	// EAlreadyCancelled: a storno names a sale that another storno has
+	// already reversed (docs/FISCAL.md, "Stornos").
+	EAlreadyCancelled = "already_cancelled"
 )
 
 // FieldError names one invalid field.

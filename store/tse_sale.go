@@ -56,9 +56,13 @@ type TSETransaction struct {
 	SignedLate        bool
 	OutageID          string
 	Source            string // posbox or reconciled
-	BusinessTime      time.Time
-	CreatedAt         time.Time
-	UpdatedAt         time.Time
+	// Cancels is the sale this one reverses (a storno), CancelledBy the
+	// storno that reversed this one; "" for none. Read by TSETransaction
+	// and TSETransactions only.
+	Cancels, CancelledBy string
+	BusinessTime         time.Time
+	CreatedAt            time.Time
+	UpdatedAt            time.Time
 }
 
 // Signed reports whether the transaction has reached its final signed
@@ -126,6 +130,13 @@ func (s *Store) CreateTSESale(ctx context.Context, n NewTSESale) (*TSETransactio
 			if !IsNotFound(err) {
 				return err
 			}
+		}
+		// A storno is checked here, in the transaction that records it:
+		// of two stornos of one sale at once, the second sees the first.
+		if err := checkStorno(ctx, tx, n); err != nil {
+			return err
+		}
+		if k := n.Idempotency; k != nil {
 			if err := insertIdempotency(ctx, tx, *k, IdempotentReplay{ResourceID: n.TxID}); err != nil {
 				return err
 			}
@@ -141,7 +152,7 @@ func (s *Store) CreateTSESale(ctx context.Context, n NewTSESale) (*TSETransactio
 			return err
 		}
 		if err := insertTSESaleDetail(ctx, tx, n); err != nil {
-			return err
+			return stornoConflict(err)
 		}
 		for i, body := range [][]byte{start, finish} {
 			state := tseTxActive
@@ -193,14 +204,31 @@ const tseTxColumns = `tx_id, restaurant_id, tss_id, client_id, client_serial, re
 	latest_revision, time_start, time_end, signature_counter, signature_value, log_time, qr_code_data, tss_serial_number,
 	receipt_without_tse, signed_late, outage_id, source, business_time, created_at, updated_at`
 
-func scanTSETransaction(sc scanner) (*TSETransaction, error) {
+// tseStornoColumns are a mirror row's storno links (Cancels,
+// CancelledBy), selected after tseTxColumns from tse_transactions.
+const tseStornoColumns = `(SELECT cancels_tx_id FROM tse_sale_details WHERE tx_id = tse_transactions.tx_id),
+	(SELECT tx_id FROM tse_sale_details WHERE cancels_tx_id = tse_transactions.tx_id AND cancels_void = 0)`
+
+// scanTSETransactionLinks scans tseTxColumns then tseStornoColumns.
+func scanTSETransactionLinks(sc scanner) (*TSETransaction, error) {
+	var cancels, by sql.NullString
+	t, err := scanTSETx(sc, &cancels, &by)
+	if err != nil {
+		return nil, err
+	}
+	t.Cancels, t.CancelledBy = cancels.String, by.String
+	return t, nil
+}
+
+// scanTSETx scans tseTxColumns, then extra columns into extra.
+func scanTSETx(sc scanner, extra ...any) (*TSETransaction, error) {
 	var t TSETransaction
 	var number, counter sql.NullInt64
 	var start, end, logTime, sig, qr, serial, outage sql.NullString
 	var business, created, updated string
-	err := sc.Scan(&t.TxID, &t.RestaurantID, &t.TSSID, &t.ClientID, &t.ClientSerial, &t.ReceiptType, &t.TotalCents, &number,
+	err := sc.Scan(append([]any{&t.TxID, &t.RestaurantID, &t.TSSID, &t.ClientID, &t.ClientSerial, &t.ReceiptType, &t.TotalCents, &number,
 		&t.State, &t.LatestRevision, &start, &end, &counter, &sig, &logTime, &qr, &serial,
-		&t.ReceiptWithoutTSE, &t.SignedLate, &outage, &t.Source, &business, &created, &updated)
+		&t.ReceiptWithoutTSE, &t.SignedLate, &outage, &t.Source, &business, &created, &updated}, extra...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -216,7 +244,7 @@ type queryer interface {
 }
 
 func tseTransaction(ctx context.Context, q queryer, restaurantID, txID string) (*TSETransaction, error) {
-	t, err := scanTSETransaction(q.QueryRowContext(ctx, `SELECT `+tseTxColumns+` FROM tse_transactions
+	t, err := scanTSETransactionLinks(q.QueryRowContext(ctx, `SELECT `+tseTxColumns+`, `+tseStornoColumns+` FROM tse_transactions
 		WHERE tx_id = ? AND restaurant_id = ?`, txID, restaurantID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, NotFound("transaction")
@@ -232,7 +260,7 @@ func (s *Store) TSETransaction(ctx context.Context, restaurantID, txID string) (
 // TSETransactions lists the signed transactions (with a number) whose
 // time_start lies in [from, to], by number.
 func (s *Store) TSETransactions(ctx context.Context, restaurantID string, from, to time.Time) ([]*TSETransaction, error) {
-	return queryAll(ctx, s.rs, scanTSETransaction, `SELECT `+tseTxColumns+` FROM tse_transactions
+	return queryAll(ctx, s.rs, scanTSETransactionLinks, `SELECT `+tseTxColumns+`, `+tseStornoColumns+` FROM tse_transactions
 		WHERE restaurant_id = ? AND number IS NOT NULL AND time_start >= ? AND time_start <= ?
 		ORDER BY number`, restaurantID, FormatTime(from), FormatTime(to))
 }
