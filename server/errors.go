@@ -61,6 +61,7 @@ var statusOf = map[string]int{
 	store.ETSENotConfigured:     http.StatusConflict,
 	store.ETSEArchiveOverlap:    http.StatusConflict,
 	store.EClosingEmpty:         http.StatusConflict,
+	store.EAlreadyCancelled:     http.StatusConflict,
 
 	// health
 	eUnavailable: http.StatusServiceUnavailable,

@@ -594,7 +594,8 @@ func componentSchemas() jobj {
 			pr("line_items", sArray(sRef("TSELineItem"), "Optional for a receipt, required for an order.", "maxItems", 500)),
 			pr("business_case", sEnum("DSFinV-K GV_TYP of the sale's lines; default `Umsatz`.", businessCases...)),
 			pr("allocation_group", sStr("The table or bill (DSFinV-K ABRECHNUNGSKREIS): links orders to the receipt that pays them.", "minLength", 1, "maxLength", 50)),
-			pr("cancels", sID("A storno: the sale it reverses; its total must be the negative of that sale's."))),
+			pr("cancels", sID("A storno: the sale it reverses, whole and once. It has that sale's `receipt_type` (`RECEIPT`, `INVOICE` or "+
+				"`BENEFIT_IN_KIND`; not `CANCELLATION` or `ABORT`) and its amounts per VAT rate negated. A second storno of the sale is 409 `already_cancelled`."))),
 			jmember{"allOf", []any{sIfThen("kind", "order",
 				jo("required", []string{"line_items"}, "properties", jo("line_items", jo("minItems", 1), "amounts_per_payment_type", jo("maxItems", 0))),
 				jo("required", []string{"receipt_type", "amounts_per_vat_rate", "amounts_per_payment_type"},
@@ -626,12 +627,16 @@ func componentSchemas() jobj {
 			pr("signed_late", sBool("Signed after its receipt went out.")),
 			pr("outage_id", sNullable(sID("The outage the sale was counted in."))),
 			pr("source", sEnum("`reconciled`: known only from the provider.", "posbox", "reconciled")),
-			pr("created_at", sInstant(""))),
+			pr("created_at", sInstant("")),
+			pr("cancels", sNullable(sID("A storno: the sale it reverses."))),
+			pr("cancelled_by", sNullable(sID("The storno that reversed this sale (it is cancelled); null while none did.")))),
 		"TSETransactionListItem", sAnswer("A signed transaction of the local copy.",
 			pr("id", sID("")), pr("number", sInt("", "minimum", 0)), pr("state", txState), pr("client_id", sID("")),
 			pr("time_start", sNullable(sInstant(""))), pr("time_end", sNullable(sInstant(""))),
 			pr("signature_counter", sNullable(sInt("The latest signed revision's.", "minimum", 0))), pr("signature", sNullable(sStr(""))),
-			pr("client_serial", sStr("")), pr("signed_late", sBool("")), pr("source", sEnum("", "posbox", "reconciled"))),
+			pr("client_serial", sStr("")), pr("signed_late", sBool("")), pr("source", sEnum("", "posbox", "reconciled")),
+			pr("cancels", sNullable(sID("A storno: the sale it reverses."))),
+			pr("cancelled_by", sNullable(sID("The storno that reversed this sale; null while none did.")))),
 		"TSEStatus", sAnswer("The TSE's health: the contract's fields first, then the appliance's.",
 			pr("healthy", sBool("The TSS is INITIALIZED, its certificate valid, the provider answering, the queue not paused, nothing needs attention, no outage is open and the last self-test did not fail.")),
 			pr("last_self_test", sNullable(sRef("TSESelfTest"))),
@@ -982,7 +987,7 @@ func apiOps() []apiOp {
 			params: []any{idempotencyKeyParam}, reqBody: "TSESale",
 			ok: []apiOK{okJSON(201, "Signed.", sWrap("transaction", sRef("TSETransaction"))),
 				okJSON(202, "Recorded and queued: the receipt goes out without TSE data.", sWrap("transaction", sRef("TSETransaction")))},
-			errs: map[int][]string{400: bad, 409: {tseNotConfigured}, 422: {invalid, "idempotency_key_reused"}, 503: {tseUnavailable}}},
+			errs: map[int][]string{400: bad, 409: {tseNotConfigured, "already_cancelled"}, 422: {invalid, "idempotency_key_reused"}, 503: {tseUnavailable}}},
 		{method: "GET", path: "/api/tse/transactions/:id", id: "getTSETransaction", tag: "TSE", access: anyUser, summary: "A sale, to poll a queued one",
 			ok: []apiOK{okJSON(200, "The transaction.", sWrap("transaction", sRef("TSETransaction")))}, errs: map[int][]string{404: {notFound}}},
 		{method: "GET", path: "/api/tse/transactions", id: "listTSETransactions", tag: "TSE", access: adminOnly,
@@ -1138,6 +1143,7 @@ var problemExamples = []struct{ code, detail string }{
 	{"idempotency_key_reused", "this Idempotency-Key was already used for a different request"},
 	{"tse_queue_state", "the transaction has no item that needs attention"},
 	{"closing_empty", "register KASSE-01 has no sale to close before 2026-11-22T09:00:00.000Z"},
+	{"already_cancelled", "this sale has already been cancelled by a storno; a sale is cancelled once"},
 	{"tse_not_configured", "no TSE is set up for this restaurant: the appliance's TSS signs for another restaurant only (see docs/TSE.md, \"Several restaurants\")"},
 	{eRateLimited, "too many login attempts; try again later"},
 	{eHTTPSRequired, "this appliance speaks HTTPS: use https://posbox.local:8080/api/auth/login"},
@@ -1928,7 +1934,7 @@ func TestOpenAPICheckCatchesDrift(t *testing.T) {
 	}
 	tx := `{"id":"d38e0fed-eed7-4beb-9ab6-a01d2f5c8edc","number":1,"state":"FINISHED","client_id":"ffd0627b-538f-4536-bef5-ab00a11ad607",` +
 		`"time_start":"2026-11-22T09:00:00.000Z","time_end":"2026-11-22T09:00:00.000Z","signature_counter":8,"signature":"x",` +
-		`"client_serial":"KASSE-01","signed_late":false,"source":"posbox"}`
+		`"client_serial":"KASSE-01","signed_late":false,"source":"posbox","cancels":null,"cancelled_by":null}`
 	list := "/api/tse/transactions?from=2026-11-22T00:00:00Z&to=2026-11-23T00:00:00Z"
 	if msg := checkExchange(routes, get(list), nil, 200, jsonCT, []byte("["+tx+"]")); msg != "" {
 		t.Fatalf("a good list fails: %s", msg)

@@ -56,9 +56,6 @@ func (s *Server) createTSETransaction(w http.ResponseWriter, r *http.Request, _ 
 	if err != nil {
 		return err
 	}
-	if err := s.checkCancels(r.Context(), sale); err != nil {
-		return err
-	}
 	who := caller(r.Context())
 	sale.Detail.OperatorID, sale.Detail.OperatorName = who.user.ID, who.user.Name
 	tx, err := t.Sell(r.Context(), caller(r.Context()).restaurant.ID, sale, key, requestHash(sale))
@@ -99,6 +96,8 @@ type tseListItem struct {
 	ClientSerial     string  `json:"client_serial"`
 	SignedLate       bool    `json:"signed_late"`
 	Source           string  `json:"source"`
+	Cancels          *string `json:"cancels"`
+	CancelledBy      *string `json:"cancelled_by"`
 }
 
 // listTSETransactions is GET /api/tse/transactions?from=&to=: a bare
@@ -132,7 +131,8 @@ func (s *Server) listTSETransactions(w http.ResponseWriter, r *http.Request, _ h
 	for _, t := range txs {
 		out = append(out, tseListItem{ID: t.TxID, Number: *t.Number, State: t.State, ClientID: t.ClientID,
 			ClientSerial: t.ClientSerial, TimeStart: tsPtr(t.TimeStart), TimeEnd: tsPtr(t.TimeEnd),
-			SignatureCounter: t.SignatureCounter, Signature: strPtr(t.SignatureValue), SignedLate: t.SignedLate, Source: t.Source})
+			SignatureCounter: t.SignatureCounter, Signature: strPtr(t.SignatureValue), SignedLate: t.SignedLate, Source: t.Source,
+			Cancels: strPtr(t.Cancels), CancelledBy: strPtr(t.CancelledBy)})
 	}
 	return writeJSON(w, http.StatusOK, out)
 }

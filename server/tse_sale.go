@@ -71,6 +71,13 @@ func (r *tseSaleRequest) validate() (tse.Sale, error) {
 		f.Add("receipt_type", "must be one of "+strings.Join(receiptTypes, ", "))
 	} else {
 		v.Receipt.ReceiptType = *r.ReceiptType
+		// A storno moves money back, so it is a receipt of the type of
+		// the sale it reverses; CANCELLATION and ABORT are aborted
+		// transactions (AVBelegabbruch), which reverse nothing.
+		if r.Cancels != nil && !slices.Contains(store.ClosingCountedTypes, *r.ReceiptType) {
+			f.Add("receipt_type", "a storno (with cancels) must be a RECEIPT with the sale's amounts negated; "+
+				*r.ReceiptType+" records an aborted or moneyless transaction and cancels no sale")
+		}
 	}
 	if len(r.AmountsPerVATRate) == 0 {
 		f.Add("amounts_per_vat_rate", "must have at least one line")

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -298,32 +297,4 @@ func quantityString(m int64) string {
 		s += "." + strings.TrimRight(fmt.Sprintf("%03d", frac), "0")
 	}
 	return s
-}
-
-// checkCancels: a storno names a sale of the caller's restaurant, which
-// is not itself a storno or an order, and reverses its whole total.
-func (s *Server) checkCancels(ctx context.Context, sale tse.Sale) error {
-	id := sale.Detail.Cancels
-	if id == "" {
-		return nil
-	}
-	orig, err := s.store.TSETransaction(ctx, caller(ctx).restaurant.ID, id)
-	if store.IsNotFound(err) {
-		return store.Invalid("cancels", "names no sale of this restaurant")
-	}
-	if err != nil {
-		return err
-	}
-	d, err := s.store.TSESaleDetail(ctx, id)
-	if err != nil && !store.IsNotFound(err) {
-		return err
-	}
-	if d != nil && (d.Kind == store.SaleKindOrder || d.CancelsTxID != "") {
-		return store.Invalid("cancels", "names an order or a storno; only a receipt can be cancelled")
-	}
-	if sale.TotalCents != -orig.TotalCents {
-		return store.Invalid("cancels", fmt.Sprintf("a storno reverses the whole sale: its total must be %s, not %s",
-			amountString(-orig.TotalCents), amountString(sale.TotalCents)))
-	}
-	return nil
 }

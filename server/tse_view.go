@@ -30,6 +30,8 @@ type tseTxJSON struct {
 	OutageID          *string     `json:"outage_id"`
 	Source            string      `json:"source"`
 	CreatedAt         string      `json:"created_at"`
+	Cancels           *string     `json:"cancels"`
+	CancelledBy       *string     `json:"cancelled_by"`
 }
 
 func strPtr(s string) *string {
@@ -44,7 +46,7 @@ func tseTxView(t *store.TSETransaction) tseTxJSON {
 		ID: t.TxID, State: t.State, ClientID: t.ClientID, ClientSerial: t.ClientSerial,
 		ReceiptType: t.ReceiptType, Total: money(t.TotalCents), Signed: t.Signed(),
 		ReceiptWithoutTSE: t.ReceiptWithoutTSE, SignedLate: t.SignedLate, OutageID: strPtr(t.OutageID),
-		Source: t.Source, CreatedAt: ts(t.CreatedAt),
+		Source: t.Source, CreatedAt: ts(t.CreatedAt), Cancels: strPtr(t.Cancels), CancelledBy: strPtr(t.CancelledBy),
 	}
 	// A transaction the till was told is unsigned stays "unavailable"
 	// until it is signed; a fresh one still in flight is neither.

@@ -117,11 +117,10 @@ func (x *Exporter) closing(b *build, r *store.Restaurant, m *store.FiscalMasterD
 			d = &store.TSESaleDetail{Kind: store.SaleKindReceipt, BusinessCase: "Umsatz"}
 		}
 		lines := saleLines(d)
-		counted := d.Kind == store.SaleKindReceipt && slices.Contains(store.ClosingCountedTypes, s.ReceiptType) && s.State != "CANCELLED"
 		if err := x.sale(b, row, s, d, lines); err != nil {
 			return err
 		}
-		if counted {
+		if counted(s, d) {
 			for _, l := range lines {
 				ck := caseKey{l.BusinessCase, vatKeys[l.VATRate]}
 				if _, ok := cases[ck]; !ok {
@@ -210,14 +209,24 @@ func (x *Exporter) closing(b *build, r *store.Restaurant, m *store.FiscalMasterD
 	return nil
 }
 
+// counted reports whether a sale moves money: the closing's rule
+// (store.ClosingCountedTypes, not cancelled at the TSE).
+func counted(s *store.ClosedSale, d *store.TSESaleDetail) bool {
+	return d.Kind == store.SaleKindReceipt && slices.Contains(store.ClosingCountedTypes, s.ReceiptType) && s.State != "CANCELLED"
+}
+
 // sale writes one sale's single records.
 func (x *Exporter) sale(b *build, row func(*table, ...any), s *store.ClosedSale, d *store.TSESaleDetail, lines []store.TSESaleLine) error {
 	bonTyp := tse.BonTyp(s.ReceiptType)
 	if s.State == "CANCELLED" {
 		bonTyp = tse.BonTyp("ABORT") // AVBelegabbruch: the TSE transaction was cancelled
 	}
+	// A storno is a receipt that reverses one; an aborted transaction
+	// recorded with cancels (before migration 00012, or a storno the TSE
+	// aborted) reverses nothing and is no storno.
+	isStorno := d.CancelsTxID != "" && counted(s, d)
 	storno := "0"
-	if d.CancelsTxID != "" {
+	if isStorno {
 		storno = "1"
 	}
 	at := b.at(s.BusinessTime)
@@ -260,7 +269,7 @@ func (x *Exporter) sale(b *build, row func(*table, ...any), s *store.ClosedSale,
 			row(&tDataPayment, s.TxID, zahlart(pk.typ), "", pk.cur, paid[pk], blank{})
 		}
 	}
-	if d.CancelsTxID != "" {
+	if isStorno {
 		if err := x.reference(b, row, s, d); err != nil {
 			return err
 		}
