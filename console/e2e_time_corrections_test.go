@@ -309,4 +309,18 @@ func TestConsoleTimeCorrections(t *testing.T) {
 	// A date in the record opens that day in the list.
 	b.click(`#month-days details[data-user="` + samID + `"] tbody a`)
 	b.wait("the day from the record", `location.search === '?date=`+day+`' && document.querySelectorAll('#entries tbody tr').length === 3`)
+
+	// In English the same words are English.
+	b.clickText("header .lang button", "EN")
+	b.wait("English", `document.querySelector('main h1').innerText === 'Time entries' && document.querySelectorAll('#entries tbody tr').length === 3`)
+	if got := b.text("#month-heading") + " | " + b.text("#add-entry") + " | " + b.text("#payroll-download"); got != "Month: working time record and payroll | Add missing entry | Download payroll CSV" {
+		t.Fatalf("English %q", got)
+	}
+	eval[bool](b, timeRow("Sam Weber", "17:00")+`.querySelector('button[data-action=history]').click() || true`)
+	b.wait("Sam's history in English", `document.querySelector('dialog[open]#history #history-list')`)
+	if item := b.text("#history-list li"); !strings.HasPrefix(item, "Changed by Clara Chef on ") || !strings.HasSuffix(item, "– Reason: Inventur nach Feierabend – End: before 22:00, after 23:15") {
+		t.Fatalf("the English history %q", item)
+	}
+	b.clickText("dialog#history button", "Close")
+	b.clickText("header .lang button", "DE")
 }
