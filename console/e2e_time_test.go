@@ -90,7 +90,7 @@ func TestConsoleTimeEntries(t *testing.T) {
 	if got := b.text("#day-total"); !strings.Contains(got, "Summe: 0 Std.") || !strings.Contains(got, "2 Einträge") || !strings.Contains(got, "1 offen") {
 		t.Fatalf("total %q", got)
 	}
-	b.screenshot("time")
+	b.screenshot("time-today")
 
 	// The day before has nothing; back to today.
 	b.click("#prev-day")
@@ -110,13 +110,13 @@ func TestConsoleTimeEntries(t *testing.T) {
 	}
 	b.click(`#export button[type=submit]`)
 	csv := exportRows(t, b.waitCSVDownload())
-	if got := strings.Join(csv[0], ";"); got != "Datum;Mitarbeiter;Beginn;Ende;Pause (Min.);Arbeitszeit (Std.);Offen" {
+	if got := strings.Join(csv[0], ";"); got != "Personalnummer;Mitarbeiter;Datum;Beginn;Ende;Pause (Min.);Arbeitszeit (Std.);Offen;Korrigiert" {
 		t.Fatalf("header %q", got)
 	}
 	day := todayT.Format("02.01.2006")
 	var samRow, kimRow []string
 	for _, r := range csv[1:] {
-		if len(r) != 7 {
+		if len(r) != 9 {
 			t.Fatalf("row %q", r)
 		}
 		switch r[1] {
@@ -126,10 +126,10 @@ func TestConsoleTimeEntries(t *testing.T) {
 			kimRow = r
 		}
 	}
-	if samRow == nil || samRow[0] != day || !strings.HasPrefix(samRow[2], day+" ") || samRow[3] == "" || samRow[4] != "0" || samRow[6] != "nein" {
+	if samRow == nil || samRow[2] != day || !strings.HasPrefix(samRow[3], day+" ") || samRow[4] == "" || samRow[5] != "0" || samRow[7] != "nein" || samRow[8] != "nein" {
 		t.Fatalf("Sam's row %q in %q", samRow, csv)
 	}
-	if kimRow == nil || kimRow[3] != "" || kimRow[6] != "ja" {
+	if kimRow == nil || kimRow[4] != "" || kimRow[7] != "ja" || kimRow[8] != "nein" {
 		t.Fatalf("Kim's row %q", kimRow)
 	}
 	files, _ := filepath.Glob(filepath.Join(b.download, "*.csv"))
@@ -142,15 +142,15 @@ func TestConsoleTimeEntries(t *testing.T) {
 	b.clickText("header .lang button", "EN")
 	b.wait("English", `document.querySelector('main h1').innerText === 'Time entries' && document.querySelectorAll('#entries tbody tr').length === 2`)
 	b.click(`#export button[type=submit]`)
-	if csv := exportRows(t, b.waitCSVDownload()); strings.Join(csv[0], ";") != "Date;Staff member;Start;End;Break (min);Worked (h);Open" || len(csv) != 3 {
+	if csv := exportRows(t, b.waitCSVDownload()); strings.Join(csv[0], ";") != "Staff number;Staff member;Date;Start;End;Break (min);Worked (h);Open;Corrected" || len(csv) != 3 {
 		t.Fatalf("English CSV %q", csv)
 	}
 	b.clickText("header .lang button", "DE")
 	b.wait("German", `document.querySelector('main h1').innerText === 'Arbeitszeiten'`)
 
-	// Corrections: Kim forgot to clock out. Her clock-in is moved two
-	// minutes back through the API first, so the form's clock-out (now, to
-	// the minute) lies after it.
+	// Kim forgot to clock out; her clock-in is moved two minutes back
+	// through the API first, so a clock-out at this minute lies after it.
+	// A change made elsewhere shows as "korrigiert" with its history.
 	_, list := a.call(t, "GET", "/api/time-entries", admin, "")
 	var entries struct {
 		TimeEntries []struct {
@@ -167,31 +167,31 @@ func TestConsoleTimeEntries(t *testing.T) {
 			kimEntry = e.ID
 		}
 	}
-	earlier := time.Now().Add(-2 * time.Minute).UTC().Format(time.RFC3339)
-	if code, body := a.call(t, "PATCH", "/api/time-entries/"+kimEntry, admin, fmt.Sprintf(`{"clock_in":%q,"reason":"came in earlier"}`, earlier)); code != http.StatusOK {
+	earlier := time.Now().Add(-2 * time.Minute)
+	if code, body := a.call(t, "PATCH", "/api/time-entries/"+kimEntry, admin, fmt.Sprintf(`{"clock_in":%q,"reason":"came in earlier"}`, earlier.UTC().Format(time.RFC3339))); code != http.StatusOK {
 		t.Fatalf("moving Kim's clock-in: %d %s", code, body)
 	}
-	b.click("#today")
-	b.wait("Kim's entry corrected", `[...document.querySelectorAll('#entries tbody tr.open')].some((tr) => tr.innerText.includes('korrigiert'))`)
+	b.open("/time?date=" + isoDate(time.Date(earlier.In(berlin(t)).Year(), earlier.In(berlin(t)).Month(), earlier.In(berlin(t)).Day(), 0, 0, 0, 0, time.UTC)))
+	b.wait("Kim's entry corrected", `[...document.querySelectorAll('#entries tbody tr.open')].some((tr) => tr.innerText.includes('korrigiert') && tr.innerText.includes('Verlauf ansehen'))`)
 	b.click(`#entries tr.open button[data-action=close]`)
-	b.wait("the close form", `!document.querySelector('#correct-form').hidden && document.querySelector('#correct-heading').innerText.includes('Kim Koch')`)
-	b.click(`#correct-form button[type=submit]`) // no reason
-	b.wait("the reason's error", `document.querySelector('#correct-form [data-field=reason] .error').innerText !== ''`)
+	b.wait("the clock-out form", `document.querySelector('dialog[open] #correct-form[data-mode=close]') && document.querySelector('#correct-heading').innerText.includes('Kim Koch')`)
+	b.fill(`#correct-form [name=clock_out]`, time.Now().In(berlin(t)).Format("15:04"))
 	b.fill(`#correct-form [name=reason]`, "forgot to clock out")
 	b.click(`#correct-form button[type=submit]`)
-	b.wait("nobody open", `document.querySelector('#correct-form').hidden && document.querySelectorAll('#entries tbody tr').length === 2 && !document.querySelector('#entries tbody tr.open')`)
+	b.wait("nobody open", `!document.querySelector('dialog') && !document.querySelector('#entries tbody tr.open')`)
 	code, detail := a.call(t, "GET", "/api/time-entries/history/"+kimEntry, admin, "")
 	if code != http.StatusOK || !strings.Contains(detail, `"action":"close"`) || !strings.Contains(detail, `"reason":"forgot to clock out"`) ||
 		strings.Count(detail, `"action":`) != 2 {
 		t.Fatalf("Kim's history: %d %s", code, detail)
 	}
-	// A correction the API refuses is said next to its field: Sam's entry
-	// is shorter than an hour's break.
-	eval[bool](b, `[...document.querySelectorAll('#entries tbody tr')].find((tr) => tr.innerText.includes('Sam Weber')).querySelector('button[data-action=correct]').click(), true`)
-	b.wait("the correct form", `!document.querySelector('#correct-form').hidden && document.querySelector('#correct-heading').innerText.includes('Sam Weber')`)
-	b.fill(`#correct-form [name=break_minutes]`, "60")
-	b.fill(`#correct-form [name=reason]`, "lunch")
-	b.click(`#correct-form button[type=submit]`)
-	b.wait("the break's error", `document.querySelector('#correct-form [data-field=break_minutes] .error').innerText !== ''`)
-	b.screenshot("time-correct")
+}
+
+// berlin is the test restaurant's timezone.
+func berlin(tb testing.TB) *time.Location {
+	tb.Helper()
+	loc, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return loc
 }

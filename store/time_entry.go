@@ -32,6 +32,10 @@ type TimeEntry struct {
 	Warnings []LabourWarning
 }
 
+// ChangedByAdmin: an admin entered, closed or corrected the entry (the
+// lists' and files' correction marker; the history tells which).
+func (e *TimeEntry) ChangedByAdmin() bool { return e.Corrected || e.Source == EntryAdmin }
+
 // Sources of a time entry.
 const (
 	EntryClock = "clock"

@@ -60,7 +60,7 @@ func WorkRecords(es []*TimeEntry, r *Restaurant, now time.Time) []*StaffRecord {
 		h := e.WorkedHundredths(now)
 		d.Worked += h
 		sr.Worked += h
-		d.Corrected = d.Corrected || e.Corrected || e.Source == EntryAdmin
+		d.Corrected = d.Corrected || e.ChangedByAdmin()
 		if e.ClockOut == nil {
 			d.Open, d.End = true, nil
 			continue

@@ -1,14 +1,17 @@
 // Time entries: one day's clock-ins and clock-outs of all staff, an
-// admin's corrections (close a forgotten entry, correct one, each with a
-// reason kept in the entry's history), and a range as a CSV file for the
-// accountant. API: GET /api/time-entries?date=, POST
-// /api/time-entries/:id/close, PATCH /api/time-entries/:id, GET
-// /api/time-entries/export?from=&to=&lang= (docs/API.md, section 3;
-// docs/TIMECLOCK.md).
+// admin's corrections (enter a missing entry, add a forgotten clock-out,
+// correct one: time_form.js) with each entry's history (time_history.js),
+// the month's record and payroll file (time_month.js), and a range as a
+// CSV file for the accountant. API: GET /api/time-entries?date=, GET
+// /api/users, GET /api/time-entries/export?from=&to=&lang= (docs/API.md,
+// section 3; docs/TIMECLOCK.md).
 import { t, addStrings, lang } from '../i18n.js';
 import * as api from '../api.js';
 import { h, clear, field, values, showError, clearErrors, errorText, withBusy, toast, table, badge } from '../ui.js';
-import { fmtDay, fmtTime, fmtNumber, localDate, addDays, instantOfLocal, wallClockOf } from '../format.js';
+import { fmtDay, fmtTime, fmtNumber, localDate, addDays } from '../format.js';
+import { openEntryForm } from './time_form.js';
+import { openHistory } from './time_history.js';
+import { monthSection } from './time_month.js';
 
 addStrings({
   de: {
@@ -24,9 +27,9 @@ addStrings({
     'time.actions': 'Korrektur', 'time.close': 'Schließen', 'time.correct': 'Korrigieren', 'time.corrected': 'korrigiert',
     'time.warnings': '{n} ArbZG-Hinweise', 'time.warning_one': '1 ArbZG-Hinweis',
     'time.close_title': 'Vergessenen Eintrag von {name} schließen', 'time.correct_title': 'Eintrag von {name} korrigieren',
-    'time.reason': 'Grund', 'time.reason_hint': 'Bleibt im Verlauf des Eintrags, für immer sichtbar.',
-    'time.break_minutes': 'Pause (Minuten)', 'time.save': 'Speichern', 'time.cancel': 'Abbrechen',
-    'time.closed_msg': 'Der Eintrag wurde geschlossen.', 'time.corrected_msg': 'Der Eintrag wurde korrigiert.',
+    'time.add': 'Eintrag nachtragen', 'time.add_out': 'Ausstempeln nachtragen',
+    'time.history': 'Verlauf', 'time.show_history': 'Verlauf ansehen', 'time.unchanged': 'wie gestempelt',
+    'time.export_columns': 'Eine Zeile je Eintrag: Personalnummer, Name, Tag, Beginn, Ende, Pause, Stunden, ob noch offen und ob korrigiert.',
   },
   en: {
     'time.title': 'Time entries', 'time.day': 'Day', 'time.prev': 'Previous day', 'time.next': 'Next day',
@@ -41,9 +44,9 @@ addStrings({
     'time.actions': 'Correction', 'time.close': 'Close', 'time.correct': 'Correct', 'time.corrected': 'corrected',
     'time.warnings': '{n} ArbZG notes', 'time.warning_one': '1 ArbZG note',
     'time.close_title': 'Close the forgotten entry of {name}', 'time.correct_title': 'Correct the entry of {name}',
-    'time.reason': 'Reason', 'time.reason_hint': 'Kept in the entry\'s history for good.',
-    'time.break_minutes': 'Break (minutes)', 'time.save': 'Save', 'time.cancel': 'Cancel',
-    'time.closed_msg': 'The entry was closed.', 'time.corrected_msg': 'The entry was corrected.',
+    'time.add': 'Add missing entry', 'time.add_out': 'Add clock-out',
+    'time.history': 'History', 'time.show_history': 'Show history', 'time.unchanged': 'as clocked',
+    'time.export_columns': 'One row per entry: staff number, name, day, start, end, break, hours, whether still open and whether corrected.',
   },
 });
 
@@ -63,20 +66,8 @@ export default {
     const list = h('div', { id: 'entries' });
     const total = h('p', { class: 'time-total', id: 'day-total' });
 
-    // One form for both corrections; shown under the list for one entry.
-    let editing = null;
-    const editHeading = h('h3', { id: 'correct-heading' });
-    const saveButton = h('button', { type: 'submit' }, t('time.save'));
-    const editForm = h('form', { class: 'panel', id: 'correct-form', novalidate: true, hidden: true, 'aria-labelledby': 'correct-heading' },
-      editHeading,
-      field({ name: 'clock_in', label: t('time.in'), type: 'datetime-local' }),
-      field({ name: 'clock_out', label: t('time.out'), type: 'datetime-local', required: true }),
-      field({ name: 'break_minutes', label: t('time.break_minutes'), type: 'number', attrs: { min: 0, step: 1 } }),
-      field({ name: 'reason', label: t('time.reason'), required: true, hint: t('time.reason_hint'), attrs: { maxlength: 500 } }),
-      h('p', { class: 'form-error', role: 'alert' }),
-      h('div', { class: 'buttons' }, saveButton,
-        h('button', { type: 'button', class: 'secondary', onclick: () => { editing = null; editForm.hidden = true; } }, t('time.cancel'))));
-    editForm.addEventListener('submit', (e) => { e.preventDefault(); save(); });
+    const addButton = h('button', { type: 'button', id: 'add-entry', 'aria-haspopup': 'dialog', onclick: (ev) => add(ev.currentTarget) }, t('time.add'));
+    const month = monthSection({ openDay: (d) => { setDate(d); heading.scrollIntoView({ block: 'start' }); } });
 
     const today = localDate();
     const exportButton = h('button', { type: 'submit' }, t('time.download'));
@@ -89,7 +80,7 @@ export default {
 
     main.append(
       h('div', { class: 'page-head' }, h('h1', {}, t('time.title')),
-        h('button', { type: 'button', class: 'secondary', onclick: () => load() }, t('common.refresh'))),
+        h('button', { type: 'button', class: 'secondary', onclick: () => reload() }, t('common.refresh'))),
       h('section', { class: 'card' },
         h('div', { class: 'toolbar time-day', role: 'group', 'aria-label': t('time.day') },
           dayField,
@@ -98,10 +89,12 @@ export default {
               h('span', { 'aria-hidden': 'true' }, '‹ '), t('time.prev')),
             h('button', { type: 'button', class: 'secondary', id: 'today', onclick: () => setDate(localDate()) }, t('time.today')),
             h('button', { type: 'button', class: 'secondary', id: 'next-day', onclick: () => setDate(addDays(date, 1)) },
-              t('time.next'), h('span', { 'aria-hidden': 'true' }, ' ›')))),
-        heading, list, total, editForm),
+              t('time.next'), h('span', { 'aria-hidden': 'true' }, ' ›'))),
+          h('div', { class: 'buttons add-entry' }, addButton)),
+        heading, list, total),
+      month.card,
       h('section', { class: 'card', id: 'export' }, h('h2', { id: 'export-heading' }, t('time.export')),
-        h('p', { class: 'muted' }, t('time.export_hint')), exportForm));
+        h('p', { class: 'muted' }, t('time.export_hint'), ' ', t('time.export_columns')), exportForm));
 
     function setDate(d) {
       date = d;
@@ -109,6 +102,9 @@ export default {
       history.replaceState(null, '', d === localDate() ? '/time' : `/time?date=${d}`);
       return load();
     }
+
+    // reload reads the day and the month again (after a change).
+    function reload() { return Promise.all([load(), month.load()]); }
 
     async function load() {
       const my = ++seq;
@@ -141,6 +137,10 @@ export default {
         { label: t('time.out'), cell: outCell },
         { label: t('time.break'), class: 'num', cell: (e) => t('time.minutes', { n: e.break_minutes }) },
         { label: t('time.worked'), class: 'num', cell: (e) => t('time.hours', { hours: fmtNumber(e.worked_hours) }) },
+        { label: t('time.history'), cell: (e) => (e.corrected || e.source === 'admin'
+          ? h('button', { type: 'button', class: 'secondary small', 'aria-haspopup': 'dialog', dataset: { action: 'history' },
+            onclick: (ev) => openHistory({ host: main, entry: e, opener: ev.currentTarget }) }, t('time.show_history'))
+          : h('span', { class: 'muted' }, t('time.unchanged'))) },
         { label: t('time.actions'), cell: (e) => h('div', { class: 'buttons' },
           e.corrected || e.source === 'admin' ? badge(t('time.corrected')) : null,
           e.warnings && e.warnings.length
@@ -148,7 +148,7 @@ export default {
               e.warnings.length === 1 ? t('time.warning_one') : t('time.warnings', { n: e.warnings.length }))
             : null,
           h('button', { type: 'button', class: 'secondary small', dataset: { action: e.clock_out ? 'correct' : 'close' }, onclick: () => edit(e) },
-            e.clock_out ? t('time.correct') : t('time.close'))) },
+            e.clock_out ? t('time.correct') : t('time.add_out'))) },
       ], entries, {
         caption: t('time.entries_of', { day }), empty: t('time.none'),
         rowAttrs: (e) => ({ class: e.clock_out ? null : 'open', dataset: { id: e.id, user: e.user_id } }),
@@ -161,50 +161,22 @@ export default {
       total.dataset.hours = String(sum);
     }
 
-    // edit opens the correction form for an entry: close for an open one
-    // (its clock-in stays), correct for a closed one.
+    // edit opens the correction of an entry: add the clock-out of an open
+    // one (its clock-in stays), correct a closed one.
     function edit(e) {
-      editing = e;
-      clearErrors(editForm);
-      const closing = !e.clock_out;
-      editHeading.textContent = t(closing ? 'time.close_title' : 'time.correct_title', { name: e.user_name });
-      editForm.querySelector('[data-field=clock_in]').hidden = closing;
-      editForm.elements.clock_in.value = wallClockOf(e.clock_in);
-      editForm.elements.clock_out.value = wallClockOf(e.clock_out || new Date().toISOString());
-      editForm.elements.break_minutes.value = String(e.break_minutes);
-      editForm.elements.reason.value = '';
-      editForm.hidden = false;
-      editForm.elements.reason.focus();
+      openEntryForm({ host: main, mode: e.clock_out ? 'correct' : 'close', entry: e, opener: document.activeElement, onChanged: reload });
     }
 
-    async function save() {
-      if (!editing) return;
-      const e = editing;
-      const v = values(editForm);
-      const brk = v.break_minutes === '' ? 0 : Number(v.break_minutes);
-      await withBusy(saveButton, async () => {
-        try {
-          if (!e.clock_out) {
-            await api.post(`/api/time-entries/${e.id}/close`, { clock_out: instantOfLocal(v.clock_out), break_minutes: brk, reason: v.reason });
-          } else {
-            // Only what changed is sent: an unchanged value is no correction.
-            const body = { reason: v.reason };
-            if (v.clock_in !== wallClockOf(e.clock_in)) body.clock_in = instantOfLocal(v.clock_in);
-            if (v.clock_out !== wallClockOf(e.clock_out)) body.clock_out = instantOfLocal(v.clock_out);
-            if (brk !== e.break_minutes) body.break_minutes = brk;
-            await api.patch(`/api/time-entries/${e.id}`, body);
-          }
-          toast(t(e.clock_out ? 'time.corrected_msg' : 'time.closed_msg'));
-          editing = null;
-          editForm.hidden = true;
-        } catch (err) {
-          if (err.status !== 401) showError(editForm, err);
-          return;
-        }
-      });
-      // Reloaded once the button is free again, so the next entry's form
-      // can be sent as soon as the list shows the change.
-      if (!editing) await load();
+    // add enters a missing entry for anyone of the restaurant, on the day shown.
+    async function add(opener) {
+      let users;
+      try {
+        users = (await withBusy(addButton, () => api.get('/api/users'))).users;
+      } catch (err) {
+        if (err.status !== 401) toast(errorText(err), 'error');
+        return;
+      }
+      openEntryForm({ host: main, mode: 'add', users, date, opener, onChanged: reload });
     }
 
     // download fetches the CSV with the token in a header (a plain link
@@ -230,7 +202,7 @@ export default {
       });
     }
 
-    await load();
-    return () => { seq++; };
+    await reload();
+    return () => { seq++; month.cancel(); };
   },
 };
