@@ -62,6 +62,10 @@ var statusOf = map[string]int{
 	store.ETSEArchiveOverlap:    http.StatusConflict,
 	store.EClosingEmpty:         http.StatusConflict,
 
+	// Notifications: events only posbox raises; a channel not set up
+	store.EEventTypeReserved:    http.StatusUnprocessableEntity,
+	store.EChannelNotConfigured: http.StatusConflict,
+
 	// health
 	eUnavailable: http.StatusServiceUnavailable,
 }
