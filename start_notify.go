@@ -50,13 +50,16 @@ func (c *Config) notifySenders() (map[string]notify.Sender, error) {
 	return map[string]notify.Sender{store.ChannelEmail: email, store.ChannelSMS: sms, store.ChannelWebhook: hook}, nil
 }
 
-// newDispatcher builds the delivery dispatcher with the configured senders.
+// newDispatcher builds the delivery dispatcher with the configured senders;
+// email and SMS settings saved from the console override them per
+// restaurant, read at each send (docs/NOTIFICATIONS.md).
 func newDispatcher(st *store.Store, cfg Config, log *slog.Logger) (*notify.Dispatcher, error) {
 	senders, err := cfg.notifySenders()
 	if err != nil {
 		return nil, err
 	}
-	return notify.New(st, notify.Options{Senders: senders, Language: cfg.Language, Logger: log}), nil
+	helo, _ := os.Hostname()
+	return notify.New(st, notify.Options{Senders: senders, Language: cfg.Language, Logger: log, HELO: helo}), nil
 }
 
 // startNotifications runs the delivery dispatcher on ctx and schedules the

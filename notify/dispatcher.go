@@ -23,6 +23,7 @@ type Options struct {
 	Jitter      func() float64    // retry delay factor; ±20 % random when nil
 	Schedule    []time.Duration   // delay before each webhook attempt; DefaultSchedule
 	Logger      *slog.Logger
+	HELO        string // the SMTP greeting name of senders built from saved settings
 }
 
 // Dispatcher drains the delivery queue with a small worker pool.
@@ -37,12 +38,13 @@ type Dispatcher struct {
 	jitter   func() float64
 	schedule []time.Duration
 	log      *slog.Logger
+	helo     string
 }
 
 // New builds a dispatcher over st.
 func New(st *store.Store, o Options) *Dispatcher {
 	d := &Dispatcher{st: st, senders: o.Senders, lang: o.Language, workers: o.Workers, poll: o.Poll,
-		timeout: o.SendTimeout, now: o.Now, jitter: o.Jitter, schedule: o.Schedule, log: o.Logger}
+		timeout: o.SendTimeout, now: o.Now, jitter: o.Jitter, schedule: o.Schedule, log: o.Logger, helo: o.HELO}
 	if d.lang != LangEN {
 		d.lang = LangDE
 	}
@@ -215,7 +217,7 @@ func (d *Dispatcher) deliver(ctx context.Context, del *store.Delivery) {
 	if rule.Channel == store.ChannelSMS {
 		msg.Text = text.Subject
 	}
-	f := d.send(bg, msg)
+	f := d.send(bg, del.RestaurantID, msg)
 	attempt := del.Attempts + 1
 	entry := &store.NotificationLog{RestaurantID: del.RestaurantID, SettingID: &rule.ID, DeliveryID: &del.ID,
 		Channel: rule.Channel, EventType: ev.Type, Destination: rule.Destination, Status: store.LogDelivered,
@@ -232,9 +234,13 @@ func (d *Dispatcher) deliver(ctx context.Context, del *store.Delivery) {
 	}
 }
 
-// send makes one attempt through the channel's sender; nil is success.
-func (d *Dispatcher) send(ctx context.Context, m Message) *Failure {
-	s := d.senders[m.Channel]
+// send makes one attempt through the restaurant's sender of the channel;
+// nil is success.
+func (d *Dispatcher) send(ctx context.Context, restaurantID string, m Message) *Failure {
+	s, err := d.senderFor(ctx, restaurantID, m.Channel)
+	if err != nil {
+		return &Failure{Text: m.Channel + " settings: " + err.Error()}
+	}
 	if s == nil {
 		return &Failure{Text: m.Channel + " is not configured"}
 	}
@@ -297,7 +303,7 @@ func (d *Dispatcher) SendTest(ctx context.Context, restaurantID, channel, destin
 		}
 		msg.Secret = secret
 	}
-	f := d.send(ctx, msg)
+	f := d.send(ctx, restaurantID, msg)
 	entry := &store.NotificationLog{RestaurantID: restaurantID, Channel: channel, EventType: store.EventTest,
 		Destination: destination, Status: store.LogDelivered, Message: &text.Subject, Attempt: 1, SentAt: now}
 	if f != nil {

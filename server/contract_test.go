@@ -73,7 +73,7 @@ func newContractEnv(tb testing.TB) *contractEnv {
 	e.foreign["/api/discounts/"] = e.create(tb, "POST", "/api/discounts", otherAdmin, map[string]any{
 		"name": "Other", "discount_type": "fixed", "value": 2}, "discount")
 	e.foreign["/api/notifications/settings/"] = e.create(tb, "POST", "/api/notifications/settings", otherAdmin, map[string]any{
-		"channel": "email", "event_type": "new_order", "is_enabled": true, "destination": "boss@other.example"}, "setting")
+		"channel": "email", "event_type": "new_order", "is_enabled": false, "destination": "boss@other.example"}, "setting")
 	// The TSE serves one restaurant per appliance in these tests, so the
 	// foreign transaction is an unknown one.
 	e.foreign["/api/tse/transactions/"] = store.NewID()
@@ -149,6 +149,8 @@ var validBody = map[string]any{
 	"PUT /api/notifications/settings/:id":    map[string]any{"is_enabled": false},
 	"POST /api/notifications/test":           map[string]any{"channel": "email", "destination": "a@example.com"},
 	"POST /api/events":                       map[string]any{"type": "new_order", "data": map[string]any{"table": 4}},
+	"PUT /api/settings/email":                map[string]any{"host": "smtp.example.com", "from": "kasse@example.com", "password": "geheim"},
+	"PUT /api/settings/sms":                  map[string]any{"provider": "generic", "url": "http://192.168.1.20/send"},
 	"POST /api/tse/archives":                 map[string]any{"from": "2026-11-22", "to": "2026-11-22"},
 	"POST /api/tse/queue/:id/retry":          nil,
 	"POST /api/tse/queue/:id/cancel":         nil,
@@ -264,7 +266,7 @@ func TestContractDeleteIs204WithEmptyBody(t *testing.T) {
 		},
 		"/api/notifications/settings/:id": func() string {
 			return e.create(t, "POST", "/api/notifications/settings", e.adminToken, map[string]any{
-				"channel": "email", "event_type": "daily_report", "is_enabled": true, "destination": "a@example.com"}, "setting")
+				"channel": "email", "event_type": "daily_report", "is_enabled": false, "destination": "a@example.com"}, "setting")
 		},
 	}
 	n := 0
@@ -593,7 +595,7 @@ func TestContractWrapperKeys(t *testing.T) {
 		"GET /api/notifications/deliveries": "deliveries", "GET /api/restaurant": "restaurant", "GET /api/dashboard": "dashboard",
 		"GET /api/tse/archives": "archives", "GET /api/tse/archives/:id": "archive",
 		"GET /api/shifts/mine": "shifts", "GET /api/time-entries/history/:id": "time_entry",
-		"GET /api/time-entries/report": "report",
+		"GET /api/time-entries/report": "report", "GET /api/settings/email": "email", "GET /api/settings/sms": "sms",
 	}
 	for _, r := range e.srv.registered {
 		key := r.method + " " + r.path

@@ -63,6 +63,10 @@ var statusOf = map[string]int{
 	store.EClosingEmpty:         http.StatusConflict,
 	store.EAlreadyCancelled:     http.StatusConflict,
 
+	// Notifications: events only posbox raises; a channel not set up
+	store.EEventTypeReserved:    http.StatusUnprocessableEntity,
+	store.EChannelNotConfigured: http.StatusConflict,
+
 	// health
 	eUnavailable: http.StatusServiceUnavailable,
 }

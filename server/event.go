@@ -23,7 +23,8 @@ type publishEventRequest struct {
 
 // publishEvent records an event from a POS terminal; every enabled rule of
 // its type gets a delivery in the same transaction. 202: sending goes on
-// after the answer.
+// after the answer. Only the POS's own types are accepted (422
+// event_type_reserved): events posbox raises itself cannot be forged.
 func (s *Server) publishEvent(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
 	var req publishEventRequest
 	if err := decode(r, &req, false); err != nil {
@@ -42,6 +43,9 @@ func (s *Server) publishEvent(w http.ResponseWriter, r *http.Request, _ httprout
 	}
 	if err := f.Err(); err != nil {
 		return err
+	}
+	if !store.IsPOSEventType(*req.Type) {
+		return store.ReservedEventType(*req.Type)
 	}
 	e, err := s.store.PublishEvent(r.Context(), caller(r.Context()).restaurant.ID, *req.Type, req.Data)
 	if err != nil {

@@ -10,11 +10,14 @@ import (
 	"posbox/store"
 )
 
-// Notifier sends test messages; package notify's Dispatcher is one. The
-// server needs nothing else from it: deliveries of events are queued by
+// Notifier sends test messages and says which channels are set up;
+// package notify's Dispatcher is one. Deliveries of events are queued by
 // the store and sent in the background.
 type Notifier interface {
 	SendTest(ctx context.Context, restaurantID, channel, destination string) (*store.TestSend, error)
+	// ChannelSetup names, for email and sms, where the settings come from:
+	// store.SettingsFromConsole, store.SettingsFromConfig or store.SettingsNone.
+	ChannelSetup(ctx context.Context, restaurantID string) (map[string]string, error)
 }
 
 type settingJSON struct {
@@ -71,6 +74,18 @@ func (s *Server) createNotificationSetting(w http.ResponseWriter, r *http.Reques
 	}
 	n := &store.NotificationSetting{RestaurantID: caller(r.Context()).restaurant.ID, Channel: *req.Channel,
 		EventType: *req.EventType, IsEnabled: *req.IsEnabled, Destination: *req.Destination}
+	if err := n.Validate(); err != nil {
+		return err
+	}
+	if n.IsEnabled {
+		ready, err := s.channelReady(r.Context(), n.RestaurantID)
+		if err != nil {
+			return err
+		}
+		if !ready(n.Channel) {
+			return store.ChannelNotConfigured(n.Channel)
+		}
+	}
 	if err := s.store.CreateNotificationSetting(r.Context(), n); err != nil {
 		return err
 	}
@@ -93,11 +108,33 @@ func (s *Server) updateNotificationSetting(w http.ResponseWriter, r *http.Reques
 	if err := decode(r, &req, false); err != nil {
 		return err
 	}
-	n, err := s.store.UpdateNotificationSetting(r.Context(), caller(r.Context()).restaurant.ID, id, store.NotificationSettingUpdate(req))
+	rid := caller(r.Context()).restaurant.ID
+	ready, err := s.channelReady(r.Context(), rid)
+	if err != nil {
+		return err
+	}
+	n, err := s.store.UpdateNotificationSetting(r.Context(), rid, id, store.NotificationSettingUpdate{Channel: req.Channel,
+		EventType: req.EventType, Destination: req.Destination, IsEnabled: req.IsEnabled, ChannelReady: ready})
 	if err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, envelope{"setting": toSettingJSON(n)})
+}
+
+// channelReady tells whether a channel of the restaurant is set up: an
+// enabled email or SMS rule without settings would fail every send, so it
+// is refused (docs/NOTIFICATIONS.md). Settings are only ever saved, never
+// removed, so a channel once ready stays ready and the check cannot race.
+// Without a dispatcher (some tests) every channel counts as ready.
+func (s *Server) channelReady(ctx context.Context, restaurantID string) (func(string) bool, error) {
+	if s.cfg.Notifier == nil {
+		return func(string) bool { return true }, nil
+	}
+	setup, err := s.cfg.Notifier.ChannelSetup(ctx, restaurantID)
+	if err != nil {
+		return nil, err
+	}
+	return func(ch string) bool { src, ok := setup[ch]; return !ok || src != store.SettingsNone }, nil
 }
 
 func (s *Server) deleteNotificationSetting(w http.ResponseWriter, r *http.Request, p httprouter.Params) error {

@@ -266,14 +266,14 @@ func TestNotificationTestEndpoint(t *testing.T) {
 func TestPublishEvent(t *testing.T) {
 	e := newTestEnv(t)
 	_, staff := e.staff(t, "Sam Staff")
-	rule := &store.NotificationSetting{RestaurantID: e.restaurant.ID, Channel: "webhook", EventType: "table.call", Destination: "http://10.0.0.9/", IsEnabled: true}
+	rule := &store.NotificationSetting{RestaurantID: e.restaurant.ID, Channel: "webhook", EventType: "pos.table.call", Destination: "http://10.0.0.9/", IsEnabled: true}
 	if err := e.st.CreateNotificationSetting(context.Background(), rule); err != nil {
 		t.Fatal(err)
 	}
-	rec := e.do(t, "POST", "/api/events", map[string]any{"type": "table.call", "data": map[string]any{"table": 7}}, staff)
+	rec := e.do(t, "POST", "/api/events", map[string]any{"type": "pos.table.call", "data": map[string]any{"table": 7}}, staff)
 	wantStatus(t, rec, http.StatusAccepted)
 	ev := decodeJSON(t, rec)["event"].(map[string]any)
-	if ev["type"] != "table.call" || !store.ValidID(ev["id"].(string)) || ev["created_at"] != "2026-11-22T09:00:00.000Z" || len(ev) != 3 {
+	if ev["type"] != "pos.table.call" || !store.ValidID(ev["id"].(string)) || ev["created_at"] != "2026-11-22T09:00:00.000Z" || len(ev) != 3 {
 		t.Fatalf("event %v", ev)
 	}
 	ds, _ := e.st.Deliveries(context.Background(), e.restaurant.ID, store.DeliveryPending)
@@ -299,6 +299,41 @@ func TestPublishEvent(t *testing.T) {
 	wantProblem(t, e.do(t, "POST", "/api/events", map[string]any{"type": "x", "data": map[string]any{}}, ""), http.StatusUnauthorized, eUnauthenticated)
 	if evs, _ := e.st.Events(context.Background(), e.restaurant.ID, "", 10); len(evs) != 1 {
 		t.Fatalf("a refused event was stored: %d events", len(evs))
+	}
+}
+
+// Defect: any staff login could post a tse_error or a daily_report and so
+// send the owner a fake alarm. Events posbox raises itself are refused
+// (422 event_type_reserved) and queue no delivery; the POS's contract
+// types and its own "pos." names pass.
+func TestPublishEventRefusesPosboxOwnTypes(t *testing.T) {
+	e := newTestEnv(t)
+	_, staff := e.staff(t, "Sam Staff")
+	ctx := context.Background()
+	own := []string{store.EventShiftChange, store.EventClockIn, store.EventClockOut, store.EventDiscountExhausted,
+		store.EventTSEError, store.EventTSERecovered, store.EventTSECertExpiring, store.EventDailyReport,
+		store.EventLabourLawWarning, store.EventTimeEntryOpenTooLong, store.EventTest, "pos", "pos.", "table.call"}
+	for _, typ := range own {
+		rule := &store.NotificationSetting{RestaurantID: e.restaurant.ID, Channel: "webhook", EventType: typ, Destination: "http://10.0.0.9/", IsEnabled: true}
+		if err := e.st.CreateNotificationSetting(ctx, rule); err != nil {
+			t.Fatal(typ, err)
+		}
+		for _, tok := range []string{staff, e.adminToken} {
+			rec := e.do(t, "POST", "/api/events", map[string]any{"type": typ, "data": map[string]any{"message": "TSE ausgefallen"}}, tok)
+			p := wantProblem(t, rec, http.StatusUnprocessableEntity, store.EEventTypeReserved)
+			if errs, _ := p["errors"].([]any); len(errs) != 1 || errs[0].(map[string]any)["field"] != "type" {
+				t.Fatalf("%s: errors %v", typ, p["errors"])
+			}
+		}
+	}
+	if ds, _ := e.st.Deliveries(ctx, e.restaurant.ID, store.DeliveryPending); len(ds) != 0 {
+		t.Fatalf("a refused event queued %d deliveries", len(ds))
+	}
+	if evs, _ := e.st.Events(ctx, e.restaurant.ID, "", 10); len(evs) != 0 {
+		t.Fatalf("a refused event was stored: %d events", len(evs))
+	}
+	for _, typ := range append(append([]string{}, store.POSEventTypes...), "pos.table.call", "pos.kitchen_ready") {
+		wantStatus(t, e.do(t, "POST", "/api/events", map[string]any{"type": typ, "data": map[string]any{}}, staff), http.StatusAccepted)
 	}
 }
 

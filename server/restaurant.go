@@ -35,13 +35,14 @@ func (s *Server) restaurant(w http.ResponseWriter, r *http.Request, _ httprouter
 }
 
 type restaurantSettingsRequest struct {
+	Name                store.Field[string] `json:"name"`
 	FederalState        store.Field[string] `json:"federal_state"`
 	OpenEntryLimitHours store.Field[int]    `json:"open_entry_limit_hours"`
 	MinRestHours        store.Field[int]    `json:"min_rest_hours"`
 }
 
-// updateRestaurant is PATCH /api/restaurant (admin): the time-clock
-// settings, partially.
+// updateRestaurant is PATCH /api/restaurant (admin): the name and the
+// time-clock settings, partially.
 func (s *Server) updateRestaurant(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
 	var req restaurantSettingsRequest
 	if err := decode(r, &req, false); err != nil {

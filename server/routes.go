@@ -80,4 +80,8 @@ func (s *Server) routes(r *httprouter.Router) {
 	s.route(r, "POST", "/api/notifications/test", adminOnly, s.testNotification)
 	s.route(r, "GET", "/api/notifications/deliveries", adminOnly, s.listDeliveries)
 	s.route(r, "POST", "/api/events", anyUser, s.publishEvent)
+	s.route(r, "GET", "/api/settings/email", adminOnly, s.getEmailSettings)
+	s.route(r, "PUT", "/api/settings/email", adminOnly, s.putEmailSettings)
+	s.route(r, "GET", "/api/settings/sms", adminOnly, s.getSMSSettings)
+	s.route(r, "PUT", "/api/settings/sms", adminOnly, s.putSMSSettings)
 }

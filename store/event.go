@@ -23,6 +23,41 @@ const (
 	EventTimeEntryOpenTooLong = "time_entry_open_too_long"
 )
 
+// Event types the POS terminals post (POST /api/events), named in the
+// contract; a terminal's own names go under POSEventPrefix. Everything
+// else is raised by posbox itself and cannot be posted from outside, so a
+// till cannot send the owner a fake TSE alarm or daily report.
+const (
+	EventNewOrder        = "new_order"
+	EventOrderCancelled  = "order_cancelled"
+	EventPaymentReceived = "payment_received"
+	EventLowStock        = "low_stock"
+	POSEventPrefix       = "pos."
+)
+
+// EEventTypeReserved refuses a posted event of a type the POS may not post.
+const EEventTypeReserved = "event_type_reserved"
+
+// POSEventTypes are the contract's POS event types, in the docs' order.
+var POSEventTypes = []string{EventNewOrder, EventOrderCancelled, EventPaymentReceived, EventLowStock}
+
+// IsPOSEventType reports whether a POS terminal may post an event of type
+// t: one of POSEventTypes, or a well-formed name under "pos.".
+func IsPOSEventType(t string) bool {
+	for _, p := range POSEventTypes {
+		if t == p {
+			return true
+		}
+	}
+	return len(t) > len(POSEventPrefix) && t[:len(POSEventPrefix)] == POSEventPrefix && ValidEventType(t)
+}
+
+// ReservedEventType is the error for a posted event the POS may not raise.
+func ReservedEventType(t string) error {
+	return &Error{Code: EEventTypeReserved, Message: "only the POS's events can be posted: new_order, order_cancelled, payment_received, low_stock, or a name starting with pos.",
+		Fields: []FieldError{{"type", "is not an event the POS may post"}}}
+}
+
 // Event is something that happened, kept for notification delivery.
 type Event struct {
 	ID           string

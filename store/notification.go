@@ -41,6 +41,10 @@ type NotificationSettingUpdate struct {
 	EventType   Field[string]
 	Destination Field[string]
 	IsEnabled   Field[bool]
+	// ChannelReady tells whether a channel is set up; an update that
+	// enables a rule, or moves an enabled one, onto a channel that is not
+	// is refused (channel_not_configured). nil: no check.
+	ChannelReady func(channel string) bool
 }
 
 var (
@@ -88,6 +92,14 @@ func (n *NotificationSetting) validate(f *Fields) {
 	if ValidChannel(n.Channel) {
 		ValidateDestination(f, n.Channel, n.Destination)
 	}
+}
+
+// Validate checks a rule before it is created: the API checks its values
+// before whether its channel is set up.
+func (n *NotificationSetting) Validate() error {
+	var f Fields
+	n.validate(&f)
+	return f.Err()
 }
 
 // NewWebhookSecret is a Standard Webhooks signing secret: "whsec_" and
@@ -181,6 +193,9 @@ func (s *Store) UpdateNotificationSetting(ctx context.Context, restaurantID, id 
 		n.validate(&f)
 		if err := f.Err(); err != nil {
 			return err
+		}
+		if u.ChannelReady != nil && n.IsEnabled && (u.IsEnabled.Set || u.Channel.Set) && !u.ChannelReady(n.Channel) {
+			return ChannelNotConfigured(n.Channel)
 		}
 		switch {
 		case n.Channel != ChannelWebhook:

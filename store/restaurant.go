@@ -5,7 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"slices"
+	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Restaurant is one tenant of the appliance.
@@ -19,6 +21,10 @@ type Restaurant struct {
 	OpenEntryLimitHours int    // an entry open longer is flagged for review
 	MinRestHours        int    // ArbZG § 5: 11, or 10 under the hospitality exception
 }
+
+// MaxRestaurantNameLen bounds a restaurant's name (characters): it heads
+// emails and the §146a report.
+const MaxRestaurantNameLen = 100
 
 // Defaults of the time-clock settings (the columns' defaults).
 const (
@@ -62,15 +68,25 @@ func (s *Store) CreateRestaurant(ctx context.Context, r *Restaurant) error {
 // RestaurantSettings is a partial update of a restaurant's time-clock
 // settings (PATCH /api/restaurant).
 type RestaurantSettings struct {
+	Name                Field[string]
 	FederalState        Field[string]
 	OpenEntryLimitHours Field[int]
 	MinRestHours        Field[int]
 }
 
-// UpdateRestaurantSettings applies a partial update of the time-clock
-// settings; federal_state may be null (nationwide holidays only).
+// UpdateRestaurantSettings applies a partial update of the name and the
+// time-clock settings; federal_state may be null (nationwide holidays only).
 func (s *Store) UpdateRestaurantSettings(ctx context.Context, id string, upd RestaurantSettings) (*Restaurant, error) {
 	var f Fields
+	NotNull(&f, "name", upd.Name)
+	if v := upd.Name; v.Set && !v.Null {
+		if strings.TrimSpace(v.Value) == "" {
+			f.Add("name", "is required")
+		} else if utf8.RuneCountInString(v.Value) > MaxRestaurantNameLen {
+			f.Add("name", "must be at most 100 characters")
+		}
+		checkName(&f, "name", v.Value)
+	}
 	NotNull(&f, "open_entry_limit_hours", upd.OpenEntryLimitHours)
 	NotNull(&f, "min_rest_hours", upd.MinRestHours)
 	if upd.FederalState.Set && !upd.FederalState.Null && !slices.Contains(FederalStates, upd.FederalState.Value) {
@@ -97,10 +113,11 @@ func (s *Store) UpdateRestaurantSettings(ctx context.Context, id string, upd Res
 				r.FederalState = upd.FederalState.Value
 			}
 		}
+		upd.Name.Apply(&r.Name)
 		upd.OpenEntryLimitHours.Apply(&r.OpenEntryLimitHours)
 		upd.MinRestHours.Apply(&r.MinRestHours)
-		_, err = tx.ExecContext(ctx, `UPDATE restaurants SET federal_state = ?, open_entry_limit_hours = ?, min_rest_hours = ? WHERE id = ?`,
-			emptyToNull(r.FederalState), r.OpenEntryLimitHours, r.MinRestHours, id)
+		_, err = tx.ExecContext(ctx, `UPDATE restaurants SET name = ?, federal_state = ?, open_entry_limit_hours = ?, min_rest_hours = ? WHERE id = ?`,
+			r.Name, emptyToNull(r.FederalState), r.OpenEntryLimitHours, r.MinRestHours, id)
 		return err
 	})
 	if errors.Is(err, sql.ErrNoRows) {
