@@ -1897,7 +1897,8 @@ func TestOpenAPICheckCatchesDrift(t *testing.T) {
 	e := newTestEnv(t)
 	routes := e.srv.Routes()
 	user := `{"user":{"id":"01a206b7-9fdf-7851-b7c1-ed7ecb0abdae","restaurant_id":"01a206b7-443d-759a-8a2d-dfd33c7c0ee8","email":"a@b.example",` +
-		`"name":"A","role":"staff","is_active":true,"created_at":"2026-11-23T04:43:47.039Z","updated_at":"2026-11-23T04:43:47.039Z","staff_number":null`
+		`"name":"A","role":"staff","is_active":true,"created_at":"2026-11-23T04:43:47.039Z","updated_at":"2026-11-23T04:43:47.039Z","staff_number":null,` +
+		`"must_change_password":false,"has_pin":false`
 	jsonCT := http.Header{"Content-Type": {"application/json"}}
 	problemCT := http.Header{"Content-Type": {"application/problem+json"}}
 	put := func() *http.Request {

@@ -242,28 +242,26 @@ func (s *Store) CreateUserWith(ctx context.Context, u *User, password, pin strin
 	if pin != "" {
 		validatePIN(&f, pin)
 	}
+	// What the user will have, for the checks; the hashes follow.
+	u.PasswordHash, u.PINHash = password, pin
+	u.validate(&f)
 	if err := f.Err(); err != nil {
+		u.PasswordHash, u.PINHash = "", ""
 		return err
 	}
-	var hash, pinHash string
 	var err error
 	if password != "" {
-		if hash, err = s.hashPassword(password); err != nil {
+		if u.PasswordHash, err = s.hashPassword(password); err != nil {
 			return err
 		}
 	}
 	if pin != "" {
-		if pinHash, err = s.hashPassword(pin); err != nil {
+		if u.PINHash, err = s.hashPassword(pin); err != nil {
 			return err
 		}
 	}
-	u.PasswordHash, u.PINHash = hash, pinHash
-	if hash == "" {
+	if password == "" {
 		u.MustChangePassword = false
-	}
-	u.validate(&f)
-	if err := f.Err(); err != nil {
-		return err
 	}
 	return s.write(ctx, func(tx *Tx) error {
 		u.ID, u.IsActive = NewID(), true
