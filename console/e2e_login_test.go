@@ -138,6 +138,9 @@ func TestConsoleFirstLoginAsksForOwnPassword(t *testing.T) {
 	if n := eval[int](b, `document.querySelectorAll('nav#nav a').length`); n != 1 || !strings.Contains(b.text("nav#nav"), "Mein Konto") {
 		t.Fatalf("the navigation offers more than her account: %q", b.text("nav#nav"))
 	}
+	if txt := b.text("main"); strings.Contains(txt, "null") || strings.Contains(txt, "undefined") {
+		t.Fatalf("the page shows a program's word: %q", txt)
+	}
 	b.screenshot("account-first-login")
 	// Nothing else opens until she has changed it.
 	b.do(chromedp.Navigate(a.url + "/users"))

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 )
 
 // The users page: create a staff member (a 422 beside its field), change
@@ -138,6 +140,11 @@ func TestConsoleUsersStaffNumberPINAndEdit(t *testing.T) {
 	bySN := func(sn string) string {
 		return fmt.Sprintf(`document.querySelector('#users-list tr[data-staff-number=%q]')`, sn)
 	}
+	// Jo washes up: no email either, made by the API beforehand.
+	admin := a.token(t, "chef@linde.test", adminPassword)
+	if code, body := a.call(t, "POST", "/api/users", admin, `{"name":"Jo Spüle","role":"staff","staff_number":"K-2","pin":"135790"}`); code != http.StatusCreated {
+		t.Fatalf("create Jo: %d %s", code, body)
+	}
 	b.open("/users")
 	b.login("chef@linde.test", adminPassword)
 	b.wait("the list", `document.querySelector('#users-list tr[data-email="chef@linde.test"]')`)
@@ -145,13 +152,15 @@ func TestConsoleUsersStaffNumberPINAndEdit(t *testing.T) {
 		t.Fatal("a password is asked for although no email is given")
 	}
 
-	// Without email and PIN: refused beside the email.
 	b.fill("#user-form input[name=name]", "Kim Küche")
 	b.fill("#user-form input[name=staff_number]", "K-7")
+	b.fill("#user-form [data-field=pin] input", "4711")
+	b.screenshot("users-new-without-email")
+	// Without email and PIN: refused beside the email.
+	b.fill("#user-form [data-field=pin] input", "")
 	b.click("#user-form button[type=submit]")
 	b.wait("the email's error", `document.querySelector('#user-form [data-field=email] .error').innerText !== ''`)
 	b.fill("#user-form [data-field=pin] input", "4711")
-	b.screenshot("users-new-without-email")
 	b.click("#user-form button[type=submit]")
 	b.wait("Kim listed", bySN("K-7")+`?.innerText.includes('Personalnummer und PIN')`)
 	if draft := eval[string](b, `sessionStorage.getItem('posbox.draft.user.new') || ''`); strings.Contains(draft, "4711") {
@@ -219,5 +228,16 @@ func TestConsoleUsersStaffNumberPINAndEdit(t *testing.T) {
 	if code, _ := a.call(t, "POST", "/api/auth/login", "", fmt.Sprintf(`{"email":"chef@linde.test","password":%q}`, adminPassword)); code != http.StatusUnauthorized {
 		t.Fatalf("the old password: %d", code)
 	}
+	b.wait("the toast gone", `!document.querySelector('#toast').classList.contains('show')`)
 	b.screenshot("users-staff")
+	// On a phone every state word stays inside its card.
+	b.do(chromedp.EmulateViewport(375, 800))
+	b.wait("the phone layout", `document.documentElement.clientWidth === 375`)
+	if out := eval[string](b, `[...document.querySelectorAll('#users-list .badge')].filter((el) => el.getBoundingClientRect().right > el.closest('td').getBoundingClientRect().right + 0.5).map((el) => el.innerText).join(', ')`); out != "" {
+		t.Fatalf("at 375 px these leave their card: %s", out)
+	}
+	if w := eval[int](b, `document.documentElement.scrollWidth`); w > 375 {
+		t.Fatalf("the users page is %d px wide at 375", w)
+	}
+	b.do(chromedp.EmulateViewport(1280, 900))
 }

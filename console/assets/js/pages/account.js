@@ -8,7 +8,7 @@
 import { t, addStrings } from '../i18n.js';
 import * as api from '../api.js';
 import { ApiError } from '../api.js';
-import { h, field, showError, clearErrors, withBusy, toast } from '../ui.js';
+import { h, append, field, showError, clearErrors, withBusy, toast } from '../ui.js';
 
 addStrings({
   de: {
@@ -82,7 +82,7 @@ export default {
       h('dt', {}, t('account.name')), h('dd', {}, me.name),
       h('dt', {}, t('account.email')), h('dd', { class: 'wrap-anywhere' }, me.email || t('account.none')),
       h('dt', {}, t('account.staff_number')), h('dd', {}, me.staff_number || t('account.none')));
-    main.append(
+    append(main,
       h('div', { class: 'page-head' }, h('h1', {}, t('account.title'))),
       forced ? h('p', { class: 'notice', role: 'status', id: 'must-change' }, t('account.must_change')) : null,
       forced ? null : h('section', { class: 'card', id: 'account' }, dl),

@@ -113,9 +113,9 @@ export default {
         { label: t('users.email'), class: 'wrap-anywhere', cell: (u) => u.email || h('span', { class: 'muted' }, t('users.no_email')) },
         { label: t('users.staff_number'), cell: (u) => u.staff_number || '–' },
         { label: t('users.role'), cell: (u) => t(`users.role.${u.role}`) },
-        { label: t('users.status'), cell: (u) => h('div', { class: 'badges' }, u.is_active ? badge(t('users.active'), 'ok') : badge(t('users.disabled'), 'bad'),
-          u.has_pin ? [' ', badge(t('users.has_pin'), 'neutral')] : null,
-          u.must_change_password ? [' ', badge(t('users.must_change'), 'warn')] : null) },
+        { label: t('users.status'), cell: (u) => h('div', { class: 'buttons user-badges' }, u.is_active ? badge(t('users.active'), 'ok') : badge(t('users.disabled'), 'bad'),
+          u.has_pin ? badge(t('users.has_pin'), 'neutral') : null,
+          u.must_change_password ? badge(t('users.must_change'), 'warn') : null) },
         { label: t('common.actions'), cell: (u) => h('div', { class: 'buttons row-actions' },
           action(u, 'users.edit', () => editDialog(u)),
           u.email ? action(u, u.role === 'admin' ? 'users.make_staff' : 'users.make_admin', (b) => setRole(u, b)) : null,
@@ -274,7 +274,8 @@ export default {
           hint: u.role === 'staff' ? t('users.edit_email_hint') : null, attrs: { autocomplete: 'off' } }),
         field({ name: 'staff_number', label: t('users.staff_number'), value: u.staff_number || '', hint: t('users.staff_number_hint'),
           attrs: { autocomplete: 'off', maxlength: 20 } }),
-        u.email ? null : secret('password', t('users.password'), t('users.edit_password_hint'), { autocomplete: 'new-password' }),
+        u.email ? null : field({ name: 'password', label: t('users.password'), type: 'password', hint: t('users.edit_password_hint'),
+          attrs: { autocomplete: 'new-password' } }),
       ], async (v) => {
         const body = {};
         if (v.name !== u.name) body.name = v.name;
