@@ -13,12 +13,12 @@ type userJSON struct {
 	ID           string `json:"id"`
 	RestaurantID string `json:"restaurant_id"`
 	// Null for a staff member who logs in with staff number and PIN.
-	Email        *string `json:"email"`
-	Name         string `json:"name"`
-	Role         string `json:"role"`
-	IsActive     bool   `json:"is_active"`
-	CreatedAt    string `json:"created_at"`
-	UpdatedAt    string `json:"updated_at"`
+	Email     *string `json:"email"`
+	Name      string  `json:"name"`
+	Role      string  `json:"role"`
+	IsActive  bool    `json:"is_active"`
+	CreatedAt string  `json:"created_at"`
+	UpdatedAt string  `json:"updated_at"`
 	// The appliance's: the payroll export's personnel number.
 	StaffNumber *string `json:"staff_number"`
 	// The password was set by someone else: its owner is to choose a new
