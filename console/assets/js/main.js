@@ -72,7 +72,7 @@ function ctx() {
 }
 
 // signedIn takes the fresh token of one's own password change (the old
-// one ended with it) and goes on where a forced change interrupted.
+// one ended with it); after a forced change it opens the overview.
 function signedIn(tok, me) {
   const forced = session.me.must_change_password;
   api.setToken(tok);
