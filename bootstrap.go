@@ -62,11 +62,15 @@ func writeSecret(path string, data []byte) error {
 }
 
 // bootstrap creates the first restaurant and its admin when the database
-// has no user yet, and writes the admin's password to the data dir.
+// has no user yet, and writes the admin's password to the data dir. The
+// admin must choose a password of their own at the first login.
 func bootstrap(ctx context.Context, st *store.Store, cfg Config, log *slog.Logger) error {
 	n, err := st.CountUsers(ctx)
-	if err != nil || n > 0 {
+	if err != nil {
 		return err
+	}
+	if n > 0 {
+		return markGeneratedPassword(ctx, st, cfg)
 	}
 	rs, err := st.Restaurants(ctx)
 	if err != nil {
@@ -87,7 +91,7 @@ func bootstrap(ctx context.Context, st *store.Store, cfg Config, log *slog.Logge
 	if err := writeSecret(path, []byte(password+"\n")); err != nil {
 		return err
 	}
-	u := &store.User{RestaurantID: r.ID, Email: cfg.AdminEmail, Name: "Administrator", Role: store.RoleAdmin}
+	u := &store.User{RestaurantID: r.ID, Email: cfg.AdminEmail, Name: "Administrator", Role: store.RoleAdmin, MustChangePassword: true}
 	if err := st.CreateUser(ctx, u, password); err != nil {
 		return fmt.Errorf("create admin: %w", err)
 	}
@@ -96,6 +100,31 @@ func bootstrap(ctx context.Context, st *store.Store, cfg Config, log *slog.Logge
 	}
 	log.Info("first start: created the restaurant and its admin",
 		"restaurant_id", r.ID, "email", u.Email, "password_file", path)
+	return nil
+}
+
+// markGeneratedPassword asks the first admin of a box set up before
+// posbox asked for a new password (migration 00013) to choose one, while
+// the generated password is still in use: its file is still there (it
+// goes with the first change).
+func markGeneratedPassword(ctx context.Context, st *store.Store, cfg Config) error {
+	if _, err := os.Stat(filepath.Join(cfg.DataDir, adminPasswordFile)); err != nil {
+		return nil
+	}
+	id, ok, err := st.KV(ctx, bootstrapAdminKey)
+	if err != nil || !ok {
+		return err
+	}
+	u, err := st.UserByID(ctx, id)
+	if store.IsNotFound(err) || (err == nil && u.MustChangePassword) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := st.RequirePasswordChange(ctx, id); !store.IsNotFound(err) {
+		return err
+	}
 	return nil
 }
 

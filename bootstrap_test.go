@@ -53,3 +53,59 @@ func TestInitialPasswordFileRemovedOnFirstChange(t *testing.T) {
 		t.Fatalf("the generated password file is still there: %v", err)
 	}
 }
+
+// The first admin must replace the generated password at the first
+// login; on a box set up before posbox asked, the mark is added at the
+// next start while the generated password's file is still there, and
+// not once the admin chose their own.
+func TestGeneratedPasswordMustBeChanged(t *testing.T) {
+	ctx := context.Background()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	cfg := DefaultConfig()
+	cfg.DataDir = t.TempDir()
+	st, err := store.Open(ctx, cfg.DataDir, store.Options{Logger: log, BcryptCost: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if err := bootstrap(ctx, st, cfg, log); err != nil {
+		t.Fatal(err)
+	}
+	flag := func() bool {
+		t.Helper()
+		u, err := st.UserByEmail(ctx, cfg.AdminEmail)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u.MustChangePassword
+	}
+	if !flag() {
+		t.Fatal("the first admin is not asked to change the generated password")
+	}
+	unmark := func() {
+		t.Helper()
+		if err := st.Write(ctx, func(tx *store.Tx) error {
+			_, err := tx.ExecContext(ctx, `UPDATE users SET must_change_password = 0`)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	unmark() // as an older release left it
+	if err := bootstrap(ctx, st, cfg, log); err != nil {
+		t.Fatal(err)
+	}
+	if !flag() {
+		t.Fatal("an older box's generated password is not marked")
+	}
+	unmark()
+	if err := os.Remove(filepath.Join(cfg.DataDir, adminPasswordFile)); err != nil {
+		t.Fatal(err)
+	}
+	if err := bootstrap(ctx, st, cfg, log); err != nil {
+		t.Fatal(err)
+	}
+	if flag() {
+		t.Fatal("marked although the generated password is gone")
+	}
+}

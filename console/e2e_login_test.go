@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 )
 
 // Login, the dashboard following a clock-in made at the till, the
@@ -115,4 +117,62 @@ func TestConsoleServing(t *testing.T) {
 	if res.StatusCode != http.StatusNotFound || res.Header.Get("Content-Type") != "application/problem+json" {
 		t.Fatalf("/api 404: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
 	}
+}
+
+// A password someone else chose (here another admin's; the generated
+// first one works the same): at the first login the console asks for her
+// own and shows nothing else; after the change she stays logged in, the
+// console works, and only the new password logs in.
+func TestConsoleFirstLoginAsksForOwnPassword(t *testing.T) {
+	a := newAppliance(t)
+	admin := a.token(t, "chef@linde.test", adminPassword)
+	const given, own = "given-by-clara-1", "ninas-own-password"
+	if code, body := a.call(t, "POST", "/api/users", admin,
+		`{"email":"nina@linde.test","name":"Nina Neu","role":"admin","password":"`+given+`"}`); code != http.StatusCreated {
+		t.Fatalf("create: %d %s", code, body)
+	}
+	b := newBrowser(t, a)
+	b.open("/shifts")
+	b.login("nina@linde.test", given)
+	b.wait("the own-password form", `location.pathname === '/account' && document.querySelector('#must-change') && document.querySelector('#password-form')`)
+	if n := eval[int](b, `document.querySelectorAll('nav#nav a').length`); n != 1 || !strings.Contains(b.text("nav#nav"), "Mein Konto") {
+		t.Fatalf("the navigation offers more than her account: %q", b.text("nav#nav"))
+	}
+	if txt := b.text("main"); strings.Contains(txt, "null") || strings.Contains(txt, "undefined") {
+		t.Fatalf("the page shows a program's word: %q", txt)
+	}
+	b.screenshot("account-first-login")
+	// Nothing else opens until she has changed it.
+	b.do(chromedp.Navigate(a.url + "/users"))
+	b.wait("back at the form", `location.pathname === '/account' && document.querySelector('#password-form')`)
+
+	b.fill("#password-form input[name=current_password]", "not-the-password")
+	b.fill("#password-form input[name=new_password]", own)
+	b.fill("#password-form input[name=new_password_repeat]", own)
+	b.click("#password-form button[type=submit]")
+	b.wait("the wrong current password", `document.querySelector('#password-form [data-field=current_password] .error').innerText.includes('falsch')`)
+	b.fill("#password-form input[name=current_password]", given)
+	b.fill("#password-form input[name=new_password]", own)
+	b.fill("#password-form input[name=new_password_repeat]", own+"x")
+	b.click("#password-form button[type=submit]")
+	b.wait("the mismatch", `document.querySelector('#password-form [data-field=new_password_repeat] .error').innerText.includes('nicht überein')`)
+	b.fill("#password-form input[name=new_password_repeat]", own)
+	b.click("#password-form button[type=submit]")
+	b.wait("the dashboard", `location.pathname === '/' && document.querySelector('#clocked-in')`)
+	if !strings.Contains(b.text("#toast"), "Sie bleiben angemeldet") {
+		t.Fatalf("toast %q", b.text("#toast"))
+	}
+	// Still logged in: the next page loads, no expiry.
+	b.clickText("nav#nav a", "Benutzer")
+	b.wait("the users list", `document.querySelector('#users-list tr[data-email="nina@linde.test"]')`)
+	if eval[bool](b, `location.pathname === '/login' || !!document.querySelector('.login-form')`) {
+		t.Fatal("the session ended after her own password change")
+	}
+	if b.text("#users-list") == "" || strings.Contains(b.text("#users-list tr[data-email=\"nina@linde.test\"]"), "Muss Passwort ändern") {
+		t.Fatalf("still marked: %q", b.text("#users-list"))
+	}
+	if code, _ := a.call(t, "POST", "/api/auth/login", "", `{"email":"nina@linde.test","password":"`+given+`"}`); code != http.StatusUnauthorized {
+		t.Fatalf("the given password still logs in: %d", code)
+	}
+	a.token(t, "nina@linde.test", own)
 }

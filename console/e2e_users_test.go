@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 )
 
 // The users page: create a staff member (a 422 beside its field), change
@@ -120,4 +122,122 @@ func TestConsoleUsers(t *testing.T) {
 		t.Fatalf("a disabled user's token: %d", code)
 	}
 	b.screenshot("users")
+}
+
+// A kitchen helper without an email: created with staff number and PIN,
+// listed with her staff number, logs in at the till with them; a new PIN
+// from the dialog replaces the old; name, email and staff number are
+// edited in place; the admin's own row leads to her own password form,
+// where the change keeps her logged in.
+func TestConsoleUsersStaffNumberPINAndEdit(t *testing.T) {
+	a := newAppliance(t)
+	b := newBrowser(t, a)
+	pinLogin := func(sn, pin string) int {
+		t.Helper()
+		code, _ := a.call(t, "POST", "/api/auth/login", "", fmt.Sprintf(`{"staff_number":%q,"pin":%q}`, sn, pin))
+		return code
+	}
+	bySN := func(sn string) string {
+		return fmt.Sprintf(`document.querySelector('#users-list tr[data-staff-number=%q]')`, sn)
+	}
+	// Jo washes up: no email either, made by the API beforehand.
+	admin := a.token(t, "chef@linde.test", adminPassword)
+	if code, body := a.call(t, "POST", "/api/users", admin, `{"name":"Jo Spüle","role":"staff","staff_number":"K-2","pin":"135790"}`); code != http.StatusCreated {
+		t.Fatalf("create Jo: %d %s", code, body)
+	}
+	b.open("/users")
+	b.login("chef@linde.test", adminPassword)
+	b.wait("the list", `document.querySelector('#users-list tr[data-email="chef@linde.test"]')`)
+	if !eval[bool](b, `document.querySelector('#user-form [data-field=password]').hidden`) {
+		t.Fatal("a password is asked for although no email is given")
+	}
+
+	b.fill("#user-form input[name=name]", "Kim Küche")
+	b.fill("#user-form input[name=staff_number]", "K-7")
+	b.fill("#user-form [data-field=pin] input", "4711")
+	b.screenshot("users-new-without-email")
+	// Without email and PIN: refused beside the email.
+	b.fill("#user-form [data-field=pin] input", "")
+	b.click("#user-form button[type=submit]")
+	b.wait("the email's error", `document.querySelector('#user-form [data-field=email] .error').innerText !== ''`)
+	b.fill("#user-form [data-field=pin] input", "4711")
+	b.click("#user-form button[type=submit]")
+	b.wait("Kim listed", bySN("K-7")+`?.innerText.includes('Personalnummer und PIN')`)
+	if draft := eval[string](b, `sessionStorage.getItem('posbox.draft.user.new') || ''`); strings.Contains(draft, "4711") {
+		t.Fatalf("the draft holds the PIN: %s", draft)
+	}
+	if !strings.Contains(b.text("#users-list"), "K-7") {
+		t.Fatal("the staff number is not listed")
+	}
+	if code := pinLogin("K-7", "4711"); code != http.StatusOK {
+		t.Fatalf("Kim's PIN login: %d", code)
+	}
+	// No password to reset and no admin role for her.
+	if txt := b.text(`#users-list tr[data-staff-number="K-7"]`); strings.Contains(txt, "Passwort zurücksetzen") || strings.Contains(txt, "Zum Administrator") {
+		t.Fatalf("offers what cannot work: %q", txt)
+	}
+
+	// A new PIN in the dialog.
+	b.clickText(`#users-list tr[data-staff-number="K-7"] button`, "PIN festlegen")
+	b.wait("the PIN dialog", `document.querySelector('dialog.pin-dialog[open]')`)
+	b.fill("dialog.pin-dialog input[name=pin]", "246813")
+	b.fill("dialog.pin-dialog input[name=pin_repeat]", "246813")
+	b.screenshot("users-pin")
+	b.click("dialog.pin-dialog button[type=submit]")
+	b.wait("the dialog closed", `!document.querySelector('dialog.pin-dialog') && document.querySelector('#toast').innerText.includes('PIN von Kim')`)
+	if pinLogin("K-7", "4711") != http.StatusUnauthorized || pinLogin("K-7", "246813") != http.StatusOK {
+		t.Fatal("the PIN did not change")
+	}
+
+	// Edit: Kim gets an email (and a password with it), a new name and number.
+	b.clickText(`#users-list tr[data-staff-number="K-7"] button`, "Bearbeiten")
+	b.wait("the edit dialog", `document.querySelector('dialog.edit-dialog[open]')`)
+	b.fill("dialog.edit-dialog input[name=name]", "Kim Koch")
+	b.fill("dialog.edit-dialog input[name=staff_number]", "K-8")
+	b.fill("dialog.edit-dialog input[name=email]", "kim@linde.test")
+	b.screenshot("users-edit")
+	b.click("dialog.edit-dialog button[type=submit]")
+	b.wait("the password's error", `document.querySelector('dialog.edit-dialog [data-field=password] .error').innerText !== ''`)
+	b.fill("dialog.edit-dialog input[name=password]", "kims-first-pass")
+	b.click("dialog.edit-dialog button[type=submit]")
+	b.wait("Kim edited", `!document.querySelector('dialog.edit-dialog') && `+bySN("K-8")+`?.innerText.includes('Kim Koch')`)
+	if txt := b.text(`#users-list tr[data-staff-number="K-8"]`); !strings.Contains(txt, "kim@linde.test") || !strings.Contains(txt, "Muss Passwort ändern") {
+		t.Fatalf("row after the edit: %q", txt)
+	}
+	a.token(t, "kim@linde.test", "kims-first-pass")
+
+	// Her own row: no reset meant for others, but her own password form.
+	own := `#users-list tr[data-email="chef@linde.test"]`
+	if strings.Contains(b.text(own), "Passwort zurücksetzen") {
+		t.Fatal("her own row offers the reset meant for others")
+	}
+	b.clickText(own+" button", "Eigenes Passwort ändern")
+	b.wait("the account page", `location.pathname === '/account' && document.querySelector('#password-form')`)
+	const mine = "claras-new-password"
+	b.fill("#password-form input[name=current_password]", adminPassword)
+	b.fill("#password-form input[name=new_password]", mine)
+	b.fill("#password-form input[name=new_password_repeat]", mine)
+	b.click("#password-form button[type=submit]")
+	b.wait("changed", `document.querySelector('#toast').innerText.includes('Sie bleiben angemeldet')`)
+	b.screenshot("account")
+	b.clickText("nav#nav a", "Benutzer")
+	b.wait("the list again, still logged in", `document.querySelector('#users-list tr[data-email="chef@linde.test"]')`)
+	if eval[bool](b, `!!document.querySelector('.login-form')`) {
+		t.Fatal("logged out after her own password change")
+	}
+	if code, _ := a.call(t, "POST", "/api/auth/login", "", fmt.Sprintf(`{"email":"chef@linde.test","password":%q}`, adminPassword)); code != http.StatusUnauthorized {
+		t.Fatalf("the old password: %d", code)
+	}
+	b.wait("the toast gone", `!document.querySelector('#toast').classList.contains('show')`)
+	b.screenshot("users-staff")
+	// On a phone every state word stays inside its card.
+	b.do(chromedp.EmulateViewport(375, 800))
+	b.wait("the phone layout", `document.documentElement.clientWidth === 375`)
+	if out := eval[string](b, `[...document.querySelectorAll('#users-list .badge')].filter((el) => el.getBoundingClientRect().right > el.closest('td').getBoundingClientRect().right + 0.5).map((el) => el.innerText).join(', ')`); out != "" {
+		t.Fatalf("at 375 px these leave their card: %s", out)
+	}
+	if w := eval[int](b, `document.documentElement.scrollWidth`); w > 375 {
+		t.Fatalf("the users page is %d px wide at 375", w)
+	}
+	b.do(chromedp.EmulateViewport(1280, 900))
 }

@@ -105,13 +105,22 @@ func clientAddr(r *http.Request) string {
 type loginRequest struct {
 	Email    string `json:"email"`
 	Password string `json:"password"`
+	// A till's login: staff number and PIN, in the box's restaurant
+	// (restaurant_id names it when the box holds several).
+	StaffNumber  string `json:"staff_number"`
+	PIN          string `json:"pin"`
+	RestaurantID string `json:"restaurant_id"`
 }
 
-// login answers POST /api/auth/login.
+// login answers POST /api/auth/login: email and password, or staff number
+// and PIN (staff only).
 func (s *Server) login(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
 	var req loginRequest
 	if err := decode(r, &req, false); err != nil {
 		return err
+	}
+	if req.StaffNumber != "" || req.PIN != "" || req.RestaurantID != "" {
+		return s.loginByPIN(w, r, req)
 	}
 	// Lengths are bound before anything is remembered: no account has a
 	// longer email, and bcrypt reads 72 bytes of a password.
@@ -144,6 +153,56 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, _ httprouter.Para
 		return err
 	}
 	s.loginLimiter.succeeded(ip, email, s.now())
+	return s.answerToken(w, u)
+}
+
+// loginByPIN is the till's login: a staff member's staff number and PIN,
+// under the same limits as a password (the account is the restaurant's
+// staff number). An admin never logs in this way.
+func (s *Server) loginByPIN(w http.ResponseWriter, r *http.Request, req loginRequest) error {
+	var f store.Fields
+	if req.Email != "" || req.Password != "" {
+		f.Add("email", "give either email and password or staff number and PIN")
+	}
+	switch {
+	case req.StaffNumber == "":
+		f.Add("staff_number", "is required")
+	case len(req.StaffNumber) > store.MaxStaffNumberLen:
+		f.Add("staff_number", fmt.Sprintf("must be at most %d characters", store.MaxStaffNumberLen))
+	}
+	if !store.ValidPIN(req.PIN) {
+		f.Add("pin", "must be 4-8 digits")
+	}
+	if req.RestaurantID != "" && !store.ValidID(req.RestaurantID) {
+		f.Add("restaurant_id", "must be a restaurant's id")
+	}
+	if err := f.Err(); err != nil {
+		return err
+	}
+	rid := req.RestaurantID
+	if rid == "" {
+		rs, err := s.store.Restaurants(r.Context())
+		if err != nil {
+			return err
+		}
+		if len(rs) != 1 {
+			return store.Invalid("restaurant_id", "is required: this box holds more than one restaurant")
+		}
+		rid = rs[0].ID
+	}
+	account, ip := "pin:"+rid+"\x00"+req.StaffNumber, clientAddr(r)
+	if ok, wait := s.loginLimiter.allow(ip, account, s.now()); !ok {
+		return &httpError{code: eRateLimited, detail: "too many login attempts; try again later", retryAfter: wait}
+	}
+	u, err := s.store.AuthenticatePIN(r.Context(), rid, req.StaffNumber, req.PIN)
+	if store.ErrorCode(err) == store.ENotFound {
+		s.log.WarnContext(r.Context(), "PIN login failed", "staff_number", req.StaffNumber, "remote", ip)
+		return errHTTP(eUnauthenticated, "wrong staff number or PIN")
+	}
+	if err != nil {
+		return err
+	}
+	s.loginLimiter.succeeded(ip, account, s.now())
 	return s.answerToken(w, u)
 }
 

@@ -107,7 +107,8 @@ func FuzzLogin(f *testing.F) {
 	e := newTestEnv(f)
 	fuzzRoute(f, fuzzTarget{e: e, method: "POST", path: fixed("/api/auth/login")},
 		`{"email":"admin@test.local","password":"password1"}`, `{"email":"admin@test.local","password":"wrong"}`,
-		`{"email":"admin@test.local"}`, `{"email":1,"password":true}`)
+		`{"email":"admin@test.local"}`, `{"email":1,"password":true}`,
+		`{"staff_number":"K-7","pin":"4711"}`, `{"staff_number":"K-7","pin":"47a1","restaurant_id":"x"}`, `{"staff_number":"1","pin":"1234","email":"a@b.c"}`)
 }
 
 func FuzzCreateUser(f *testing.F) {
@@ -115,7 +116,8 @@ func FuzzCreateUser(f *testing.F) {
 	fuzzRoute(f, fuzzTarget{e: e, method: "POST", path: fixed("/api/users"), token: e.adminToken},
 		`{"email":"sam@example.com","name":"Sam Weber","role":"staff","password":"correct-horse"}`,
 		`{"email":"ada@example.com","name":"Ada","role":"admin","password":"correct-horse","is_active":false}`,
-		`{"email":"x","name":"","role":"chef","password":"1"}`)
+		`{"email":"x","name":"","role":"chef","password":"1"}`,
+		`{"name":"Kim","role":"staff","staff_number":"K-7","pin":"4711"}`, `{"name":"Kim","role":"admin","staff_number":"K-7","pin":"12"}`)
 }
 
 func FuzzUpdateUser(f *testing.F) {

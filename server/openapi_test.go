@@ -440,27 +440,40 @@ func componentSchemas() jobj {
 			pr("version", sStr("The release (`git describe`: `v1.2.3`, or a commit for a development build; `dev` from `go run`).")),
 			pr("build", sStr("The commit the binary was built from (empty from `go run`).")),
 			pr("tls_fingerprint", sNullable(sStr("The SHA-256 of the HTTPS certificate the port presents, for a till that pins it; null with `tls = off`.")))),
-		"LoginRequest", sBody("", prReq("email", sStr("Case-insensitive; at most 254 characters.", "minLength", 1, "maxLength", 254)),
-			prReq("password", sStr("At most 72 bytes.", "minLength", 1, "maxLength", 72))),
+		"LoginRequest", sBody("Either `email` and `password`, or (a till's login, staff only) `staff_number` and `pin`; members of both are 422.",
+			pr("email", sStr("Case-insensitive; at most 254 characters.", "minLength", 1, "maxLength", 254)),
+			pr("password", sStr("At most 72 bytes.", "minLength", 1, "maxLength", 72)),
+			pr("staff_number", sStr("The staff member's number in the restaurant.", "minLength", 1, "maxLength", 20)),
+			pr("pin", sStr("4-8 digits. A PIN never logs in an admin.", "pattern", "^[0-9]{4,8}$")),
+			pr("restaurant_id", sID("Only on a box that holds more than one restaurant (422 without it there)."))),
 		"Login", sAnswer("", pr("access_token", sStr("An HS256 JWT; send it as `Authorization: Bearer <access_token>`.", "minLength", 1)),
 			pr("token_type", jo("const", "Bearer")), pr("expires_in", sInt("Seconds (12 h by default).", "minimum", 1)), pr("user", sRef("User"))),
-		"User", sAnswer("A user; the password is never returned.",
-			pr("id", sID("")), pr("restaurant_id", sID("")), pr("email", sStr("Unique across the appliance.")), pr("name", sStr("")),
+		"User", sAnswer("A user; the password and the PIN are never returned.",
+			pr("id", sID("")), pr("restaurant_id", sID("")),
+			pr("email", sNullable(sStr("Unique across the appliance; null for a staff member who logs in with staff number and PIN only."))),
+			pr("name", sStr("")),
 			pr("role", userRole), pr("is_active", sBool("")), pr("created_at", sInstant("")), pr("updated_at", sInstant("")),
-			pr("staff_number", sNullable(staffNumber))),
-		"UserCreate", sBody("",
-			prReq("email", sStr("One bare address, unique across the appliance (422 when taken).", "format", "email", "maxLength", 254)),
+			pr("staff_number", sNullable(staffNumber)),
+			pr("must_change_password", sBool("The password was set by someone else (the generated first one, an admin's create or reset): "+
+				"its owner is to choose their own with `POST /api/auth/password`, which clears it. Other calls still work.")),
+			pr("has_pin", sBool("The user can log in at a till with staff number and PIN."))),
+		"UserCreate", sBody("`email` with `password`, or for staff neither: then `staff_number` and `pin` are required. "+
+			"A password given here must be changed by its owner at the first login.",
+			pr("email", sNullable(sStr("One bare address, unique across the appliance (422 when taken).", "format", "email", "maxLength", 254))),
 			prReq("name", sStr("1-200 characters; no control characters.", "minLength", 1, "maxLength", 200)),
 			prReq("role", userRole),
-			prReq("password", sStr("8-72 bytes.", "minLength", 8, "maxLength", 72)),
-			pr("staff_number", sNullable(staffNumber))),
-		"UserUpdate", sBody("Only the members given change; `null` is 422. Demoting or disabling the last active admin is 409 `last_admin`.",
-			pr("email", sStr("", "format", "email", "maxLength", 254)),
+			pr("password", sNullable(sStr("8-72 bytes; required with `email`, refused without.", "minLength", 8, "maxLength", 72))),
+			pr("staff_number", sNullable(staffNumber)),
+			pr("pin", sNullable(sStr("The till PIN: 4-8 digits; staff only, needs a `staff_number`.", "pattern", "^[0-9]{4,8}$")))),
+		"UserUpdate", sBody("Only the members given change; `null` is 422 except where said. Demoting or disabling the last active admin is 409 `last_admin`.",
+			pr("email", sNullable(sStr("`null` removes it and the password with it (staff with staff number and PIN only). "+
+				"Giving one to a user without needs a `password` too.", "format", "email", "maxLength", 254))),
 			pr("name", sStr("", "minLength", 1, "maxLength", 200)),
 			pr("role", userRole),
 			pr("is_active", sBool("")),
-			pr("password", sStr("8-72 bytes.", "minLength", 8, "maxLength", 72)),
-			pr("staff_number", sNullable(staffNumber.with("description", "`null` clears it.")))),
+			pr("password", sStr("8-72 bytes. Set by another admin, its owner must change it at the next login.", "minLength", 8, "maxLength", 72)),
+			pr("staff_number", sNullable(staffNumber.with("description", "`null` clears it (not for a user with a PIN)."))),
+			pr("pin", sNullable(sStr("The till PIN, 4-8 digits (staff only); `null` removes it. A change ends the user's tokens.", "pattern", "^[0-9]{4,8}$")))),
 		"PasswordChange", sBody("The caller's own password.",
 			prReq("current_password", sStr("The password now (422 when wrong; counts against the login limits).", "minLength", 1, "maxLength", 72)),
 			prReq("new_password", sStr("8-72 bytes; not the current one.", "minLength", 8, "maxLength", 72))),
@@ -887,7 +900,8 @@ func apiOps() []apiOp {
 
 		{method: "POST", path: "/api/auth/login", id: "login", tag: "Authentication", access: public,
 			summary: "Log in: an access token and the user",
-			desc: "The same 401 for an unknown email and a wrong password. Rate limited per client address, per account and address, and per account " +
+			desc: "Email and password, or a staff member's staff number and PIN. The same 401 for an unknown email or staff number and a wrong password or PIN. " +
+				"Rate limited per client address, per account and address, and per account " +
 				"(not for an address that logged in to the account in the last 30 days): 429 with `Retry-After`.",
 			reqBody: "LoginRequest", ok: []apiOK{okJSON(200, "Logged in.", sRef("Login"))},
 			errs: map[int][]string{400: bad, 401: {eUnauthenticated}, 422: {invalid}, 429: {eRateLimited}}},
@@ -1933,7 +1947,8 @@ func TestOpenAPICheckCatchesDrift(t *testing.T) {
 	e := newTestEnv(t)
 	routes := e.srv.Routes()
 	user := `{"user":{"id":"01a206b7-9fdf-7851-b7c1-ed7ecb0abdae","restaurant_id":"01a206b7-443d-759a-8a2d-dfd33c7c0ee8","email":"a@b.example",` +
-		`"name":"A","role":"staff","is_active":true,"created_at":"2026-11-23T04:43:47.039Z","updated_at":"2026-11-23T04:43:47.039Z","staff_number":null`
+		`"name":"A","role":"staff","is_active":true,"created_at":"2026-11-23T04:43:47.039Z","updated_at":"2026-11-23T04:43:47.039Z","staff_number":null,` +
+		`"must_change_password":false,"has_pin":false`
 	jsonCT := http.Header{"Content-Type": {"application/json"}}
 	problemCT := http.Header{"Content-Type": {"application/problem+json"}}
 	put := func() *http.Request {

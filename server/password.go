@@ -24,6 +24,9 @@ func (s *Server) changeOwnPassword(w http.ResponseWriter, r *http.Request, _ htt
 	}
 	c := caller(r.Context())
 	email, ip := strings.ToLower(c.user.Email), clientAddr(r)
+	if email == "" {
+		email = "id:" + c.user.ID // no email: the store refuses, nothing to guess
+	}
 	if ok, wait := s.loginLimiter.allow(ip, email, s.now()); !ok {
 		return &httpError{code: eRateLimited, detail: "too many password attempts; try again later", retryAfter: wait}
 	}

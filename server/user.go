@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/julienschmidt/httprouter"
 
@@ -11,22 +12,31 @@ import (
 type userJSON struct {
 	ID           string `json:"id"`
 	RestaurantID string `json:"restaurant_id"`
-	Email        string `json:"email"`
-	Name         string `json:"name"`
-	Role         string `json:"role"`
-	IsActive     bool   `json:"is_active"`
-	CreatedAt    string `json:"created_at"`
-	UpdatedAt    string `json:"updated_at"`
+	// Null for a staff member who logs in with staff number and PIN.
+	Email     *string `json:"email"`
+	Name      string  `json:"name"`
+	Role      string  `json:"role"`
+	IsActive  bool    `json:"is_active"`
+	CreatedAt string  `json:"created_at"`
+	UpdatedAt string  `json:"updated_at"`
 	// The appliance's: the payroll export's personnel number.
 	StaffNumber *string `json:"staff_number"`
+	// The password was set by someone else: its owner is to choose a new
+	// one (POST /api/auth/password) before anything else.
+	MustChangePassword bool `json:"must_change_password"`
+	// Whether the user can log in at a till with staff number and PIN.
+	HasPIN bool `json:"has_pin"`
 }
 
 func toUserJSON(u *store.User) userJSON {
-	var sn *string
-	if u.StaffNumber != "" {
-		sn = &u.StaffNumber
+	orNull := func(s string) *string {
+		if s == "" {
+			return nil
+		}
+		return &s
 	}
-	return userJSON{u.ID, u.RestaurantID, u.Email, u.Name, u.Role, u.IsActive, ts(u.CreatedAt), ts(u.UpdatedAt), sn}
+	return userJSON{u.ID, u.RestaurantID, orNull(u.Email), u.Name, u.Role, u.IsActive, ts(u.CreatedAt), ts(u.UpdatedAt),
+		orNull(u.StaffNumber), u.MustChangePassword, u.HasPIN()}
 }
 
 // pathID is the :id parameter, or a 404 when it is not a canonical UUID.
@@ -51,12 +61,16 @@ func (s *Server) listUsers(w http.ResponseWriter, r *http.Request, _ httprouter.
 }
 
 type createUserRequest struct {
+	// Email and Password: absent or null for a staff member who logs in
+	// with staff number and PIN only.
 	Email    *string `json:"email"`
 	Name     *string `json:"name"`
 	Role     *string `json:"role"`
 	Password *string `json:"password"`
 	// StaffNumber is optional (null or absent: none).
 	StaffNumber *string `json:"staff_number"`
+	// PIN is optional: 4-8 digits for the till login (staff only).
+	PIN *string `json:"pin"`
 }
 
 func (s *Server) createUser(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
@@ -65,21 +79,40 @@ func (s *Server) createUser(w http.ResponseWriter, r *http.Request, _ httprouter
 		return err
 	}
 	var f store.Fields
-	required(&f, "email", req.Email)
 	required(&f, "name", req.Name)
 	required(&f, "role", req.Role)
-	required(&f, "password", req.Password)
+	if req.Email != nil {
+		required(&f, "password", req.Password)
+	}
 	if err := f.Err(); err != nil {
 		return err
 	}
-	u := &store.User{RestaurantID: caller(r.Context()).restaurant.ID, Email: *req.Email, Name: *req.Name, Role: *req.Role}
+	str := func(p *string) string {
+		if p == nil {
+			return ""
+		}
+		return *p
+	}
+	// The admin chose the password: its owner must replace it at the
+	// first login.
+	u := &store.User{RestaurantID: caller(r.Context()).restaurant.ID, Email: str(req.Email), Name: *req.Name, Role: *req.Role,
+		MustChangePassword: true}
+	if req.Email != nil && strings.TrimSpace(*req.Email) == "" {
+		return store.Invalid("email", "must be an email address, or null")
+	}
 	if req.StaffNumber != nil {
 		u.StaffNumber = *req.StaffNumber
 		if u.StaffNumber == "" {
 			return store.Invalid("staff_number", "must be 1-20 letters, digits or '-', or null")
 		}
 	}
-	if err := s.store.CreateUser(r.Context(), u, *req.Password); err != nil {
+	if req.PIN != nil && *req.PIN == "" {
+		return store.Invalid("pin", "must be 4-8 digits")
+	}
+	if req.Password != nil && *req.Password == "" {
+		return store.Invalid("password", "must be 8-72 characters")
+	}
+	if err := s.store.CreateUserWith(r.Context(), u, str(req.Password), str(req.PIN)); err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusCreated, envelope{"user": toUserJSON(u)})
@@ -93,6 +126,8 @@ type updateUserRequest struct {
 	Password store.Field[string] `json:"password"`
 	// StaffNumber: null clears it.
 	StaffNumber store.Field[string] `json:"staff_number"`
+	// PIN: null removes it.
+	PIN store.Field[string] `json:"pin"`
 }
 
 func (s *Server) updateUser(w http.ResponseWriter, r *http.Request, p httprouter.Params) error {
@@ -104,7 +139,9 @@ func (s *Server) updateUser(w http.ResponseWriter, r *http.Request, p httprouter
 	if err := decode(r, &req, false); err != nil {
 		return err
 	}
-	u, err := s.store.UpdateUser(r.Context(), caller(r.Context()).restaurant.ID, id, store.UserUpdate(req))
+	c := caller(r.Context())
+	u, err := s.store.UpdateUser(r.Context(), c.restaurant.ID, id, store.UserUpdate{Email: req.Email, Name: req.Name, Role: req.Role,
+		IsActive: req.IsActive, Password: req.Password, StaffNumber: req.StaffNumber, PIN: req.PIN, ByUserID: c.user.ID})
 	if err != nil {
 		return err
 	}

@@ -26,7 +26,8 @@ func TestUsers(t *testing.T) {
 			wantFieldError(t, rec, f)
 		}
 		wantFieldError(t, e.do(t, "POST", "/api/users", map[string]any{"email": "sam@test.local", "name": "Sam", "role": "staff", "password": "password1"}, e.adminToken), "email")
-		wantFieldError(t, e.do(t, "POST", "/api/users", map[string]any{"name": "Sam"}, e.adminToken), "email")
+		wantFieldError(t, e.do(t, "POST", "/api/users", map[string]any{"name": "Sam"}, e.adminToken), "role")
+		wantFieldError(t, e.do(t, "POST", "/api/users", map[string]any{"name": "Sam", "role": "staff"}, e.adminToken), "email")
 	})
 	t.Run("DisableStopsTokenAtOnce", func(t *testing.T) {
 		wantStatus(t, e.do(t, "PUT", "/api/users/"+id, map[string]any{"is_active": false}, e.adminToken), http.StatusOK)

@@ -121,3 +121,61 @@ func databaseAt(t *testing.T, dir string, version int64, rows ...string) *sql.DB
 	}
 	return db
 }
+
+// A database of version 11 takes 00013's rebuild of users: every user,
+// and every row that refers to one, stays; nobody must change a password
+// yet; a staff member without an email can then be stored, an admin
+// without one cannot.
+func TestMigrationUsersWithoutEmail(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := databaseAt(t, dir, 11,
+		`INSERT INTO restaurants (id, name, timezone, created_at) VALUES ('r1', 'R', 'Europe/Berlin', '2026-11-01T00:00:00.000Z')`,
+		`INSERT INTO users (id, restaurant_id, email, name, role, password_hash, created_at, updated_at, token_version, staff_number)
+			VALUES ('u1', 'r1', 'A@b.example', 'A', 'admin', 'x', '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z', 3, '1001')`,
+		`INSERT INTO users (id, restaurant_id, email, name, role, password_hash, created_at, updated_at, deleted_at)
+			VALUES ('u2', 'r1', 'gone@b.example', 'Gone', 'staff', 'x', '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z', '2026-11-02T00:00:00.000Z')`,
+		`INSERT INTO time_entries (id, restaurant_id, user_id, clock_in, clock_out, break_minutes, created_at, updated_at)
+			VALUES ('t1', 'r1', 'u2', '2026-11-01T08:00:00.000Z', '2026-11-01T16:00:00.000Z', 30, '2026-11-01T08:00:00.000Z', '2026-11-01T16:00:00.000Z')`,
+	)
+	db.Close()
+
+	st, err := Open(ctx, dir, testStoreOptions(storetest.NewClock(testStart)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	u, err := st.User(ctx, "r1", "u1")
+	if err != nil || u.Email != "A@b.example" || u.TokenVersion != 3 || u.StaffNumber != "1001" || u.MustChangePassword || u.HasPIN() {
+		t.Fatalf("after 00013: %+v %v", u, err)
+	}
+	if _, err := st.UserByEmail(ctx, "a@B.example"); err != nil {
+		t.Fatalf("the email is no longer case-insensitive: %v", err)
+	}
+	if n := queryInt(t, st, `SELECT count(*) FROM users WHERE id = 'u2' AND deleted_at IS NOT NULL`); n != 1 {
+		t.Fatal("the deleted user is gone")
+	}
+	if n := queryInt(t, st, `SELECT count(*) FROM pragma_foreign_key_check`); n != 0 {
+		t.Fatalf("%d foreign keys broken", n)
+	}
+	for _, idx := range []string{"users_email", "users_restaurant", "users_staff_number"} {
+		if n := queryInt(t, st, `SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = '`+idx+`'`); n != 1 {
+			t.Fatalf("index %s missing after the rebuild", idx)
+		}
+	}
+	// The time entry still points at its user: deleting the user's row is refused.
+	if err := st.Write(ctx, func(tx *Tx) error { _, err := tx.ExecContext(ctx, `DELETE FROM users WHERE id = 'u2'`); return err }); err == nil {
+		t.Fatal("foreign keys are not enforced after the rebuild")
+	}
+	kim := &User{RestaurantID: "r1", Name: "Kim", Role: RoleStaff, StaffNumber: "K1"}
+	if err := st.CreateUserWith(ctx, kim, "", "4711"); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Write(ctx, func(tx *Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO users (id, restaurant_id, name, role, password_hash, staff_number, pin_hash, created_at, updated_at)
+			VALUES ('u9', 'r1', 'X', 'admin', '', '9', 'h', '', '')`)
+		return err
+	}); err == nil {
+		t.Fatal("the database stored an admin without an email")
+	}
+}

@@ -33,12 +33,23 @@ type User struct {
 	TokenVersion int
 	// StaffNumber is the payroll's personnel number; "" when not set.
 	StaffNumber string
-	CreatedAt   time.Time
-	UpdatedAt   time.Time
+	// MustChangePassword: the password was set by someone else (the
+	// generated first one, an admin's reset); the console asks its owner
+	// for a new one before anything else.
+	MustChangePassword bool
+	// PINHash is the bcrypt of the till PIN; "" when the user has none.
+	PINHash   string
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }
+
+// HasPIN reports whether the user can log in with staff number and PIN.
+func (u *User) HasPIN() bool { return u.PINHash != "" }
 
 // UserUpdate is a partial update of a user.
 type UserUpdate struct {
+	// Email: null removes it (a staff member with staff number and PIN);
+	// the password goes with it, as nothing could log in with it.
 	Email    Field[string]
 	Name     Field[string]
 	Role     Field[string]
@@ -46,6 +57,11 @@ type UserUpdate struct {
 	Password Field[string]
 	// StaffNumber: null clears it.
 	StaffNumber Field[string]
+	// PIN: null removes it.
+	PIN Field[string]
+	// ByUserID is who makes the change: a password set by anyone but its
+	// owner must be changed by the owner at the next login.
+	ByUserID string
 }
 
 // Password limits: bcrypt reads at most 72 bytes.
@@ -64,8 +80,21 @@ func validEmail(s string) bool {
 }
 
 func (u *User) validate(f *Fields) {
-	if !validEmail(u.Email) {
+	switch {
+	case u.Email != "" && !validEmail(u.Email):
 		f.Add("email", "must be an email address")
+	case u.Email != "" && u.PasswordHash == "":
+		f.Add("password", "is required to log in by email")
+	case u.Email == "" && u.Role == RoleAdmin:
+		f.Add("email", "is required for an admin")
+	case u.Email == "" && (u.StaffNumber == "" || !u.HasPIN()):
+		f.Add("email", "is required unless staff number and PIN are given")
+	}
+	if u.HasPIN() && u.StaffNumber == "" {
+		f.Add("staff_number", "is required for a PIN login")
+	}
+	if u.HasPIN() && u.Role == RoleAdmin {
+		f.Add("pin", "admins log in with email and password, not a PIN")
 	}
 	if n := utf8.RuneCountInString(strings.TrimSpace(u.Name)); n < 1 || n > 200 {
 		f.Add("name", "must be 1-200 characters")
@@ -109,6 +138,31 @@ func validatePassword(f *Fields, p string) {
 	}
 }
 
+// PIN limits: digits only, as a till's keypad types them.
+const (
+	MinPINLen = 4
+	MaxPINLen = 8
+)
+
+// ValidPIN reports whether p is 4-8 ASCII digits.
+func ValidPIN(p string) bool {
+	if len(p) < MinPINLen || len(p) > MaxPINLen {
+		return false
+	}
+	for _, c := range p {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func validatePIN(f *Fields, p string) {
+	if !ValidPIN(p) {
+		f.Add("pin", "must be 4-8 digits")
+	}
+}
+
 // hashPassword hashes with the store's bcrypt cost.
 func (s *Store) hashPassword(p string) (string, error) {
 	h, err := bcrypt.GenerateFromPassword([]byte(p), s.bcryptCost)
@@ -147,25 +201,76 @@ func (s *Store) Authenticate(ctx context.Context, email, password string) (*User
 	return u, nil
 }
 
-// CreateUser adds a user to a restaurant.
+// AuthenticatePIN finds the active staff member of the restaurant with
+// this staff number and PIN. An admin never logs in by PIN. Unknown
+// staff number, wrong PIN, an admin or a user without a PIN all give the
+// same answer at the same cost.
+func (s *Store) AuthenticatePIN(ctx context.Context, restaurantID, staffNumber, pin string) (*User, error) {
+	u, err := s.userWhere(ctx, `restaurant_id = ? AND staff_number = ?`, restaurantID, staffNumber)
+	if err != nil && ErrorCode(err) != ENotFound {
+		return nil, err
+	}
+	if u == nil || !u.HasPIN() {
+		_ = bcrypt.CompareHashAndPassword(s.dummyHash(), []byte(pin))
+		return nil, Errorf(ENotFound, "user not found")
+	}
+	ok := bcrypt.CompareHashAndPassword([]byte(u.PINHash), []byte(pin)) == nil
+	if !ok || !u.IsActive || u.Role != RoleStaff {
+		return nil, Errorf(ENotFound, "user not found")
+	}
+	return u, nil
+}
+
+// CreateUser adds a user to a restaurant with a password (and no PIN).
+// u.MustChangePassword is kept as the caller set it.
 func (s *Store) CreateUser(ctx context.Context, u *User, password string) error {
+	return s.CreateUserWith(ctx, u, password, "")
+}
+
+// CreateUserWith adds a user with a password, a PIN, or both ("": none).
+// A user without an email has no password: a staff member with a staff
+// number and a PIN.
+func (s *Store) CreateUserWith(ctx context.Context, u *User, password, pin string) error {
 	u.Email = strings.TrimSpace(u.Email)
 	var f Fields
+	if u.Email != "" || password != "" {
+		validatePassword(&f, password)
+	}
+	if u.Email == "" && password != "" {
+		f.Add("password", "is only for a login by email")
+	}
+	if pin != "" {
+		validatePIN(&f, pin)
+	}
+	// What the user will have, for the checks; the hashes follow.
+	u.PasswordHash, u.PINHash = password, pin
 	u.validate(&f)
-	validatePassword(&f, password)
 	if err := f.Err(); err != nil {
+		u.PasswordHash, u.PINHash = "", ""
 		return err
 	}
-	hash, err := s.hashPassword(password)
-	if err != nil {
-		return err
+	var err error
+	if password != "" {
+		if u.PasswordHash, err = s.hashPassword(password); err != nil {
+			return err
+		}
+	}
+	if pin != "" {
+		if u.PINHash, err = s.hashPassword(pin); err != nil {
+			return err
+		}
+	}
+	if password == "" {
+		u.MustChangePassword = false
 	}
 	return s.write(ctx, func(tx *Tx) error {
-		u.ID, u.PasswordHash, u.IsActive = NewID(), hash, true
+		u.ID, u.IsActive = NewID(), true
 		u.CreatedAt, u.UpdatedAt = tx.Now, tx.Now
-		_, err := tx.ExecContext(ctx, `INSERT INTO users (id, restaurant_id, email, name, role, password_hash, is_active, staff_number, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?)`,
-			u.ID, u.RestaurantID, u.Email, u.Name, u.Role, u.PasswordHash, emptyToNull(u.StaffNumber), FormatTime(tx.Now), FormatTime(tx.Now))
+		_, err := tx.ExecContext(ctx, `INSERT INTO users (id, restaurant_id, email, name, role, password_hash, is_active, staff_number,
+			must_change_password, pin_hash, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)`,
+			u.ID, u.RestaurantID, emptyToNull(u.Email), u.Name, u.Role, u.PasswordHash, emptyToNull(u.StaffNumber),
+			u.MustChangePassword, emptyToNull(u.PINHash), FormatTime(tx.Now), FormatTime(tx.Now))
 		if isUnique(err) {
 			return uniqueUserError(err)
 		}
@@ -173,16 +278,19 @@ func (s *Store) CreateUser(ctx context.Context, u *User, password string) error 
 	})
 }
 
-const userColumns = `id, restaurant_id, email, name, role, password_hash, is_active, token_version, staff_number, created_at, updated_at`
+const userColumns = `id, restaurant_id, email, name, role, password_hash, is_active, token_version, staff_number,
+	must_change_password, pin_hash, created_at, updated_at`
 
 func scanUser(row scanner) (*User, error) {
 	var u User
 	var created, updated string
-	var staffNumber sql.NullString
-	if err := row.Scan(&u.ID, &u.RestaurantID, &u.Email, &u.Name, &u.Role, &u.PasswordHash, &u.IsActive, &u.TokenVersion, &staffNumber, &created, &updated); err != nil {
+	var email, staffNumber, pinHash sql.NullString
+	if err := row.Scan(&u.ID, &u.RestaurantID, &email, &u.Name, &u.Role, &u.PasswordHash, &u.IsActive, &u.TokenVersion, &staffNumber,
+		&u.MustChangePassword, &pinHash, &created, &updated); err != nil {
 		return nil, err
 	}
-	u.CreatedAt, u.UpdatedAt, u.StaffNumber = ParseTime(created), ParseTime(updated), staffNumber.String
+	u.CreatedAt, u.UpdatedAt = ParseTime(created), ParseTime(updated)
+	u.Email, u.StaffNumber, u.PINHash = email.String, staffNumber.String, pinHash.String
 	return &u, nil
 }
 
@@ -199,6 +307,11 @@ func (s *Store) User(ctx context.Context, restaurantID, id string) (*User, error
 	return s.userWhere(ctx, `restaurant_id = ? AND id = ?`, restaurantID, id)
 }
 
+// UserByID finds a live user in any restaurant.
+func (s *Store) UserByID(ctx context.Context, id string) (*User, error) {
+	return s.userWhere(ctx, `id = ?`, id)
+}
+
 // UserByEmail finds a live user by email in any restaurant.
 func (s *Store) UserByEmail(ctx context.Context, email string) (*User, error) {
 	return s.userWhere(ctx, `email = ?`, email)
@@ -207,14 +320,13 @@ func (s *Store) UserByEmail(ctx context.Context, email string) (*User, error) {
 // Users lists a restaurant's live users by name.
 func (s *Store) Users(ctx context.Context, restaurantID string) ([]*User, error) {
 	return queryAll(ctx, s.rs, scanUser, `SELECT `+userColumns+` FROM users
-		WHERE deleted_at IS NULL AND restaurant_id = ? ORDER BY name, email`, restaurantID)
+		WHERE deleted_at IS NULL AND restaurant_id = ? ORDER BY name, email, staff_number`, restaurantID)
 }
 
 // UpdateUser applies a partial update. It refuses to leave the restaurant
 // without an active admin.
 func (s *Store) UpdateUser(ctx context.Context, restaurantID, id string, upd UserUpdate) (*User, error) {
 	var f Fields
-	NotNull(&f, "email", upd.Email)
 	NotNull(&f, "name", upd.Name)
 	NotNull(&f, "role", upd.Role)
 	NotNull(&f, "is_active", upd.IsActive)
@@ -225,18 +337,32 @@ func (s *Store) UpdateUser(ctx context.Context, restaurantID, id string, upd Use
 	if v := upd.StaffNumber; v.Set && !v.Null && !validStaffNumber(v.Value) {
 		f.Add("staff_number", "must be 1-20 letters, digits or '-', or null")
 	}
+	if v := upd.PIN; v.Set && !v.Null {
+		validatePIN(&f, v.Value)
+	}
+	if v := upd.Email; v.Set && !v.Null && strings.TrimSpace(v.Value) == "" {
+		f.Add("email", "must be an email address, or null")
+	}
+	if v := upd.Email; v.Set && v.Null && upd.Password.Set {
+		f.Add("password", "is only for a login by email")
+	}
 	if err := f.Err(); err != nil {
 		return nil, err
 	}
-	var hash string
+	var hash, pinHash string
+	var err error
 	if upd.Password.Set {
-		var err error
 		if hash, err = s.hashPassword(upd.Password.Value); err != nil {
 			return nil, err
 		}
 	}
+	if upd.PIN.Set && !upd.PIN.Null {
+		if pinHash, err = s.hashPassword(upd.PIN.Value); err != nil {
+			return nil, err
+		}
+	}
 	var u *User
-	err := s.write(ctx, func(tx *Tx) error {
+	err = s.write(ctx, func(tx *Tx) error {
 		var err error
 		u, err = scanUser(tx.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users
 			WHERE deleted_at IS NULL AND restaurant_id = ? AND id = ?`, restaurantID, id))
@@ -248,8 +374,12 @@ func (s *Store) UpdateUser(ctx context.Context, restaurantID, id string, upd Use
 		}
 		wasAdmin := u.Role == RoleAdmin && u.IsActive
 		before := *u
-		upd.Email.Apply(&u.Email)
-		u.Email = strings.TrimSpace(u.Email)
+		if upd.Email.Set {
+			u.Email = ""
+			if !upd.Email.Null {
+				u.Email = strings.TrimSpace(upd.Email.Value)
+			}
+		}
 		upd.Name.Apply(&u.Name)
 		upd.Role.Apply(&u.Role)
 		upd.IsActive.Apply(&u.IsActive)
@@ -259,8 +389,21 @@ func (s *Store) UpdateUser(ctx context.Context, restaurantID, id string, upd Use
 				u.StaffNumber = upd.StaffNumber.Value
 			}
 		}
-		if hash != "" {
+		if upd.PIN.Set {
+			u.PINHash = pinHash
+		}
+		if u.Role == RoleAdmin && before.Role != RoleAdmin && !upd.PIN.Set {
+			// An admin logs in with email and password only.
+			u.PINHash = ""
+		}
+		switch {
+		case hash != "":
 			u.PasswordHash = hash
+			// A password set by someone else is for the first login only.
+			u.MustChangePassword = upd.ByUserID != id
+		case u.Email == "":
+			// Without an email nothing could log in with a password.
+			u.PasswordHash, u.MustChangePassword = "", false
 		}
 		var f Fields
 		u.validate(&f)
@@ -274,12 +417,14 @@ func (s *Store) UpdateUser(ctx context.Context, restaurantID, id string, upd Use
 		}
 		u.UpdatedAt = tx.Now
 		// What a token grants changed: every token issued before ends.
-		if hash != "" || u.Role != before.Role || u.IsActive != before.IsActive {
+		passwordChanged := u.PasswordHash != before.PasswordHash
+		if passwordChanged || u.PINHash != before.PINHash || u.Role != before.Role || u.IsActive != before.IsActive {
 			u.TokenVersion++
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE users SET email = ?, name = ?, role = ?, is_active = ?, password_hash = ?,
-			token_version = ?, staff_number = ?, updated_at = ? WHERE id = ?`,
-			u.Email, u.Name, u.Role, u.IsActive, u.PasswordHash, u.TokenVersion, emptyToNull(u.StaffNumber), FormatTime(tx.Now), id)
+			token_version = ?, staff_number = ?, must_change_password = ?, pin_hash = ?, updated_at = ? WHERE id = ?`,
+			emptyToNull(u.Email), u.Name, u.Role, u.IsActive, u.PasswordHash, u.TokenVersion, emptyToNull(u.StaffNumber),
+			u.MustChangePassword, emptyToNull(u.PINHash), FormatTime(tx.Now), id)
 		if isUnique(err) {
 			return uniqueUserError(err)
 		}
@@ -359,6 +504,9 @@ func (s *Store) ChangeOwnPassword(ctx context.Context, u *User, current, next st
 	if err := f.Err(); err != nil {
 		return nil, err
 	}
+	if u.Email == "" {
+		return nil, Errorf(EConflict, "this account has no email: it logs in with staff number and PIN")
+	}
 	if !CheckPassword(u, current) {
 		return nil, Invalid("current_password", "is wrong")
 	}
@@ -374,8 +522,8 @@ func (s *Store) ChangeOwnPassword(ctx context.Context, u *User, current, next st
 		// The version must still be the caller's: a password changed by an
 		// admin (or another device) in between wins, and this one is 401'd
 		// by its stale token on the next request anyway.
-		res, err := tx.ExecContext(ctx, `UPDATE users SET password_hash = ?, token_version = token_version + 1, updated_at = ?
-			WHERE id = ? AND token_version = ? AND deleted_at IS NULL`, hash, FormatTime(tx.Now), u.ID, u.TokenVersion)
+		res, err := tx.ExecContext(ctx, `UPDATE users SET password_hash = ?, must_change_password = 0, token_version = token_version + 1,
+			updated_at = ? WHERE id = ? AND token_version = ? AND deleted_at IS NULL`, hash, FormatTime(tx.Now), u.ID, u.TokenVersion)
 		if err != nil {
 			return err
 		}
@@ -384,6 +532,7 @@ func (s *Store) ChangeOwnPassword(ctx context.Context, u *User, current, next st
 		}
 		changed := *u
 		changed.PasswordHash, changed.TokenVersion, changed.UpdatedAt = hash, u.TokenVersion+1, tx.Now
+		changed.MustChangePassword = false
 		out = &changed
 		if s.passwordChanged != nil {
 			tx.afterCommit = append(tx.afterCommit, func() { s.passwordChanged(&changed) })
@@ -391,4 +540,21 @@ func (s *Store) ChangeOwnPassword(ctx context.Context, u *User, current, next st
 		return nil
 	})
 	return out, err
+}
+
+// RequirePasswordChange marks a user's password as one to replace at the
+// next login (the generated first admin password of a box set up before
+// the mark existed). A missing or deleted user is not_found.
+func (s *Store) RequirePasswordChange(ctx context.Context, id string) error {
+	return s.write(ctx, func(tx *Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE users SET must_change_password = 1 WHERE id = ? AND deleted_at IS NULL
+			AND password_hash <> ''`, id)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return NotFound("user")
+		}
+		return nil
+	})
 }

@@ -14,6 +14,7 @@ const pages = {
   '/fiscal': { nav: 'nav.fiscal', load: () => import('./pages/fiscal.js') },
   '/notifications': { nav: 'nav.notifications', load: () => import('./pages/notifications.js') },
   '/users': { nav: 'nav.users', load: () => import('./pages/users.js') },
+  '/account': { nav: 'nav.account', load: () => import('./pages/account.js') },
 };
 
 const RETURN = 'posbox.return';
@@ -53,6 +54,8 @@ async function render() {
     return;
   }
   if (path === '/login') { history.replaceState(null, '', '/'); return render(); }
+  // A password someone else set: her own first, nothing else until then.
+  if (session.me.must_change_password && path !== '/account') { history.replaceState(null, '', '/account'); return render(); }
   const page = pages[path] || pages['/'];
   if (!pages[path]) history.replaceState(null, '', '/');
   const main = layout(page);
@@ -65,12 +68,21 @@ async function render() {
 }
 
 function ctx() {
-  return { me: session.me, restaurant: session.restaurant, navigate };
+  return { me: session.me, restaurant: session.restaurant, navigate, signedIn };
+}
+
+// signedIn takes the fresh token of one's own password change (the old
+// one ended with it); after a forced change it opens the overview.
+function signedIn(tok, me) {
+  const forced = session.me.must_change_password;
+  api.setToken(tok);
+  session.me = me;
+  if (forced) navigate('/', { replace: true });
 }
 
 // layout draws the header and navigation and returns the empty main.
 function layout(page) {
-  const links = Object.entries(pages).map(([path, p]) => h('li', {},
+  const links = Object.entries(pages).filter(([path]) => !session.me.must_change_password || path === '/account').map(([path, p]) => h('li', {},
     h('a', { href: path, 'aria-current': p === page ? 'page' : null, onclick: (e) => { e.preventDefault(); closeMenu(); navigate(path); } }, t(p.nav))));
   const langSwitch = h('div', { class: 'lang', role: 'group', 'aria-label': t('nav.language') },
     ['de', 'en'].map((l) => h('button', { type: 'button', class: 'link', lang: l, 'aria-pressed': String(lang() === l),

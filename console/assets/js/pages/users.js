@@ -1,7 +1,10 @@
-// Users: the list, a form to create one, and per user: change the role,
-// disable/enable, reset the password (in a dialog), delete. API:
-// docs/API.md section 2. A password is sent and forgotten: it is never
-// shown, kept in a draft or put back into a field.
+// Users: the list, a form to create one (with an email and a password, or
+// for staff without an email: staff number and till PIN), and per user:
+// edit name, email and staff number, change the role, disable/enable,
+// reset the password or set the PIN (in dialogs), delete. Her own
+// password is changed on "My account" (with the current one), not here.
+// API: docs/API.md section 2. A password or PIN is sent and forgotten:
+// it is never shown, kept in a draft or put back into a field.
 import { t, addStrings } from '../i18n.js';
 import * as api from '../api.js';
 import { ApiError } from '../api.js';
@@ -12,7 +15,7 @@ addStrings({
   de: {
     'users.title': 'Benutzer', 'users.list': 'Alle Benutzer', 'users.new': 'Neuer Benutzer',
     'users.name': 'Name', 'users.email': 'E-Mail', 'users.role': 'Rolle', 'users.status': 'Status', 'users.password': 'Passwort',
-    'users.password_hint': '8 bis 72 Zeichen. Wird nach dem Speichern nicht mehr angezeigt.',
+    'users.password_hint': '8 bis 72 Zeichen. Wird nach dem Speichern nicht mehr angezeigt; die Person wählt bei der ersten Anmeldung ein eigenes.',
     'users.password_repeat': 'Passwort wiederholen', 'users.password_mismatch': 'Die beiden Passwörter stimmen nicht überein.',
     'users.role.admin': 'Administrator', 'users.role.staff': 'Mitarbeiter',
     'users.role_hint': 'Administratoren verwalten alles in dieser Konsole; Mitarbeiter stempeln und kassieren an der Kasse.',
@@ -23,18 +26,32 @@ addStrings({
     'users.disabled_msg': '{name} ist deaktiviert und kann sich nicht mehr anmelden.', 'users.enabled_msg': '{name} kann sich wieder anmelden.',
     'users.deleted': '{name} wurde gelöscht.', 'users.password_changed': 'Das Passwort von {name} wurde geändert.',
     'users.password_title': 'Neues Passwort für {name}',
-    'users.password_dialog_hint': 'Das neue Passwort gilt ab sofort. Bitte teilen Sie es {name} persönlich mit.',
+    'users.password_dialog_hint': 'Das neue Passwort gilt ab sofort. Bitte teilen Sie es {name} persönlich mit; bei der nächsten Anmeldung wird {name} gebeten, ein eigenes zu wählen.',
     'users.confirm_delete': '{name} löschen? Die Person kann sich nicht mehr anmelden; Schichten und Arbeitszeiten bleiben erhalten.',
     'users.confirm_self_demote': 'Sich selbst zum Mitarbeiter machen? Sie verlieren sofort den Zugang zu dieser Konsole.',
     'users.confirm_self_disable': 'Das eigene Konto deaktivieren? Sie werden sofort abgemeldet und können sich nicht mehr anmelden.',
     'users.confirm_self_delete': 'Das eigene Konto löschen? Sie werden sofort abgemeldet und können sich nicht mehr anmelden.',
     'users.last_admin': 'Nicht möglich: Es muss mindestens ein aktiver Administrator bleiben. Machen Sie zuerst eine andere Person zum Administrator.',
-    'users.error_for': '{name}: {message}', 'users.draft_restored': 'Nicht gespeicherte Eingaben wurden wiederhergestellt (außer dem Passwort).',
+    'users.error_for': '{name}: {message}', 'users.draft_restored': 'Nicht gespeicherte Eingaben wurden wiederhergestellt (außer Passwort und PIN).',
+    'users.staff_number': 'Personalnummer', 'users.staff_number_hint': 'Für die Lohnabrechnung und die Anmeldung an der Kasse mit PIN (Buchstaben, Ziffern, Bindestrich).',
+    'users.email_hint': 'Leer lassen für Mitarbeiter ohne E-Mail-Adresse: Sie melden sich an der Kasse mit Personalnummer und PIN an.',
+    'users.pin': 'PIN für die Kasse', 'users.pin_hint': '4 bis 8 Ziffern. Anmeldung an der Kasse mit Personalnummer und PIN (nur Mitarbeiter). Wird nach dem Speichern nicht mehr angezeigt.',
+    'users.pin_repeat': 'PIN wiederholen', 'users.pin_mismatch': 'Die beiden PINs stimmen nicht überein.',
+    'users.no_email': 'keine – Anmeldung mit Personalnummer und PIN', 'users.has_pin': 'PIN', 'users.must_change': 'Muss Passwort ändern',
+    'users.edit': 'Bearbeiten', 'users.edit_title': '{name} bearbeiten', 'users.saved': 'Die Angaben von {name} wurden gespeichert.',
+    'users.edit_password_hint': 'Nur nötig, wenn Sie eine E-Mail eintragen: Damit meldet sich die Person an und muss es beim ersten Mal ändern.',
+    'users.edit_email_hint': 'Leer lassen, wenn sich die Person nur an der Kasse mit Personalnummer und PIN anmeldet.',
+    'users.set_pin': 'PIN festlegen', 'users.pin_title': 'PIN für {name}', 'users.pin_changed': 'Die PIN von {name} wurde festgelegt.',
+    'users.pin_dialog_hint': 'Die neue PIN gilt ab sofort; eine frühere PIN und alle Anmeldungen damit enden. Bitte teilen Sie sie {name} persönlich mit.',
+    'users.remove_pin': 'PIN entfernen', 'users.pin_removed': '{name} kann sich nicht mehr mit PIN anmelden.',
+    'users.confirm_remove_pin': 'PIN von {name} entfernen? Die Anmeldung an der Kasse mit Personalnummer und PIN ist dann nicht mehr möglich.',
+    'users.own_password': 'Eigenes Passwort ändern',
+    'users.password_must_change': 'Die Person muss es bei der nächsten Anmeldung durch ein eigenes ersetzen.',
   },
   en: {
     'users.title': 'Users', 'users.list': 'All users', 'users.new': 'New user',
     'users.name': 'Name', 'users.email': 'Email', 'users.role': 'Role', 'users.status': 'Status', 'users.password': 'Password',
-    'users.password_hint': '8 to 72 characters. It is not shown again after saving.',
+    'users.password_hint': '8 to 72 characters. It is not shown again after saving; they choose their own at the first login.',
     'users.password_repeat': 'Repeat password', 'users.password_mismatch': 'The two passwords do not match.',
     'users.role.admin': 'Admin', 'users.role.staff': 'Staff',
     'users.role_hint': 'Admins manage everything in this console; staff clock in and sell at the till.',
@@ -45,20 +62,34 @@ addStrings({
     'users.disabled_msg': '{name} is disabled and can no longer log in.', 'users.enabled_msg': '{name} can log in again.',
     'users.deleted': '{name} was deleted.', 'users.password_changed': 'The password of {name} was changed.',
     'users.password_title': 'New password for {name}',
-    'users.password_dialog_hint': 'The new password works at once. Please tell {name} in person.',
+    'users.password_dialog_hint': 'The new password works at once. Please tell {name} in person; at the next login {name} is asked to choose their own.',
     'users.confirm_delete': 'Delete {name}? They can no longer log in; their shifts and time entries are kept.',
     'users.confirm_self_demote': 'Make yourself staff? You lose access to this console at once.',
     'users.confirm_self_disable': 'Disable your own account? You are logged out at once and cannot log in again.',
     'users.confirm_self_delete': 'Delete your own account? You are logged out at once and cannot log in again.',
     'users.last_admin': 'Not possible: at least one active admin must remain. Make someone else an admin first.',
-    'users.error_for': '{name}: {message}', 'users.draft_restored': 'Unsaved input was restored (except the password).',
+    'users.error_for': '{name}: {message}', 'users.draft_restored': 'Unsaved input was restored (except password and PIN).',
+    'users.staff_number': 'Staff number', 'users.staff_number_hint': 'For the payroll and the till login with a PIN (letters, digits, hyphen).',
+    'users.email_hint': 'Leave empty for staff without an email address: they log in at the till with staff number and PIN.',
+    'users.pin': 'Till PIN', 'users.pin_hint': '4 to 8 digits. Log in at the till with staff number and PIN (staff only). It is not shown again after saving.',
+    'users.pin_repeat': 'Repeat PIN', 'users.pin_mismatch': 'The two PINs do not match.',
+    'users.no_email': 'none – logs in with staff number and PIN', 'users.has_pin': 'PIN', 'users.must_change': 'Must change password',
+    'users.edit': 'Edit', 'users.edit_title': 'Edit {name}', 'users.saved': 'The details of {name} were saved.',
+    'users.edit_password_hint': 'Only needed when you enter an email: they log in with it and must change it the first time.',
+    'users.edit_email_hint': 'Leave empty if they log in only at the till with staff number and PIN.',
+    'users.set_pin': 'Set PIN', 'users.pin_title': 'PIN for {name}', 'users.pin_changed': 'The PIN of {name} was set.',
+    'users.pin_dialog_hint': 'The new PIN works at once; an earlier PIN and every login with it end. Please tell {name} in person.',
+    'users.remove_pin': 'Remove PIN', 'users.pin_removed': '{name} can no longer log in with a PIN.',
+    'users.confirm_remove_pin': 'Remove the PIN of {name}? Logging in at the till with staff number and PIN is then no longer possible.',
+    'users.own_password': 'Change own password',
+    'users.password_must_change': 'They must replace it with their own at the next login.',
   },
 });
 
 const DRAFT = 'user.new';
 
 export default {
-  async render(main, { me }) {
+  async render(main, { me, navigate }) {
     const listBox = h('div', { id: 'users-list' });
     const listError = h('p', { class: 'form-error', role: 'alert', id: 'users-error' });
     const createCard = h('section', { class: 'card', id: 'user-create' });
@@ -79,15 +110,23 @@ export default {
       }
       clear(listBox, table([
         { label: t('users.name'), cell: (u) => h('div', {}, h('strong', {}, u.name), u.id === me.id ? [' ', badge(t('users.you'), 'neutral')] : null) },
-        { label: t('users.email'), class: 'wrap-anywhere', cell: (u) => u.email },
+        { label: t('users.email'), class: 'wrap-anywhere', cell: (u) => u.email || h('span', { class: 'muted' }, t('users.no_email')) },
+        { label: t('users.staff_number'), cell: (u) => u.staff_number || '–' },
         { label: t('users.role'), cell: (u) => t(`users.role.${u.role}`) },
-        { label: t('users.status'), cell: (u) => h('div', {}, u.is_active ? badge(t('users.active'), 'ok') : badge(t('users.disabled'), 'bad')) },
+        { label: t('users.status'), cell: (u) => h('div', { class: 'buttons user-badges' }, u.is_active ? badge(t('users.active'), 'ok') : badge(t('users.disabled'), 'bad'),
+          u.has_pin ? badge(t('users.has_pin'), 'neutral') : null,
+          u.must_change_password ? badge(t('users.must_change'), 'warn') : null) },
         { label: t('common.actions'), cell: (u) => h('div', { class: 'buttons row-actions' },
-          action(u, u.role === 'admin' ? 'users.make_staff' : 'users.make_admin', (b) => setRole(u, b)),
+          action(u, 'users.edit', () => editDialog(u)),
+          u.email ? action(u, u.role === 'admin' ? 'users.make_staff' : 'users.make_admin', (b) => setRole(u, b)) : null,
           action(u, u.is_active ? 'users.disable' : 'users.enable', (b) => setActive(u, b)),
-          action(u, 'users.reset_password', () => passwordDialog(u)),
+          // Her own password needs her current one: "My account".
+          u.id === me.id ? action(u, 'users.own_password', () => navigate('/account'))
+            : u.email ? action(u, 'users.reset_password', () => passwordDialog(u)) : null,
+          u.role === 'staff' ? action(u, 'users.set_pin', () => pinDialog(u)) : null,
+          u.role === 'staff' && u.has_pin && u.email ? action(u, 'users.remove_pin', (b) => removePin(u, b)) : null,
           action(u, 'common.delete', (b) => remove(u, b), 'danger small')) },
-      ], users, { caption: t('users.list'), rowAttrs: (u) => ({ dataset: { id: u.id, email: u.email } }) }));
+      ], users, { caption: t('users.list'), rowAttrs: (u) => ({ dataset: { id: u.id, email: u.email || '', staffNumber: u.staff_number || '' } }) }));
     }
 
     function action(u, key, fn, cls = 'secondary small') {
@@ -128,6 +167,11 @@ export default {
         (x) => t(x.is_active ? 'users.enabled_msg' : 'users.disabled_msg', { name: x.name }));
     }
 
+    async function removePin(u, button) {
+      if (!(await confirmDialog(t('users.confirm_remove_pin', { name: u.name }), t('users.remove_pin')))) return;
+      await change(u, button, { pin: null }, (x) => t('users.pin_removed', { name: x.name }));
+    }
+
     async function remove(u, button) {
       if (!(await confirmDialog(t(u.id === me.id ? 'users.confirm_self_delete' : 'users.confirm_delete', { name: u.name }), t('common.delete')))) return;
       listError.textContent = '';
@@ -147,72 +191,154 @@ export default {
       await load();
     }
 
-    // passwordDialog asks for a new password (twice) and sets it.
-    function passwordDialog(u) {
+    // dialog opens a modal form; save(values, form) sends it and returns
+    // the toast's text, or null to keep the dialog open.
+    function dialog(cls, title, fields, save) {
       const submit = h('button', { type: 'submit' }, t('common.save'));
-      const form = h('form', { class: 'panel', novalidate: true },
-        h('p', { class: 'muted wide' }, t('users.password_dialog_hint', { name: u.name })),
-        field({ name: 'password', label: t('users.password'), type: 'password', required: true, hint: t('users.password_hint'),
-          attrs: { autocomplete: 'new-password' } }),
-        field({ name: 'password_repeat', label: t('users.password_repeat'), type: 'password', required: true, attrs: { autocomplete: 'new-password' } }),
+      const form = h('form', { class: 'panel', novalidate: true }, fields,
         h('p', { class: 'form-error', role: 'alert' }),
         h('div', { class: 'buttons' }, submit, h('button', { type: 'button', class: 'secondary', onclick: () => dlg.close() }, t('common.cancel'))));
-      const dlg = h('dialog', { class: 'password-dialog', 'aria-labelledby': 'password-dialog-title' },
-        h('h2', { id: 'password-dialog-title' }, t('users.password_title', { name: u.name })), form);
+      const id = `${cls}-title`;
+      const dlg = h('dialog', { class: cls, 'aria-labelledby': id }, h('h2', { id }, title), form);
       dlg.addEventListener('close', () => { form.reset(); dlg.remove(); });
       form.addEventListener('submit', async (e) => {
         e.preventDefault();
         clearErrors(form);
-        const v = values(form);
-        if (v.password !== v.password_repeat) {
-          showError(form, new ApiError(422, { errors: [{ field: 'password_repeat', message: t('users.password_mismatch') }] }));
-          return;
-        }
         await withBusy(submit, async () => {
           try {
-            await api.put(`/api/users/${u.id}`, { password: v.password });
-            toast(t('users.password_changed', { name: u.name }));
+            const msg = await save(values(form), form);
+            if (msg === null) return;
+            toast(msg);
             dlg.close();
           } catch (err) {
             if (err.status === 401) { dlg.close(); return; }
             showError(form, err);
+            return;
           }
+          await load();
         });
       });
       document.body.append(dlg);
       dlg.showModal();
-      form.querySelector('input[name=password]').focus();
+      form.querySelector('input').focus();
+      return form;
+    }
+
+    // mismatch shows that a repeated secret differs; true when it does.
+    function mismatch(form, v, name, key) {
+      if (v[name] === v[`${name}_repeat`]) return false;
+      showError(form, new ApiError(422, { errors: [{ field: `${name}_repeat`, message: t(key) }] }));
+      return true;
+    }
+
+    const secret = (name, label, hint, attrs) => field({ name, label, type: 'password', required: true, hint, attrs });
+
+    // passwordDialog sets a new password for someone else (twice typed).
+    function passwordDialog(u) {
+      dialog('password-dialog', t('users.password_title', { name: u.name }), [
+        h('p', { class: 'muted wide' }, t('users.password_dialog_hint', { name: u.name })),
+        secret('password', t('users.password'), t('users.password_hint'), { autocomplete: 'new-password' }),
+        secret('password_repeat', t('users.password_repeat'), null, { autocomplete: 'new-password' }),
+      ], async (v, form) => {
+        if (mismatch(form, v, 'password', 'users.password_mismatch')) return null;
+        await api.put(`/api/users/${u.id}`, { password: v.password });
+        return t('users.password_changed', { name: u.name });
+      });
+    }
+
+    // pinDialog sets a staff member's till PIN (and the staff number it
+    // needs, when there is none yet).
+    function pinDialog(u) {
+      const pinAttrs = { autocomplete: 'off', inputmode: 'numeric', pattern: '[0-9]*', maxlength: 8 };
+      dialog('pin-dialog', t('users.pin_title', { name: u.name }), [
+        h('p', { class: 'muted wide' }, t('users.pin_dialog_hint', { name: u.name })),
+        u.staff_number ? null : field({ name: 'staff_number', label: t('users.staff_number'), required: true, hint: t('users.staff_number_hint'),
+          attrs: { autocomplete: 'off', maxlength: 20 } }),
+        secret('pin', t('users.pin'), t('users.pin_hint'), pinAttrs),
+        secret('pin_repeat', t('users.pin_repeat'), null, pinAttrs),
+      ], async (v, form) => {
+        if (mismatch(form, v, 'pin', 'users.pin_mismatch')) return null;
+        const body = { pin: v.pin };
+        if (!u.staff_number) body.staff_number = v.staff_number.trim();
+        await api.put(`/api/users/${u.id}`, body);
+        return t('users.pin_changed', { name: u.name });
+      });
+    }
+
+    // editDialog changes name, email and staff number. A user without an
+    // email who gets one needs a password with it.
+    function editDialog(u) {
+      const form = dialog('edit-dialog', t('users.edit_title', { name: u.name }), [
+        field({ name: 'name', label: t('users.name'), required: true, value: u.name, attrs: { autocomplete: 'off', maxlength: 200 } }),
+        field({ name: 'email', label: t('users.email'), type: 'email', value: u.email || '', required: u.role === 'admin',
+          hint: u.role === 'staff' ? t('users.edit_email_hint') : null, attrs: { autocomplete: 'off' } }),
+        field({ name: 'staff_number', label: t('users.staff_number'), value: u.staff_number || '', hint: t('users.staff_number_hint'),
+          attrs: { autocomplete: 'off', maxlength: 20 } }),
+        u.email ? null : field({ name: 'password', label: t('users.password'), type: 'password', hint: t('users.edit_password_hint'),
+          attrs: { autocomplete: 'new-password' } }),
+      ], async (v) => {
+        const body = {};
+        if (v.name !== u.name) body.name = v.name;
+        const email = v.email.trim();
+        if (email !== (u.email || '')) body.email = email || null;
+        const sn = v.staff_number.trim();
+        if (sn !== (u.staff_number || '')) body.staff_number = sn || null;
+        if (!u.email && email) body.password = form.elements.namedItem('password').value;
+        if (Object.keys(body).length) await api.put(`/api/users/${u.id}`, body);
+        return t('users.saved', { name: v.name });
+      });
     }
 
     function createForm() {
       const restored = !!readDraft(DRAFT);
       const submit = h('button', { type: 'submit' }, t('common.create'));
-      const password = field({ name: 'password', label: t('users.password'), type: 'password', required: true, hint: t('users.password_hint'),
-        attrs: { autocomplete: 'new-password' } });
+      // Password and PIN inputs have no name: the draft never holds them.
+      const nameless = (f) => { f.querySelector('input').removeAttribute('name'); return f; };
+      const password = nameless(field({ name: 'password', label: t('users.password'), type: 'password', required: true, hint: t('users.password_hint'),
+        attrs: { autocomplete: 'new-password' } }));
+      const pin = nameless(field({ name: 'pin', label: t('users.pin'), type: 'password', hint: t('users.pin_hint'),
+        attrs: { autocomplete: 'off', inputmode: 'numeric', pattern: '[0-9]*', maxlength: 8 } }));
       const pwInput = password.querySelector('input');
-      pwInput.removeAttribute('name'); // no name: the draft never holds it
+      const pinInput = pin.querySelector('input');
       const form = h('form', { class: 'panel', id: 'user-form', novalidate: true },
         field({ name: 'name', label: t('users.name'), required: true, attrs: { autocomplete: 'off', maxlength: 200 } }),
-        field({ name: 'email', label: t('users.email'), type: 'email', required: true, attrs: { autocomplete: 'off' } }),
+        field({ name: 'email', label: t('users.email'), type: 'email', hint: t('users.email_hint'), attrs: { autocomplete: 'off' } }),
         field({ name: 'role', label: t('users.role'), type: 'select', value: 'staff', hint: t('users.role_hint'),
           options: [['staff', t('users.role.staff')], ['admin', t('users.role.admin')]] }),
-        password,
+        field({ name: 'staff_number', label: t('users.staff_number'), hint: t('users.staff_number_hint'), attrs: { autocomplete: 'off', maxlength: 20 } }),
+        password, pin,
         h('p', { class: 'form-error', role: 'alert' }),
         h('div', { class: 'buttons' }, submit));
+      // The password is for a login by email, the PIN for staff: each
+      // shows only where it can be used.
+      const sync = () => {
+        const v = values(form);
+        password.hidden = v.email.trim() === '';
+        pin.hidden = v.role !== 'staff';
+      };
+      form.addEventListener('input', sync);
+      form.addEventListener('change', sync);
       bindDraft(form, DRAFT);
+      sync();
       form.addEventListener('submit', async (e) => {
         e.preventDefault();
         clearErrors(form);
         const v = values(form);
+        const body = { name: v.name, role: v.role };
+        if (v.email.trim()) { body.email = v.email.trim(); body.password = pwInput.value; }
+        if (v.staff_number.trim()) body.staff_number = v.staff_number.trim();
+        if (v.role === 'staff' && pinInput.value) body.pin = pinInput.value;
         await withBusy(submit, async () => {
           try {
-            const res = await api.post('/api/users', { email: v.email.trim(), name: v.name, role: v.role, password: pwInput.value });
+            const res = await api.post('/api/users', body);
             dropDraft(DRAFT);
-            for (const [n, v] of [['name', ''], ['email', ''], ['role', 'staff']]) form.elements.namedItem(n).value = v;
+            for (const [n, x] of [['name', ''], ['email', ''], ['role', 'staff'], ['staff_number', '']]) form.elements.namedItem(n).value = x;
             pwInput.value = '';
+            pinInput.value = '';
+            sync();
             toast(t('users.created', { name: res.user.name }));
           } catch (err) {
-            if (err.status === 401) return; // the login takes over; the draft (without the password) is kept
+            if (err.status === 401) return; // the login takes over; the draft (without password and PIN) is kept
             showError(form, err);
             return;
           }
