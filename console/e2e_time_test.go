@@ -2,7 +2,6 @@ package console_test
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -148,9 +147,9 @@ func TestConsoleTimeEntries(t *testing.T) {
 	b.clickText("header .lang button", "DE")
 	b.wait("German", `document.querySelector('main h1').innerText === 'Arbeitszeiten'`)
 
-	// Kim forgot to clock out; her clock-in is moved two minutes back
-	// through the API first, so a clock-out at this minute lies after it.
-	// A change made elsewhere shows as "korrigiert" with its history.
+	// Kim came in two minutes earlier than she clocked in: corrected while
+	// she is still at work (from the clock-out dialog), so a clock-out at
+	// this minute lies after it. Then she forgets to clock out.
 	_, list := a.call(t, "GET", "/api/time-entries", admin, "")
 	var entries struct {
 		TimeEntries []struct {
@@ -167,11 +166,18 @@ func TestConsoleTimeEntries(t *testing.T) {
 			kimEntry = e.ID
 		}
 	}
-	earlier := time.Now().Add(-2 * time.Minute)
-	if code, body := a.call(t, "PATCH", "/api/time-entries/"+kimEntry, admin, fmt.Sprintf(`{"clock_in":%q,"reason":"came in earlier"}`, earlier.UTC().Format(time.RFC3339))); code != http.StatusOK {
-		t.Fatalf("moving Kim's clock-in: %d %s", code, body)
-	}
-	b.open("/time?date=" + isoDate(time.Date(earlier.In(berlin(t)).Year(), earlier.In(berlin(t)).Month(), earlier.In(berlin(t)).Day(), 0, 0, 0, 0, time.UTC)))
+	earlier := time.Now().Add(-2 * time.Minute).In(berlin(t))
+	b.wait("Kim open", `document.querySelector('#entries tr.open button[data-action=close]')`)
+	b.click(`#entries tr.open button[data-action=close]`)
+	b.wait("the clock-out form", `document.querySelector('dialog[open] #correct-form[data-mode=close]')`)
+	b.click("#correct-open")
+	b.wait("the start's form", `document.querySelector('dialog[open] #correct-form[data-mode=correct]') && !document.querySelector('#correct-form [name=clock_out]')`)
+	b.fill(`#correct-form [name=day]`, earlier.Format("2006-01-02"))
+	b.fill(`#correct-form [name=clock_in]`, earlier.Format("15:04"))
+	b.fill(`#correct-form [name=reason]`, "came in earlier")
+	b.click(`#correct-form button[type=submit]`)
+	b.wait("the start corrected", `!document.querySelector('dialog')`)
+	b.open("/time?date=" + earlier.Format("2006-01-02"))
 	b.wait("Kim's entry corrected", `[...document.querySelectorAll('#entries tbody tr.open')].some((tr) => tr.innerText.includes('korrigiert') && tr.innerText.includes('Verlauf ansehen'))`)
 	b.click(`#entries tr.open button[data-action=close]`)
 	b.wait("the clock-out form", `document.querySelector('dialog[open] #correct-form[data-mode=close]') && document.querySelector('#correct-heading').innerText.includes('Kim Koch')`)
@@ -181,7 +187,7 @@ func TestConsoleTimeEntries(t *testing.T) {
 	b.wait("nobody open", `!document.querySelector('dialog') && !document.querySelector('#entries tbody tr.open')`)
 	code, detail := a.call(t, "GET", "/api/time-entries/history/"+kimEntry, admin, "")
 	if code != http.StatusOK || !strings.Contains(detail, `"action":"close"`) || !strings.Contains(detail, `"reason":"forgot to clock out"`) ||
-		strings.Count(detail, `"action":`) != 2 {
+		!strings.Contains(detail, `"reason":"came in earlier"`) || strings.Count(detail, `"action":`) != 2 {
 		t.Fatalf("Kim's history: %d %s", code, detail)
 	}
 }

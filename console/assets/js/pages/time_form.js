@@ -17,6 +17,8 @@ addStrings({
     'tform.add_meta': 'Für eine Schicht, die nicht gestempelt wurde (zum Beispiel, weil die Kasse aus war).',
     'tform.close_meta': '{name} hat am {day} um {time} eingestempelt und nicht ausgestempelt. Wann war Feierabend?',
     'tform.correct_meta': 'Jetzt: {day}, {from} bis {to}, Pause {brk} Min.',
+    'tform.correct_open_meta': 'Noch eingestempelt seit {day}, {from}, Pause bisher {brk} Min. Das Ende kommt beim Ausstempeln.',
+    'tform.only_start': 'Noch bei der Arbeit? Nur Beginn oder Pause korrigieren',
     'tform.person': 'Mitarbeiter', 'tform.choose': 'Bitte wählen', 'tform.inactive': '{name} (deaktiviert)',
     'tform.day': 'Tag (Beginn)', 'tform.in': 'Beginn', 'tform.out': 'Ende', 'tform.out_hint': 'Vor dem Beginn: endet am Folgetag.',
     'tform.break': 'Pause (Minuten)', 'tform.reason': 'Grund', 'tform.reason_hint': 'Bleibt im Verlauf des Eintrags, für immer sichtbar.',
@@ -39,6 +41,8 @@ addStrings({
     'tform.add_meta': 'For a shift that was not clocked (for example because the till was off).',
     'tform.close_meta': '{name} clocked in on {day} at {time} and never clocked out. When did they leave?',
     'tform.correct_meta': 'Now: {day}, {from} to {to}, break {brk} min.',
+    'tform.correct_open_meta': 'Clocked in since {day}, {from}, break so far {brk} min. The end comes with the clock-out.',
+    'tform.only_start': 'Still at work? Correct only the start or the break',
     'tform.person': 'Staff member', 'tform.choose': 'Please choose', 'tform.inactive': '{name} (disabled)',
     'tform.day': 'Day (start)', 'tform.in': 'Start', 'tform.out': 'End', 'tform.out_hint': 'Before the start: ends the next day.',
     'tform.break': 'Break (minutes)', 'tform.reason': 'Reason', 'tform.reason_hint': 'Kept in the entry\'s history for good.',
@@ -63,9 +67,13 @@ const shortDay = (d) => fmtDay(d, { weekday: 'short', day: '2-digit', month: '2-
 // change or a new login removes it). mode: 'add' (users, date: the day
 // shown), 'close' or 'correct' (entry). onChanged runs after a save, and
 // after a conflict that means the list is out of date.
-export function openEntryForm({ host, mode, entry = null, users = [], date = localDate(), opener = null, onChanged = () => {} }) {
+export function openEntryForm(opts) {
+  const { host, mode, entry = null, users = [], date = localDate(), opener = null, onChanged = () => {} } = opts;
   const name = entry ? entry.user_name : '';
   const adding = mode === 'add', closing = mode === 'close';
+  // An open entry's start and break can be corrected while its owner is
+  // still at work; its end is the clock-out's.
+  const stillOpen = mode === 'correct' && !entry.clock_out;
   const inDay = entry ? localDate(new Date(entry.clock_in)) : date;
   const init = {
     day: inDay,
@@ -77,8 +85,10 @@ export function openEntryForm({ host, mode, entry = null, users = [], date = loc
   const title = h('h2', { id: 'correct-heading' },
     adding ? t('tform.add_title') : t(closing ? 'tform.close_title' : 'tform.correct_title', { name }));
   const meta = h('p', { class: 'meta' }, adding ? t('tform.add_meta') : closing
-    ? t('tform.close_meta', { name, day: shortDay(inDay), time: fmtTime(entry.clock_in) })
-    : t('tform.correct_meta', { day: shortDay(inDay), from: init.clock_in, to: init.clock_out, brk: entry.break_minutes }));
+    ? [t('tform.close_meta', { name, day: shortDay(inDay), time: fmtTime(entry.clock_in) }), ' ',
+      h('button', { type: 'button', class: 'link', id: 'correct-open', onclick: () => { close(); openEntryForm({ ...opts, mode: 'correct' }); } },
+        t('tform.only_start'))]
+    : t(stillOpen ? 'tform.correct_open_meta' : 'tform.correct_meta', { day: shortDay(inDay), from: init.clock_in, to: init.clock_out, brk: entry.break_minutes }));
   const note = h('p', { class: 'hint wide span-note', id: 'span-note', 'aria-live': 'polite' });
   const saveButton = h('button', { type: 'submit' }, t(adding ? 'tform.save_add' : closing ? 'tform.save_close' : 'tform.save_correct'));
   const form = h('form', { class: 'panel', id: 'correct-form', novalidate: true, dataset: { mode } },
@@ -86,7 +96,7 @@ export function openEntryForm({ host, mode, entry = null, users = [], date = loc
       options: [['', t('tform.choose')], ...users.map((u) => [u.id, u.is_active === false ? t('tform.inactive', { name: u.name }) : u.name])] }) : null,
     closing ? null : field({ name: 'day', label: t('tform.day'), type: 'date', value: init.day, required: true }),
     closing ? null : field({ name: 'clock_in', label: t('tform.in'), type: 'time', value: init.clock_in, required: true }),
-    field({ name: 'clock_out', label: t('tform.out'), type: 'time', value: closing ? '' : init.clock_out, required: true, hint: t('tform.out_hint') }),
+    stillOpen ? null : field({ name: 'clock_out', label: t('tform.out'), type: 'time', value: closing ? '' : init.clock_out, required: true, hint: t('tform.out_hint') }),
     field({ name: 'break_minutes', label: t('tform.break'), type: 'number', value: init.break_minutes, attrs: { min: 0, step: 1, inputmode: 'numeric' } }),
     note,
     h('div', { class: 'wide' }, field({ name: 'reason', label: t('tform.reason'), required: true, hint: t('tform.reason_hint'), attrs: { maxlength: 500 } })),
@@ -108,9 +118,9 @@ export function openEntryForm({ host, mode, entry = null, users = [], date = loc
       // An unchanged field keeps the stored instant (to the millisecond),
       // and the span shown is the one that will be stored.
       p.sendIn = inLocal !== wallClockOf(entry.clock_in);
-      p.sendOut = (v.day !== init.day || v.clock_out !== init.clock_out) && outLocal !== wallClockOf(entry.clock_out);
+      p.sendOut = !stillOpen && (v.day !== init.day || v.clock_out !== init.clock_out) && outLocal !== wallClockOf(entry.clock_out);
       p.sendBreak = Number(v.break_minutes || 0) !== entry.break_minutes;
-      if (!p.sendOut) p.outLocal = wallClockOf(entry.clock_out);
+      if (!p.sendOut) p.outLocal = stillOpen ? null : wallClockOf(entry.clock_out);
     }
     return p;
   }
@@ -142,7 +152,7 @@ export function openEntryForm({ host, mode, entry = null, users = [], date = loc
     if (adding && !v.user_id) wants.push(['user_id', t('tform.need_person')]);
     if (!closing && !v.day) wants.push(['day', t('tform.need_day')]);
     if (!closing && !v.clock_in) wants.push(['clock_in', t('tform.need_time')]);
-    if (!v.clock_out) wants.push(['clock_out', t('tform.need_time')]);
+    if (!stillOpen && !v.clock_out) wants.push(['clock_out', t('tform.need_time')]);
     if (!v.reason.trim()) wants.push(['reason', t('tform.need_reason')]);
     const inputs = wants.map(([f, msg]) => fieldError(f, msg));
     if (inputs.length) {
