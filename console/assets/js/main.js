@@ -14,6 +14,7 @@ const pages = {
   '/fiscal': { nav: 'nav.fiscal', load: () => import('./pages/fiscal.js') },
   '/notifications': { nav: 'nav.notifications', load: () => import('./pages/notifications.js') },
   '/users': { nav: 'nav.users', load: () => import('./pages/users.js') },
+  '/settings': { nav: 'nav.settings', load: () => import('./pages/settings.js') },
 };
 
 const RETURN = 'posbox.return';
