@@ -44,7 +44,7 @@ func TestQueuesSurviveSIGTERM(t *testing.T) {
 	bin := buildPosbox(t)
 	a := startAppliance(t, bin)
 	token := a.token(t)
-	rule := fmt.Sprintf(`{"channel":"webhook","event_type":"lifecycle_test","is_enabled":true,"destination":%q}`, rcv.URL)
+	rule := fmt.Sprintf(`{"channel":"webhook","event_type":"pos.lifecycle_test","is_enabled":true,"destination":%q}`, rcv.URL)
 	if code, body, err := a.call("POST", "/api/notifications/settings", token, rule, nil); err != nil || code != http.StatusCreated {
 		t.Fatalf("create rule: %d %s %v", code, body, err)
 	}
@@ -53,7 +53,7 @@ func TestQueuesSurviveSIGTERM(t *testing.T) {
 	saleIDs := make([]string, sales)
 	for i := range events {
 		wg.Go(func() {
-			code, body, err := a.call("POST", "/api/events", token, fmt.Sprintf(`{"type":"lifecycle_test","data":{"i":%d}}`, i), nil)
+			code, body, err := a.call("POST", "/api/events", token, fmt.Sprintf(`{"type":"pos.lifecycle_test","data":{"i":%d}}`, i), nil)
 			if err != nil || code != http.StatusAccepted {
 				t.Errorf("event %d: %d %s %v", i, code, body, err)
 			}

@@ -365,20 +365,20 @@ func (b *bench) fanOut() {
 	paths := []string{"/a", "/b", "/c"}
 	for _, p := range paths {
 		mustCall(t, 201, "POST", base+"/api/notifications/settings", b.admin, map[string]any{
-			"channel": "webhook", "event_type": "bench_fanout", "is_enabled": true, "destination": rc.url + p})
+			"channel": "webhook", "event_type": "pos.bench_fanout", "is_enabled": true, "destination": rc.url + p})
 	}
 	var mu sync.Mutex
 	var ackedIDs []int
 	var next atomic.Int64
 	began := time.Now()
-	body := []byte(`{"type":"bench_fanout","data":{"i":0,"table":12,"items":3}}`)
+	body := []byte(`{"type":"pos.bench_fanout","data":{"i":0,"table":12,"items":3}}`)
 	var stop atomic.Bool
 	b.scenarioUntil("event with 3 webhook rules (16 terminals)", 16, 120, "POST", body, func(w, i int) error {
 		n := int(next.Add(1))
 		if n >= maxEvents {
 			stop.Store(true)
 		}
-		code, raw, err := call("POST", base+"/api/events", b.staff[w], fmt.Appendf(nil, `{"type":"bench_fanout","data":{"i":%d,"table":12,"items":3}}`, n))
+		code, raw, err := call("POST", base+"/api/events", b.staff[w], fmt.Appendf(nil, `{"type":"pos.bench_fanout","data":{"i":%d,"table":12,"items":3}}`, n))
 		if code == 202 {
 			mu.Lock()
 			ackedIDs = append(ackedIDs, n)

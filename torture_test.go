@@ -81,7 +81,7 @@ func TestTorture(t *testing.T) {
 		"name": "Torture", "discount_type": "fixed", "value": 1, "usage_limit": limit}), &d)
 	redeemURL := base + "/api/discounts/" + d.Discount.ID + "/redeem"
 	mustCall(t, 201, "POST", base+"/api/notifications/settings", admin, map[string]any{
-		"channel": "webhook", "event_type": "torture", "is_enabled": true, "destination": rc.url + "/t"})
+		"channel": "webhook", "event_type": "pos.torture", "is_enabled": true, "destination": rc.url + "/t"})
 
 	st := &tortureState{entries: map[string]bool{}}
 	in := make([]bool, clockers) // staff w is clocked in (as last acknowledged)
@@ -160,7 +160,7 @@ func TestTorture(t *testing.T) {
 		for w := clockers + redeemers + sellers; w < len(staff); w++ {
 			worker(w, func(w, i int) (string, error) {
 				n := int(eventNo.Add(1))
-				code, raw, err := call("POST", base+"/api/events", staff[w], fmt.Appendf(nil, `{"type":"torture","data":{"i":%d}}`, n))
+				code, raw, err := call("POST", base+"/api/events", staff[w], fmt.Appendf(nil, `{"type":"pos.torture","data":{"i":%d}}`, n))
 				if err := want(code, raw, err, 202); err != nil {
 					return "event", err
 				}

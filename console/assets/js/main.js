@@ -15,6 +15,7 @@ const pages = {
   '/notifications': { nav: 'nav.notifications', load: () => import('./pages/notifications.js') },
   '/users': { nav: 'nav.users', load: () => import('./pages/users.js') },
   '/account': { nav: 'nav.account', load: () => import('./pages/account.js') },
+  '/settings': { nav: 'nav.settings', load: () => import('./pages/settings.js') },
 };
 
 const RETURN = 'posbox.return';

@@ -43,6 +43,10 @@ addStrings({
     'notif.type.tse_recovered': 'TSE wieder in Ordnung', 'notif.type.tse_certificate_expiring': 'TSE-Zertifikat läuft ab',
     'notif.type.daily_report': 'Tagesbericht', 'notif.type.test': 'Testnachricht',
     'notif.type.labour_law_warning': 'Arbeitszeit-Warnung (ArbZG)', 'notif.type.time_entry_open_too_long': 'Zu lange eingestempelt',
+    'notif.not_set_up.email': 'E-Mail ist nicht eingerichtet', 'notif.not_set_up.sms': 'SMS ist nicht eingerichtet',
+    'notif.to_settings': 'Einstellungen',
+    'notif.refused_not_set_up': 'Diese Regel kann erst aktiv sein, wenn der Versand eingerichtet ist (Einstellungen). Sie können sie ausgeschaltet anlegen.',
+    'notif.edit_rule': 'Regel bearbeiten', 'notif.saved': 'Die Regel ist gespeichert.',
   },
   en: {
     'notif.title': 'Notifications',
@@ -79,6 +83,10 @@ addStrings({
     'notif.type.tse_recovered': 'TSE recovered', 'notif.type.tse_certificate_expiring': 'TSE certificate expiring',
     'notif.type.daily_report': 'Daily report', 'notif.type.test': 'Test message',
     'notif.type.labour_law_warning': 'Working-time warning (ArbZG)', 'notif.type.time_entry_open_too_long': 'Clocked in too long',
+    'notif.not_set_up.email': 'Email is not set up', 'notif.not_set_up.sms': 'SMS is not set up',
+    'notif.to_settings': 'Settings',
+    'notif.refused_not_set_up': 'This rule can only be enabled once sending is set up (Settings). You can add it switched off.',
+    'notif.edit_rule': 'Edit rule', 'notif.saved': 'The rule is saved.',
   },
 });
 
@@ -96,7 +104,7 @@ const typeName = (type) => { const k = `notif.type.${type}`; const s = t(k); ret
 const typeCell = (type) => { const n = typeName(type); return n ? h('div', {}, n, ' ', h('code', { class: 'muted small-text' }, type)) : h('code', {}, type); };
 
 export default {
-  async render(main) {
+  async render(main, ctx) {
     const rulesBox = h('div', { id: 'rules-list' });
     const rulesError = h('p', { class: 'form-error', role: 'alert', id: 'rules-error' });
     const pendingBox = h('div', { id: 'deliveries-pending' });
@@ -104,6 +112,22 @@ export default {
     const logBox = h('div', { id: 'log-list' });
     const stamp = h('span', { class: 'stamp', role: 'status', 'aria-live': 'polite' });
     let rules = [];
+    let setup = { email: true, sms: true, webhook: true }; // channel → set up
+    const editBox = h('section', { class: 'card', id: 'rule-edit', hidden: true });
+
+    // notSetUp warns beside a rule (or in a form) whose channel cannot
+    // send yet, with the way to the settings page.
+    const notSetUp = (channel) => setup[channel] ? null : h('p', { class: 'error-text small-text channel-missing' },
+      t(`notif.not_set_up.${channel}`), ' → ',
+      h('a', { href: '/settings', onclick: (e) => { e.preventDefault(); ctx.navigate('/settings'); } }, t('notif.to_settings')));
+    // ruleError shows a refusal; "not set up" in plain words.
+    const ruleError = (form, err) => {
+      showError(form, err);
+      if (err.code === 'channel_not_configured') {
+        clearErrors(form);
+        form.querySelector('.form-error').textContent = t('notif.refused_not_set_up');
+      }
+    };
 
     main.append(
       h('div', { class: 'page-head' }, h('h1', {}, t('notif.title')), stamp,
@@ -111,6 +135,7 @@ export default {
       h('p', { class: 'muted' }, t('notif.auto')),
       h('section', { class: 'card', id: 'rules' }, h('h2', {}, t('notif.rules')), h('p', { class: 'muted' }, t('notif.rules_intro')),
         rulesError, rulesBox, h('h3', {}, t('notif.new_rule')), ruleForm()),
+      editBox,
       h('section', { class: 'card', id: 'test-send' }, h('h2', {}, t('notif.test')), h('p', { class: 'muted' }, t('notif.test_intro')), testForm()),
       h('section', { class: 'card', id: 'queue' }, h('h2', {}, t('notif.queue')), h('p', { class: 'muted' }, t('notif.queue_intro')),
         h('h3', {}, t('notif.pending')), pendingBox, h('h3', {}, t('notif.failed')), failedBox),
@@ -118,7 +143,11 @@ export default {
 
     async function loadRules() {
       try {
-        rules = (await api.get('/api/notifications/settings')).settings;
+        const [list, email, sms] = await Promise.all([api.get('/api/notifications/settings'),
+          api.get('/api/settings/email'), api.get('/api/settings/sms')]);
+        rules = list.settings;
+        setup = { email: email.email.configured, sms: sms.sms.configured, webhook: true };
+        main.querySelectorAll('form[data-setup]').forEach((f) => f.dispatchEvent(new Event('change')));
       } catch (err) {
         if (err.status !== 401) rulesError.textContent = errorText(err);
         return;
@@ -130,10 +159,13 @@ export default {
         { label: t('notif.destination'), class: 'wrap-anywhere', cell: (r) => r.destination },
         { label: t('notif.secret'), cell: (r) => r.secret ? h('details', { class: 'secret' }, h('summary', {}, t('notif.show_secret')),
           h('code', { class: 'wrap-anywhere' }, r.secret)) : '–' },
-        { label: t('notif.status'), cell: (r) => h('div', {}, r.is_enabled ? badge(t('notif.enabled'), 'ok') : badge(t('notif.disabled'), 'neutral')) },
+        { label: t('notif.status'), cell: (r) => h('div', {}, r.is_enabled ? badge(t('notif.enabled'), 'ok') : badge(t('notif.disabled'), 'neutral'),
+          notSetUp(r.channel)) },
         { label: t('common.actions'), cell: (r) => h('div', { class: 'buttons row-actions' },
           h('button', { type: 'button', class: 'secondary small', 'aria-label': `${t(r.is_enabled ? 'notif.disable' : 'notif.enable')}: ${r.event_type} → ${r.destination}`,
             onclick: (e) => toggle(r, e.currentTarget) }, t(r.is_enabled ? 'notif.disable' : 'notif.enable')),
+          h('button', { type: 'button', class: 'secondary small edit', 'aria-label': `${t('common.edit')}: ${r.event_type} → ${r.destination}`,
+            onclick: () => edit(r) }, t('common.edit')),
           h('button', { type: 'button', class: 'danger small', 'aria-label': `${t('common.delete')}: ${r.event_type} → ${r.destination}`,
             onclick: (e) => remove(r, e.currentTarget) }, t('common.delete'))) },
       ], rules, { caption: t('notif.rules'), empty: t('notif.no_rules'), rowAttrs: (r) => ({ dataset: { id: r.id } }) }));
@@ -185,7 +217,7 @@ export default {
           const res = await api.put(`/api/notifications/settings/${r.id}`, { is_enabled: !r.is_enabled });
           toast(t(res.setting.is_enabled ? 'notif.enabled_msg' : 'notif.disabled_msg'));
         } catch (err) {
-          if (err.status !== 401) rulesError.textContent = errorText(err);
+          if (err.status !== 401) rulesError.textContent = err.code === 'channel_not_configured' ? t('notif.refused_not_set_up') : errorText(err);
         }
       });
       await loadAll();
@@ -205,40 +237,91 @@ export default {
       await loadAll();
     }
 
-    function ruleForm() {
-      const key = 'notification.rule.new';
-      const submit = h('button', { type: 'submit' }, t('common.create'));
-      const form = h('form', { class: 'panel', id: 'rule-form', novalidate: true },
-        field({ name: 'channel', label: t('notif.channel'), type: 'select', value: 'webhook', required: true,
+    // ruleFields are the fields of a rule, new or edited; r fills them.
+    function ruleFields(r) {
+      const known = EVENT_TYPES.includes(r.event_type);
+      return [
+        field({ name: 'channel', label: t('notif.channel'), type: 'select', value: r.channel, required: true,
           options: CHANNELS.map((c) => [c, channelName(c)]) }),
-        field({ name: 'event_type', label: t('notif.event_type'), type: 'select', value: 'new_order', required: true,
+        h('div', { class: 'wide setup-note' }),
+        field({ name: 'event_type', label: t('notif.event_type'), type: 'select', value: known ? r.event_type : OTHER, required: true,
           options: [...EVENT_TYPES.map((e) => [e, `${typeName(e)} (${e})`]), [OTHER, t('notif.other_type')]] }),
         field({ name: 'event_type_custom', label: t('notif.custom_type'), required: true, hint: t('notif.custom_type_hint'),
+          value: known ? '' : r.event_type, attrs: { autocomplete: 'off', spellcheck: 'false', autocapitalize: 'none' } }),
+        field({ name: 'destination', label: t('notif.destination'), required: true, hint: ' ', value: r.destination,
           attrs: { autocomplete: 'off', spellcheck: 'false', autocapitalize: 'none' } }),
-        field({ name: 'destination', label: t('notif.destination'), required: true, hint: ' ',
-          attrs: { autocomplete: 'off', spellcheck: 'false', autocapitalize: 'none' } }),
-        field({ name: 'is_enabled', label: t('notif.is_enabled'), type: 'checkbox', value: true }),
+        field({ name: 'is_enabled', label: t('notif.is_enabled'), type: 'checkbox', value: r.is_enabled }),
         h('p', { class: 'hint wide secret-hint' }, t('notif.secret_hint')),
-        h('p', { class: 'form-error', role: 'alert' }),
-        h('div', { class: 'buttons' }, submit));
-      const initial = { channel: 'webhook', event_type: 'new_order', event_type_custom: '', destination: '', is_enabled: true };
-      bindDraft(form, key);
+        h('p', { class: 'form-error', role: 'alert' })];
+    }
+
+    // syncRuleForm shows the custom name, the webhook hint and whether
+    // the chosen channel is set up.
+    function syncRuleForm(form) {
       const box = (n) => form.querySelector(`[data-field="${n}"]`);
       const sync = () => {
         const v = values(form);
         box('event_type_custom').hidden = v.event_type !== OTHER;
         form.querySelector('.secret-hint').hidden = v.channel !== 'webhook';
         destinationHint(box('destination'), v.channel);
+        clear(form.querySelector('.setup-note'), notSetUp(v.channel));
       };
+      form.dataset.setup = '1';
       form.addEventListener('change', sync);
       sync();
+      return sync;
+    }
+
+    function ruleBody(form) {
+      const v = values(form);
+      return { channel: v.channel, event_type: v.event_type === OTHER ? v.event_type_custom.trim() : v.event_type,
+        destination: v.destination.trim(), is_enabled: v.is_enabled };
+    }
+
+    function edit(r) {
+      const submit = h('button', { type: 'submit' }, t('common.save'));
+      const form = h('form', { class: 'panel', id: 'rule-edit-form', novalidate: true }, ...ruleFields(r),
+        h('div', { class: 'buttons' }, submit,
+          h('button', { type: 'button', class: 'secondary', onclick: () => { editBox.hidden = true; clear(editBox); } }, t('common.cancel'))));
+      clear(editBox, h('h2', {}, t('notif.edit_rule')), form);
+      editBox.hidden = false;
+      syncRuleForm(form);
       form.addEventListener('submit', async (e) => {
         e.preventDefault();
         clearErrors(form);
-        const v = values(form);
-        const custom = v.event_type === OTHER;
-        const body = { channel: v.channel, event_type: custom ? v.event_type_custom.trim() : v.event_type,
-          destination: v.destination.trim(), is_enabled: v.is_enabled };
+        const custom = values(form).event_type === OTHER;
+        await withBusy(submit, async () => {
+          try {
+            await api.put(`/api/notifications/settings/${r.id}`, ruleBody(form));
+          } catch (err) {
+            if (err.status === 401) return;
+            if (custom) for (const fe of err.errors || []) if (fe.field === 'event_type') fe.field = 'event_type_custom';
+            ruleError(form, err);
+            return;
+          }
+          editBox.hidden = true;
+          clear(editBox);
+          toast(t('notif.saved'));
+          await loadAll();
+        });
+      });
+      form.querySelector('select').focus();
+      editBox.scrollIntoView({ block: 'nearest' });
+    }
+
+    function ruleForm() {
+      const key = 'notification.rule.new';
+      const submit = h('button', { type: 'submit' }, t('common.create'));
+      const initial = { channel: 'webhook', event_type: 'new_order', event_type_custom: '', destination: '', is_enabled: true };
+      const form = h('form', { class: 'panel', id: 'rule-form', novalidate: true }, ...ruleFields(initial),
+        h('div', { class: 'buttons' }, submit));
+      bindDraft(form, key);
+      const sync = syncRuleForm(form);
+      form.addEventListener('submit', async (e) => {
+        e.preventDefault();
+        clearErrors(form);
+        const custom = values(form).event_type === OTHER;
+        const body = ruleBody(form);
         await withBusy(submit, async () => {
           try {
             await api.post('/api/notifications/settings', body);
@@ -253,7 +336,7 @@ export default {
             if (err.status === 401) return;
             // A custom type's error belongs beside the custom name.
             if (custom) for (const fe of err.errors || []) if (fe.field === 'event_type') fe.field = 'event_type_custom';
-            showError(form, err);
+            ruleError(form, err);
             return;
           }
           await loadAll();

@@ -1,0 +1,43 @@
+package notify
+
+import (
+	"context"
+	"testing"
+
+	"posbox/store"
+)
+
+// Settings saved from the console win over the configuration file's and
+// apply to the next send of the running dispatcher; ChannelSetup says
+// where each channel's settings come from.
+func TestSavedEmailSettingsOverrideTheConfigFile(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	fromFile, fromConsole := newSMTPServer(t, nil), newSMTPServer(t, nil)
+	d := e.dispatcher(t, map[string]Sender{store.ChannelEmail: emailSender(t, plainConfig(fromFile)),
+		store.ChannelSMS: smsSender(t, SMSConfig{})})
+	setup, err := d.ChannelSetup(ctx, e.rest.ID)
+	if err != nil || setup[store.ChannelEmail] != store.SettingsFromConfig || setup[store.ChannelSMS] != store.SettingsNone {
+		t.Fatalf("setup %v, %v", setup, err)
+	}
+	e.rule(t, store.ChannelEmail, "new_order", "chef@trattoria.example")
+	e.event(t, "new_order", map[string]any{"order_number": 1})
+	runOnce(t, d)
+	if len(fromFile.received()) != 1 {
+		t.Fatalf("config file's relay got %d mails", len(fromFile.received()))
+	}
+
+	if _, err := e.st.PutEmailSettings(ctx, e.rest.ID, store.EmailSettingsInput{Host: store.Of("127.0.0.1"), Port: store.Of(fromConsole.port()),
+		From: store.Of("kasse@trattoria.example"), TLS: store.Of("none")}); err != nil {
+		t.Fatal(err)
+	}
+	e.event(t, "new_order", map[string]any{"order_number": 2})
+	runOnce(t, d)
+	if len(fromConsole.received()) != 1 || len(fromFile.received()) != 1 {
+		t.Fatalf("after saving: console relay %d, file relay %d mails", len(fromConsole.received()), len(fromFile.received()))
+	}
+	if setup, _ := d.ChannelSetup(ctx, e.rest.ID); setup[store.ChannelEmail] != store.SettingsFromConsole {
+		t.Fatalf("setup %v", setup)
+	}
+}
