@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"strings"
 
@@ -99,6 +100,11 @@ type tseListItem struct {
 	ClientSerial     string  `json:"client_serial"`
 	SignedLate       bool    `json:"signed_late"`
 	Source           string  `json:"source"`
+	// What the receipt contained (tse_sale_view.go).
+	ReceiptType       *string     `json:"receipt_type"`
+	Total             json.Number `json:"total"`
+	ReceiptWithoutTSE bool        `json:"receipt_without_tse"`
+	saleContent
 }
 
 // listTSETransactions is GET /api/tse/transactions?from=&to=: a bare
@@ -130,9 +136,15 @@ func (s *Server) listTSETransactions(w http.ResponseWriter, r *http.Request, _ h
 	}
 	out := make([]tseListItem, 0, len(txs))
 	for _, t := range txs {
+		d, err := s.store.TSESaleDetail(r.Context(), t.TxID)
+		if err != nil && !store.IsNotFound(err) {
+			return err
+		}
 		out = append(out, tseListItem{ID: t.TxID, Number: *t.Number, State: t.State, ClientID: t.ClientID,
 			ClientSerial: t.ClientSerial, TimeStart: tsPtr(t.TimeStart), TimeEnd: tsPtr(t.TimeEnd),
-			SignatureCounter: t.SignatureCounter, Signature: strPtr(t.SignatureValue), SignedLate: t.SignedLate, Source: t.Source})
+			SignatureCounter: t.SignatureCounter, Signature: strPtr(t.SignatureValue), SignedLate: t.SignedLate, Source: t.Source,
+			ReceiptType: strPtr(t.ReceiptType), Total: money(t.TotalCents), ReceiptWithoutTSE: t.ReceiptWithoutTSE,
+			saleContent: saleContentView(d)})
 	}
 	return writeJSON(w, http.StatusOK, out)
 }
