@@ -213,7 +213,9 @@ type registrationPageData struct {
 }
 
 // Generated is when the report was made: 22.11.2026, 10:00 Uhr.
-func (d registrationPageData) Generated() string { return d.generated.Format("02.01.2006, 15:04") + " Uhr" }
+func (d registrationPageData) Generated() string {
+	return d.generated.Format("02.01.2006, 15:04") + " Uhr"
+}
 
 // MissingText is each gap in words.
 func (d registrationPageData) MissingText() []string { return d.missingText }

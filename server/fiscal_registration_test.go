@@ -169,10 +169,10 @@ func TestFiscalRegistrationPrintInGerman(t *testing.T) {
 	}
 	text := regexp.MustCompile(`(?s)<[^>]*>`).ReplaceAllString(page, " ")
 	for _, bad := range []*regexp.Regexp{
-		regexp.MustCompile(`\b[a-z]+_[a-z_]+\b`),                         // snake_case keys
+		regexp.MustCompile(`\b[a-z]+_[a-z_]+\b`),                                           // snake_case keys
 		regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`), // ids
-		regexp.MustCompile(`\d{4}-\d{2}-\d{2}`),                         // ISO dates
-		regexp.MustCompile(`\[|\]`),                                      // registers[...]
+		regexp.MustCompile(`\d{4}-\d{2}-\d{2}`),                                            // ISO dates
+		regexp.MustCompile(`\[|\]`),                                                        // registers[...]
 		regexp.MustCompile(`\bsimulator\b|\bmissing\b`),
 	} {
 		if m := bad.FindString(text); m != "" {
