@@ -371,6 +371,17 @@ func TestConsoleFiscal(t *testing.T) {
 		t.Fatalf("rejected row %q lacks %q", row, rejected.Archives[0].Reason)
 	}
 
+	// At 1280 px the file list shows every row's download button whole,
+	// the rejected range's long reason beside it.
+	b.open("/fiscal")
+	b.wait("the list again", `document.querySelector('#archive-list tbody tr[data-state=archived] button.download')`)
+	if !eval[bool](b, `[...document.querySelectorAll('#archive-list button.download')].every((btn) => {
+		const r = btn.getBoundingClientRect(), box = btn.closest('.table-wrap').getBoundingClientRect();
+		return r.right <= box.right + 0.5 && btn.scrollWidth <= btn.clientWidth; })`) {
+		t.Fatalf("a download button is cut at 1280 px: %v", eval[[]float64](b, `[...document.querySelectorAll('#archive-list button.download')].map((btn) => btn.getBoundingClientRect().right)`))
+	}
+	b.screenshot("fiscal-rejected")
+
 	// On a phone the tables are cards and nothing is wider than the
 	// screen, not even the rejected range's long reason.
 	b.do(chromedp.EmulateViewport(375, 800))
