@@ -18,6 +18,10 @@ addStrings({
     'fiscal.nothing_yet': 'noch keine nächtliche Datei (posbox archiviert jede Nacht)',
     'fiscal.chain': 'Nächtlich lückenlos archiviert bis Signaturzähler', 'fiscal.last_file': 'Zuletzt archivierte Datei',
     'fiscal.last_file_of': '{time} ({kind}, Signaturzähler {first} – {last})', 'fiscal.no_file': 'noch keine',
+    'fiscal.finding.tar_gap': 'Lücke in den Signaturzählern', 'fiscal.finding.tar_bad_signature': 'ungültige Signatur',
+    'fiscal.finding.tar_counter_order': 'Signaturzähler doppelt', 'fiscal.finding.tar_serial_mismatch': 'fremde TSE-Seriennummer',
+    'fiscal.finding.tar_certificate': 'Zertifikat fehlt oder unlesbar', 'fiscal.finding.tar_malformed': 'Datei beschädigt',
+    'fiscal.finding.tar_missing_transaction': 'eine signierte Transaktion fehlt', 'fiscal.finding.tar_empty': 'Export leer',
     'fiscal.no_registers_sold': 'Noch keine Kasse hat verkauft.', 'fiscal.register_last_sale': '{register} (letzter Verkauf {day})',
     'fiscal.register_decommissioned': '{register} (außer Betrieb)',
     'fiscal.simulated': 'Keine zertifizierte TSE: Der Simulator signiert, die Belege sind steuerlich nicht gültig, und er darf nicht gemeldet werden. Richten Sie die TSE von fiskaly ein (Anleitung in docs/TSE.md, Befehl „posbox tse setup“) und melden Sie dann diese.',
@@ -77,6 +81,10 @@ addStrings({
     'fiscal.nothing_yet': 'no nightly file yet (posbox archives every night)',
     'fiscal.chain': 'Archived nightly without gaps up to signature counter', 'fiscal.last_file': 'Last archived file',
     'fiscal.last_file_of': '{time} ({kind}, signature counters {first} – {last})', 'fiscal.no_file': 'none yet',
+    'fiscal.finding.tar_gap': 'gap in the signature counters', 'fiscal.finding.tar_bad_signature': 'bad signature',
+    'fiscal.finding.tar_counter_order': 'signature counter repeated', 'fiscal.finding.tar_serial_mismatch': 'another TSE\'s serial number',
+    'fiscal.finding.tar_certificate': 'certificate missing or unreadable', 'fiscal.finding.tar_malformed': 'file damaged',
+    'fiscal.finding.tar_missing_transaction': 'a signed transaction is missing', 'fiscal.finding.tar_empty': 'export empty',
     'fiscal.no_registers_sold': 'No register has sold yet.', 'fiscal.register_last_sale': '{register} (last sale {day})',
     'fiscal.register_decommissioned': '{register} (out of service)',
     'fiscal.simulated': 'No certified TSE: the simulator signs, receipts are not valid for tax purposes, and it must not be registered. Set up the fiskaly TSE (instructions in docs/TSE.md, command "posbox tse setup") and register that one.',
@@ -248,7 +256,7 @@ export default {
         { label: t('fiscal.state'), cell: (a) => h('span', { class: 'archive-state' }, badge(t(`fiscal.state.${a.state}`), stateKind[a.state] || 'warn')) },
         { label: t('fiscal.verification'), cell: (a) => [
           a.verification === 'passed' ? badge(t('fiscal.passed'), 'ok') : a.verification === 'failed' ? badge(t('fiscal.failed'), 'bad') : null,
-          a.reason ? h('span', { class: 'error-text small-text wrap-anywhere reason' }, ' ', a.reason, a.reason_code ? ` (${a.reason_code})` : '') : null] },
+          a.reason ? h('span', { class: 'error-text small-text wrap-anywhere reason' }, ' ', finding(a)) : null] },
         // The size, and the SHA-256 shortened; its full value opens below.
         { label: t('fiscal.file'), cell: (a) => a.sha256 ? [h('span', { class: 'nowrap' }, fmtBytes(a.size_bytes)), h('details', { class: 'secret' },
           h('summary', { title: a.sha256 }, h('span', { class: 'sr-only' }, 'SHA-256 '), h('span', { class: 'id-text' }, `${a.sha256.slice(0, 12)}…`)),
@@ -257,6 +265,10 @@ export default {
           'aria-label': t('fiscal.download_file', { file: a.file_name }), onclick: (e) => download(e.currentTarget, `/api/tse/archives/${a.id}/file`) }, t('fiscal.download')) },
       ], archives, { caption: t('fiscal.archives'), empty: t('fiscal.no_archives'), rowAttrs: (a) => ({ dataset: { id: a.id, state: a.state } }) }));
     }
+
+    // finding says why a file failed its check, by its code; the API's
+    // sentence (English, for technicians) only for a code not known here.
+    const finding = (a) => { const k = `fiscal.finding.${a.reason_code}`; const s = t(k); return s === k ? a.reason : s; };
 
     async function loadArchives() {
       try {
@@ -313,7 +325,7 @@ export default {
         if (a.state === 'archived' || a.state === 'failed') {
           watching.delete(id);
           if (a.state === 'archived') toast(t('fiscal.export_done'));
-          else toast(t('fiscal.export_failed', { reason: a.reason || a.reason_code || '' }), 'error');
+          else toast(t('fiscal.export_failed', { reason: finding(a) || '' }), 'error');
           loadArchiveState();
         }
       }
