@@ -227,10 +227,11 @@ export default {
             { label: t('tse.what'), cell: (j) => j.status === 'attention'
               ? h('span', { class: 'error-text' }, t('tse.q.refused', { cause: cause(j.last_error_code) }))
               : [t('tse.q.waiting'), j.next_attempt_at ? [h('br'), h('span', { class: 'muted small-text' }, t('tse.next_attempt', { time: fmtDateTime(j.next_attempt_at) }))] : null] },
-            { label: t('common.actions'), cell: (j) => j.status !== 'attention' ? '' : h('div', { class: 'buttons' },
+            // Actions only where the TSE refused a receipt: waiting ones need none.
+            rows.some((r) => r.status === 'attention') ? { label: t('common.actions'), cell: (j) => j.status !== 'attention' ? '' : h('div', { class: 'buttons' },
               h('button', { type: 'button', class: 'small', onclick: (e) => act(e.target, j, 'retry') }, t('tse.retry')),
-              h('button', { type: 'button', class: 'small danger', onclick: (e) => act(e.target, j, 'cancel') }, t('tse.cancel_tx'))) },
-          ], rows, { caption: t('tse.queue'), empty: t('tse.queue_empty'), rowAttrs: (j) => ({ dataset: { status: j.status } }) }));
+              h('button', { type: 'button', class: 'small danger', onclick: (e) => act(e.target, j, 'cancel') }, t('tse.cancel_tx'))) } : null,
+          ].filter(Boolean), rows, { caption: t('tse.queue'), empty: t('tse.queue_empty'), rowAttrs: (j) => ({ dataset: { status: j.status } }) }));
       } catch (err) { clear(queueBox, h('p', { class: 'form-error' }, errorText(err))); }
     }
 
