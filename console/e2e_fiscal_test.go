@@ -58,8 +58,9 @@ func (b *browser) waitLong(what, cond string, limit time.Duration) {
 }
 
 // newWindowText waits for a window the page opened at a blob: URL of the
-// console and returns its text.
-func (b *browser) newWindowText() string {
+// console and returns its text; styled says whether its style sheet
+// applies (the console's print.css gives the body a width).
+func (b *browser) newWindowText() (text string, styled bool) {
 	b.tb.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -73,14 +74,15 @@ func (b *browser) newWindowText() string {
 			}
 			ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithTargetID(tg.TargetID))
 			tctx, tcancel := context.WithTimeout(ctx, 10*time.Second)
-			text, err := chromedp.Run(tctx, chromedp.Evaluate[string](`document.body ? document.body.innerText : ""`))
+			got, err := chromedp.Run(tctx, chromedp.Evaluate[[]string](`document.body && document.readyState === 'complete'
+				? [document.body.innerText, String(getComputedStyle(document.body).maxWidth !== 'none')] : ["", "false"]`))
 			tcancel()
 			cancel() // detaches; the window stays
 			if err != nil {
 				b.tb.Fatal(err)
 			}
-			if text != "" {
-				return text
+			if got[0] != "" {
+				return got[0], got[1] == "true"
 			}
 		}
 		if time.Now().After(deadline) {
@@ -119,6 +121,14 @@ func TestConsoleFiscal(t *testing.T) {
 	// Nothing is archived yet: the oldest sale waits, zero days old, no warning.
 	if got := b.text("#archive-oldest"); !strings.Contains(got, "0 Tage alt") {
 		t.Fatalf("oldest un-archived %q", got)
+	}
+	if got := b.text("#archive-last-file"); got != "noch keine" {
+		t.Fatalf("last archived file before any %q", got)
+	}
+	// The closing's register is chosen from those that sold, not typed.
+	if got := eval[[]string](b, `[...document.querySelectorAll('#take-closing select[name=client_serial] option')].map((o) => o.value + ' ' + o.textContent)`); len(got) != 1 ||
+		!strings.HasPrefix(got[0], "KASSE-01 KASSE-01 (letzter Verkauf ") {
+		t.Fatalf("register choice %v", got)
 	}
 	if b.text("#archive-warning") != "" {
 		t.Fatal("a warning on a fresh archive")
@@ -248,6 +258,13 @@ func TestConsoleFiscal(t *testing.T) {
 		t.Fatalf("the TAR holds %d messages from %d", rep.Count, rep.FirstCounter)
 	}
 	b.wait("the state after the export", `document.querySelector('#archive-oldest').innerText.includes('0 Tage alt')`)
+	// The summary names the verified file at once (it said "noch nichts"
+	// while the file was there: it counts the nightly chain only).
+	b.wait("the last file in the summary", `document.querySelector('#archive-last-file').innerText.includes('Zeitraum')`)
+	if got := b.text("#archive-state"); strings.Contains(got, "noch nichts") || !strings.Contains(got, fmt.Sprintf("Signaturzähler %d – %d", ar.First, ar.Last)) ||
+		!strings.Contains(got, "noch keine nächtliche Datei") {
+		t.Fatalf("archive summary after a verified export: %q", got)
+	}
 
 	// Master data: the business and one register saved through the page.
 	b.fill(`#master-data [name=business_name]`, "Gasthaus Linde GmbH")
@@ -268,9 +285,9 @@ func TestConsoleFiscal(t *testing.T) {
 	b.wait("the form from the draft", `location.pathname === '/fiscal' && document.querySelector('#master-data [name=business_name]')?.value === 'Gasthaus Linde GmbH' &&
 		document.querySelector('#master-data [name="registers[0].model"]')?.value === 'Tab M10' && document.querySelector('#registration-missing li')`)
 	b.click(`#master-data button[type=submit]`)
-	// All the owner can fill in is there; the simulator reports no BSI
-	// certification id, which the registration still asks for.
-	b.wait("the registration's gaps filled", `document.querySelector('#registration-missing').innerText.includes('BSI-Zertifizierungs-ID') &&
+	// All the owner can fill in is there; the simulator is no certified
+	// TSE, which the registration still asks for.
+	b.wait("the registration's gaps filled", `document.querySelector('#registration-missing').innerText.includes('Eine zertifizierte TSE: Der Simulator ist keine') &&
 		document.querySelectorAll('#registration-missing li').length === 1`)
 	if eval[string](b, `sessionStorage.getItem('posbox.draft.fiscal-master') || ''`) != "" {
 		t.Fatal("the saved form kept its draft")
@@ -300,17 +317,26 @@ func TestConsoleFiscal(t *testing.T) {
 
 	// The printable report opens in a window of its own.
 	b.click(`#print-registration`)
-	report := b.newWindowText()
-	for _, want := range []string{"Gasthaus Linde GmbH", "Lindenstraße 4", "KASSE-01", "Tab M10"} {
+	report, styled := b.newWindowText()
+	for _, want := range []string{"Gasthaus Linde GmbH", "Lindenstraße 4", "KASSE-01", "Tab M10", "15.01.2026", "Erstellt am " + todayT.Format("02.01.2006"),
+		"Keine zertifizierte TSE", "Deutschland"} {
 		if !strings.Contains(report, want) {
 			t.Fatalf("the report lacks %q: %s", want, report)
 		}
+	}
+	for _, bad := range []string{"2026-01-15", "acquired_on", "registers[", "simulator\t"} {
+		if strings.Contains(report, bad) {
+			t.Fatalf("the report shows %q: %s", bad, report)
+		}
+	}
+	if !styled {
+		t.Fatal("the report's style sheet does not apply")
 	}
 
 	// In English.
 	b.clickText("header .lang button", "EN")
 	b.wait("English", `document.querySelector('main h1').innerText === 'Fiscal records' && document.querySelector('#closings-heading').innerText === 'Daily closings' &&
-		document.querySelector('#archive-list').innerText.includes('passed') && document.querySelector('#registration-missing').innerText.includes('BSI certification ID')`)
+		document.querySelector('#archive-list').innerText.includes('passed') && document.querySelector('#registration-missing').innerText.includes('A certified TSE: the simulator is none')`)
 	b.clickText("header .lang button", "DE")
 	b.wait("German", `document.querySelector('main h1').innerText === 'Steuerdaten'`)
 
@@ -341,9 +367,22 @@ func TestConsoleFiscal(t *testing.T) {
 	b.wait("the rejected range", `document.querySelector('#archive-warning') &&
 		document.querySelector('#archive-warning').innerText.includes('Ein Bereich hat die Prüfung nicht bestanden') &&
 		document.querySelector('#archive-list tbody tr[data-state=pending]').innerText.includes('nicht bestanden')`)
-	if row := b.text(`#archive-list tbody tr[data-state=pending]`); !strings.Contains(row, rejected.Archives[0].Reason) || !strings.Contains(row, "nächtlich") {
-		t.Fatalf("rejected row %q lacks %q", row, rejected.Archives[0].Reason)
+	// The reason in words, not the API's sentence or code.
+	if row := b.text(`#archive-list tbody tr[data-state=pending]`); !strings.Contains(row, "ungültige Signatur") || !strings.Contains(row, "nächtlich") ||
+		strings.Contains(row, rejected.Archives[0].Reason) || strings.Contains(row, "tar_") {
+		t.Fatalf("rejected row %q (reason %q)", row, rejected.Archives[0].Reason)
 	}
+
+	// At 1280 px the file list shows every row's download button whole,
+	// the rejected range's long reason beside it.
+	b.open("/fiscal")
+	b.wait("the list again", `document.querySelector('#archive-list tbody tr[data-state=archived] button.download')`)
+	if !eval[bool](b, `[...document.querySelectorAll('#archive-list button.download')].every((btn) => {
+		const r = btn.getBoundingClientRect(), box = btn.closest('.table-wrap').getBoundingClientRect();
+		return r.right <= box.right + 0.5 && btn.scrollWidth <= btn.clientWidth; })`) {
+		t.Fatalf("a download button is cut at 1280 px: %v", eval[[]float64](b, `[...document.querySelectorAll('#archive-list button.download')].map((btn) => btn.getBoundingClientRect().right)`))
+	}
+	b.screenshot("fiscal-rejected")
 
 	// On a phone the tables are cards and nothing is wider than the
 	// screen, not even the rejected range's long reason.

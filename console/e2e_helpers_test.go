@@ -57,6 +57,14 @@ type appliance struct {
 
 func newAppliance(tb testing.TB) *appliance {
 	tb.Helper()
+	return newApplianceWith(tb, nil)
+}
+
+// newApplianceWith is newAppliance signing with provider (nil: the
+// built-in simulator, in process), e.g. the fiskaly client against a
+// served simulator, which the console takes for a real TSE.
+func newApplianceWith(tb testing.TB, provider tse.Provider) *appliance {
+	tb.Helper()
 	ctx := context.Background()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	st, err := store.Open(ctx, tb.TempDir(), store.Options{Logger: log, BcryptCost: bcrypt.MinCost, Synchronous: "NORMAL"})
@@ -77,11 +85,19 @@ func newAppliance(tb testing.TB) *appliance {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	a.archive, err = archive.New(a.sim, a.sim, st, archive.Options{RestaurantID: a.restaurant.ID, Dir: tb.TempDir(), Logger: log})
-	if err != nil {
-		tb.Fatal(err)
+	var p tse.Provider = a.sim
+	var ex tse.Exporter = a.sim
+	if provider != nil {
+		p = provider
+		ex, _ = provider.(tse.Exporter)
 	}
-	q, err := queue.New(ctx, a.sim, st, queue.Options{RestaurantID: a.restaurant.ID, Budget: 3 * time.Second, Logger: log})
+	if ex != nil {
+		a.archive, err = archive.New(p, ex, st, archive.Options{RestaurantID: a.restaurant.ID, Dir: tb.TempDir(), Logger: log})
+		if err != nil {
+			tb.Fatal(err)
+		}
+	}
+	q, err := queue.New(ctx, p, st, queue.Options{RestaurantID: a.restaurant.ID, Budget: 3 * time.Second, Logger: log})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -96,8 +112,12 @@ func newAppliance(tb testing.TB) *appliance {
 	wg.Add(2)
 	go func() { defer wg.Done(); q.Run(workCtx) }()
 	go func() { defer wg.Done(); _ = d.Run(workCtx) }()
+	var arc server.Archive // a nil *archive.Archive would be a non-nil interface
+	if a.archive != nil {
+		arc = a.archive
+	}
 	a.srv = server.New(st, server.Config{Version: "test", JWTKey: []byte("0123456789abcdef0123456789abcdef"),
-		TSE: q, Archive: a.archive, DSFinVK: &dsfinvk.Exporter{St: st, SoftwareVersion: "test"},
+		TSE: q, Archive: arc, DSFinVK: &dsfinvk.Exporter{St: st, SoftwareVersion: "test"},
 		Notifier: d, Console: console.Files, TLSFingerprint: testFingerprint}, log)
 	ts := httptest.NewServer(a.srv.Handler())
 	a.url = ts.URL
@@ -105,7 +125,9 @@ func newAppliance(tb testing.TB) *appliance {
 		ts.Close()
 		stop()
 		wg.Wait()
-		a.archive.Close()
+		if a.archive != nil {
+			a.archive.Close()
+		}
 		a.srv.Close()
 		a.sim.Close()
 		st.Close()
@@ -379,6 +401,7 @@ func (b *browser) screenshot(name string) {
 	for _, w := range []int64{375, 1280} {
 		b.do(chromedp.EmulateViewport(w, 800))
 		time.Sleep(150 * time.Millisecond) // let the layout settle
+		b.checkNoSideScroll(name, w)
 		ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
 		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 		cancel()
@@ -390,4 +413,19 @@ func (b *browser) screenshot(name string) {
 		}
 	}
 	b.do(chromedp.EmulateViewport(1280, 900))
+}
+
+// checkNoSideScroll fails the test when the page is wider than the
+// window: nothing may make an owner scroll sideways, at a phone's width
+// or a desktop's. Every screenshot checks it, so every state a test
+// reaches is checked. The message names the elements that stick out.
+func (b *browser) checkNoSideScroll(name string, width int64) {
+	b.tb.Helper()
+	if eval[bool](b, `document.documentElement.scrollWidth <= window.innerWidth`) {
+		return
+	}
+	b.tb.Errorf("%s at %d px: the page is %d px wide; sticking out: %v", name, width, eval[int](b, `document.documentElement.scrollWidth`),
+		eval[[]string](b, `[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+			.slice(-8).map((e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className && typeof e.className === 'string' ? '.' + e.className.trim().replace(/\s+/g, '.') : '') +
+			' ' + Math.round(e.getBoundingClientRect().right) + ' px')`))
 }

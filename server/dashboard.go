@@ -8,6 +8,7 @@ import (
 	"github.com/julienschmidt/httprouter"
 
 	"posbox/store"
+	"posbox/tse"
 )
 
 // dashboardJSON is GET /api/dashboard: what the console's first screen
@@ -19,6 +20,16 @@ type dashboardJSON struct {
 	ClockedIn     []clockedInJSON        `json:"clocked_in"`
 	Today         todayJSON              `json:"today"`
 	Notifications dashboardNotifications `json:"notifications"`
+	// TSE says who signs (null when no TSE is configured); its health is
+	// GET /api/tse/status.
+	TSE *dashboardTSEJSON `json:"tse"`
+}
+
+// dashboardTSEJSON: the provider, and whether it is the built-in
+// simulator, whose receipts are not valid for tax purposes.
+type dashboardTSEJSON struct {
+	Provider  string `json:"provider"`
+	Simulated bool   `json:"simulated"`
 }
 
 // clockedInJSON is one open time entry: who, since when, hours so far.
@@ -74,6 +85,10 @@ func (s *Server) dashboard(w http.ResponseWriter, r *http.Request, _ httprouter.
 		ClockedIn:     make([]clockedInJSON, 0, len(open)),
 		Today:         todayJSON{Entries: len(entries), ByUser: []userHoursJSON{}},
 		Notifications: dashboardNotifications{FailedLast24h: counts.FailedSince, Queued: counts.Queued}}
+	if s.cfg.TSE != nil {
+		kind := s.cfg.TSE.Kind()
+		out.TSE = &dashboardTSEJSON{Provider: kind, Simulated: kind == tse.KindSimulator}
+	}
 	for _, e := range open {
 		out.ClockedIn = append(out.ClockedIn, clockedInJSON{e.ID, e.UserID, e.UserName, ts(e.ClockIn),
 			store.HoursJSON(e.WorkedHundredths(now)), c.restaurant.OpenTooLong(e, now), tsPtr(e.OpenFlaggedAt)})

@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"context"
+	_ "embed" // the print page's template
 	"html/template"
 	"net/http"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/julienschmidt/httprouter"
 
 	"posbox/store"
+	"posbox/tse"
 )
 
 // registrationJSON is what the ELSTER form of §146a (4) AO asks, from
@@ -21,6 +23,11 @@ type registrationJSON struct {
 	TSEs          []regTSEJSON      `json:"tses"`
 	Missing       []string          `json:"missing"`
 	GeneratedAt   string            `json:"generated_at"`
+
+	// What the print page says: each missing item in German, and when
+	// the report was made, in the restaurant's time.
+	missingText []string
+	generated   time.Time
 }
 
 type taxpayerJSON struct {
@@ -63,6 +70,9 @@ type regTSEJSON struct {
 	InServiceOn        *string `json:"in_service_on"`
 	OutOfServiceOn     *string `json:"out_of_service_on"`
 	CertificateExpires *string `json:"certificate_expires_on"`
+	// Simulated: the built-in simulator, which is no certified TSE and is
+	// not to be registered.
+	Simulated bool `json:"simulated"`
 }
 
 // registration gathers the report.
@@ -78,22 +88,26 @@ func (s *Server) registration(ctx context.Context) (*registrationJSON, error) {
 		return nil, err
 	}
 	day := func(t time.Time) *string { v := t.In(loc).Format(store.DateFormat); return &v }
+	now := s.store.Now()
 	out := &registrationJSON{
 		Taxpayer:      taxpayerJSON{m.BusinessName, m.Street, m.Postcode, m.City, m.Country, m.TaxNumber, m.VATID},
 		Location:      locationJSON{m.LocationName, m.LocationStreet, m.LocationPostcode, m.LocationCity, m.LocationCountry},
-		CashRegisters: []regRegisterJSON{}, TSEs: []regTSEJSON{}, Missing: []string{}, GeneratedAt: ts(s.store.Now()),
+		CashRegisters: []regRegisterJSON{}, TSEs: []regTSEJSON{}, Missing: []string{}, GeneratedAt: ts(now),
+		generated: now.In(loc),
 	}
 	if out.Location.Name == "" && out.Location.Street == "" {
 		out.Location = locationJSON{m.BusinessName, m.Street, m.Postcode, m.City, m.Country}
 	}
-	miss := func(cond bool, what string) {
+	// miss records a gap: its key for the API, its words for the page.
+	miss := func(cond bool, key, text string) {
 		if cond {
-			out.Missing = append(out.Missing, what)
+			out.Missing = append(out.Missing, key)
+			out.missingText = append(out.missingText, text)
 		}
 	}
-	miss(m.BusinessName == "", "business_name")
-	miss(m.Street == "" || m.Postcode == "" || m.City == "", "address")
-	miss(m.TaxNumber == "" && m.VATID == "", "tax_number")
+	miss(m.BusinessName == "", "business_name", "Name des Unternehmens")
+	miss(m.Street == "" || m.Postcode == "" || m.City == "", "address", "Anschrift (Straße, PLZ, Ort)")
+	miss(m.TaxNumber == "" && m.VATID == "", "tax_number", "Steuernummer oder USt-IdNr.")
 	owner := map[string]store.FiscalRegister{}
 	for _, r := range m.Registers {
 		owner[r.ClientSerial] = r
@@ -115,8 +129,9 @@ func (s *Server) registration(ctx context.Context) (*registrationJSON, error) {
 		out.CashRegisters = append(out.CashRegisters, regRegisterJSON{ClientSerial: serial, Type: r.Type, Brand: r.Brand, Model: r.Model,
 			Software: sw, SoftwareVersion: ver, AcquiredOn: strPtr(r.AcquiredOn), InServiceOn: in,
 			DecommissionedOn: strPtr(r.DecommissionedOn), FirstSaleOn: first, LastSaleOn: last})
-		miss(r.Type == "" || r.Brand == "" || r.Model == "", "registers["+serial+"].type, brand and model")
-		miss(r.AcquiredOn == "", "registers["+serial+"].acquired_on")
+		miss(r.Type == "" || r.Brand == "" || r.Model == "", "registers["+serial+"].type, brand and model",
+			"Kasse "+serial+": Art, Marke und Modell")
+		miss(r.AcquiredOn == "", "registers["+serial+"].acquired_on", "Kasse "+serial+": Anschaffungsdatum")
 		seen[serial] = true
 	}
 	for _, r := range regs {
@@ -130,7 +145,8 @@ func (s *Server) registration(ctx context.Context) (*registrationJSON, error) {
 	if t := s.cfg.TSE; t != nil {
 		if info, _, err := t.TSS(ctx, who.restaurant.ID); err == nil {
 			x := regTSEJSON{SerialNumber: info.SerialNumber, BSICertificationID: info.BSICertificationID, Type: "Cloud-TSE",
-				Provider: t.Kind(), InServiceOn: strPtr(m.TSEInServiceOn), OutOfServiceOn: strPtr(m.TSEOutOfServiceOn)}
+				Provider: t.Kind(), InServiceOn: strPtr(m.TSEInServiceOn), OutOfServiceOn: strPtr(m.TSEOutOfServiceOn),
+				Simulated: t.Kind() == tse.KindSimulator}
 			if !info.CertNotAfter.IsZero() {
 				x.CertificateExpires = day(info.CertNotAfter)
 			}
@@ -143,7 +159,13 @@ func (s *Server) registration(ctx context.Context) (*registrationJSON, error) {
 					x.InServiceOn = day(first)
 				}
 			}
-			miss(x.BSICertificationID == "", "tse.bsi_certification_id (the provider reports none: a simulator, or ask fiskaly)")
+			if x.Simulated {
+				miss(true, "tse.bsi_certification_id (the provider reports none: a simulator, or ask fiskaly)",
+					"Eine zertifizierte TSE: Der Simulator ist keine. Richten Sie die TSE von fiskaly ein (Anleitung in docs/TSE.md, Befehl posbox tse setup).")
+			} else {
+				miss(x.BSICertificationID == "", "tse.bsi_certification_id (the provider reports none: a simulator, or ask fiskaly)",
+					"BSI-Zertifizierungs-ID der TSE: Der Anbieter meldet keine; bitte bei fiskaly erfragen.")
+			}
 			out.TSEs = append(out.TSEs, x)
 		}
 	}
@@ -160,18 +182,17 @@ func (s *Server) getRegistration(w http.ResponseWriter, r *http.Request, _ httpr
 }
 
 // printRegistration is GET /api/fiscal/registration/print: the same as a
-// page to print. No script, no style sheet and no inline style: it works
-// under the console's Content-Security-Policy, which it also carries.
+// page to print, in German (dates as 22.11.2026, times in the
+// restaurant's zone), with no internal key in it. No script and no inline
+// style: it works under the console's Content-Security-Policy, which it
+// also carries, styled by the console's print.css.
 func (s *Server) printRegistration(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
 	rep, err := s.registration(r.Context())
 	if err != nil {
 		return err
 	}
 	var buf bytes.Buffer
-	if err := registrationPage.Execute(&buf, struct {
-		*registrationJSON
-		Restaurant string
-	}{rep, caller(r.Context()).restaurant.Name}); err != nil {
+	if err := registrationPage.Execute(&buf, registrationPageData{rep, caller(r.Context()).restaurant.Name}); err != nil {
 		return err
 	}
 	h := w.Header()
@@ -185,12 +206,34 @@ func (s *Server) printRegistration(w http.ResponseWriter, r *http.Request, _ htt
 	return err
 }
 
+// registrationPageData is what the template reads.
+type registrationPageData struct {
+	*registrationJSON
+	Restaurant string
+}
+
+// Generated is when the report was made: 22.11.2026, 10:00 Uhr.
+func (d registrationPageData) Generated() string {
+	return d.generated.Format("02.01.2006, 15:04") + " Uhr"
+}
+
+// MissingText is each gap in words.
+func (d registrationPageData) MissingText() []string { return d.missingText }
+
+//go:embed templates/fiscal_registration.html
+var registrationTemplate string
+
 var registrationPage = template.Must(template.New("registration").Funcs(template.FuncMap{
-	"d": func(p *string) string {
+	// date is a YYYY-MM-DD (or nil) as 22.11.2026 (or a dash).
+	"date": func(p *string) string {
 		if p == nil {
 			return "–"
 		}
-		return *p
+		t, err := time.Parse(store.DateFormat, *p)
+		if err != nil {
+			return *p
+		}
+		return t.Format("02.01.2006")
 	},
 	"or": func(s string) string {
 		if s == "" {
@@ -198,41 +241,18 @@ var registrationPage = template.Must(template.New("registration").Funcs(template
 		}
 		return s
 	},
-}).Parse(`<!DOCTYPE html>
-<html lang="de">
-<head>
-<meta charset="utf-8">
-<title>Mitteilung nach § 146a Abs. 4 AO – {{.Restaurant}}</title>
-</head>
-<body>
-<h1>Mitteilung elektronischer Aufzeichnungssysteme (§ 146a Abs. 4 AO)</h1>
-<p>Angaben für das ELSTER-Formular „Mitteilung über elektronische Aufzeichnungssysteme“. Erstellt {{.GeneratedAt}} von posbox.</p>
-{{if .Missing}}<h2>Noch auszufüllen</h2>
-<ul>{{range .Missing}}<li>{{.}}</li>{{end}}</ul>{{end}}
-<h2>Steuerpflichtiger</h2>
-<table border="1" cellpadding="4">
-<tr><th scope="row">Name</th><td>{{or .Taxpayer.Name}}</td></tr>
-<tr><th scope="row">Anschrift</th><td>{{or .Taxpayer.Street}}, {{.Taxpayer.Postcode}} {{.Taxpayer.City}} ({{.Taxpayer.Country}})</td></tr>
-<tr><th scope="row">Steuernummer</th><td>{{or .Taxpayer.TaxNumber}}</td></tr>
-<tr><th scope="row">USt-IdNr.</th><td>{{or .Taxpayer.VATID}}</td></tr>
-</table>
-<h2>Betriebsstätte</h2>
-<table border="1" cellpadding="4">
-<tr><th scope="row">Bezeichnung</th><td>{{or .Location.Name}}</td></tr>
-<tr><th scope="row">Anschrift</th><td>{{or .Location.Street}}, {{.Location.Postcode}} {{.Location.City}} ({{.Location.Country}})</td></tr>
-</table>
-<h2>Elektronische Aufzeichnungssysteme (Kassen)</h2>
-<table border="1" cellpadding="4">
-<thead><tr><th>Seriennummer</th><th>Art</th><th>Hersteller</th><th>Modell</th><th>Software</th><th>Version</th><th>Anschaffung</th><th>Inbetriebnahme</th><th>Außerbetriebnahme</th></tr></thead>
-<tbody>{{range .CashRegisters}}<tr><td>{{.ClientSerial}}</td><td>{{or .Type}}</td><td>{{or .Brand}}</td><td>{{or .Model}}</td><td>{{.Software}}</td><td>{{or .SoftwareVersion}}</td><td>{{d .AcquiredOn}}</td><td>{{d .InServiceOn}}</td><td>{{d .DecommissionedOn}}</td></tr>
-{{else}}<tr><td colspan="9">Keine Kasse bekannt.</td></tr>{{end}}</tbody>
-</table>
-<h2>Technische Sicherheitseinrichtungen (TSE)</h2>
-<table border="1" cellpadding="4">
-<thead><tr><th>Seriennummer</th><th>BSI-Zertifizierungs-ID</th><th>Art</th><th>Anbieter</th><th>Inbetriebnahme</th><th>Außerbetriebnahme</th><th>Zertifikat gültig bis</th></tr></thead>
-<tbody>{{range .TSEs}}<tr><td>{{.SerialNumber}}</td><td>{{or .BSICertificationID}}</td><td>{{.Type}}</td><td>{{.Provider}}</td><td>{{d .InServiceOn}}</td><td>{{d .OutOfServiceOn}}</td><td>{{d .CertificateExpires}}</td></tr>
-{{else}}<tr><td colspan="7">Keine TSE bekannt.</td></tr>{{end}}</tbody>
-</table>
-</body>
-</html>
-`))
+	// country names the ISO 3166 alpha-3 code Germany has; any other
+	// code is shown as entered.
+	"country": func(c string) string {
+		if c == "DEU" {
+			return "Deutschland"
+		}
+		return c
+	},
+	"provider": func(kind string) string {
+		if kind == tse.KindSimulator {
+			return "Simulator (keine zertifizierte TSE)"
+		}
+		return kind
+	},
+}).Parse(registrationTemplate))

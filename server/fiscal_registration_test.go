@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -102,12 +103,16 @@ func TestFiscalRegistration(t *testing.T) {
 	if csp := rec.Header().Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "style-src 'self'") {
 		t.Fatalf("CSP %q", csp)
 	}
-	for _, bad := range []string{"<script", "<style", "style=", "<link", "http://", "https://", "<b>Zum"} {
+	for _, bad := range []string{"<script", "<style", "style=", "http://", "https://", "<b>Zum"} {
 		if strings.Contains(page, bad) {
 			t.Errorf("page contains %q", bad)
 		}
 	}
-	for _, want := range []string{"&lt;b&gt;Zum Löwen&lt;/b&gt;", "KASSE-09", "2026-06-30", info["serial_number"].(string), "Tablet-Kassensystem"} {
+	// Its one style sheet is the console's own (style-src 'self').
+	if links := regexp.MustCompile(`<link[^>]*>`).FindAllString(page, -1); len(links) != 1 || links[0] != `<link rel="stylesheet" href="/assets/print.css">` {
+		t.Errorf("links %v", links)
+	}
+	for _, want := range []string{"&lt;b&gt;Zum Löwen&lt;/b&gt;", "KASSE-09", "30.06.2026", info["serial_number"].(string), "Tablet-Kassensystem"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)
 		}
@@ -139,5 +144,39 @@ func TestDSFinVKExportQueryValidation(t *testing.T) {
 	x := e.readExport(t, "from=2026-01-01&to=2026-01-31")
 	if len(x.rows("transactions.csv")) != 0 || len(x.rows("cashpointclosing.csv")) != 0 {
 		t.Fatal("rows in an empty export")
+	}
+}
+
+// The print page is for the owner and the tax office: German dates and
+// the restaurant's local time, every gap in words, the simulator named as
+// what it is, and no internal key or id anywhere in its text.
+func TestFiscalRegistrationPrintInGerman(t *testing.T) {
+	e := newTSEEnv(t, tseEnvOpts{})
+	e.sell(t, sale("KASSE-01", 100), e.adminToken)
+	wantStatus(t, e.do(t, "PUT", "/api/fiscal/master-data", map[string]any{"business_name": "Zum Löwen GmbH",
+		"registers": []any{map[string]any{"client_serial": "KASSE-02", "brand": "Acme", "acquired_on": "2025-03-01"}}}, e.adminToken), http.StatusOK)
+	rec := e.do(t, "GET", "/api/fiscal/registration/print", nil, e.adminToken)
+	wantStatus(t, rec, http.StatusOK)
+	page := rec.Body.String()
+	// The test clock is 2026-11-22 09:00 UTC: 10:00 in Berlin.
+	now := e.clock.Now().In(e.restaurant.Location())
+	for _, want := range []string{"Erstellt am " + now.Format("02.01.2006, 15:04") + " Uhr", "01.03.2025", now.Format("02.01.2006"),
+		"Anschrift (Straße, PLZ, Ort)", "Kasse KASSE-02: Art, Marke und Modell", "Kasse KASSE-01: Anschaffungsdatum",
+		"Keine zertifizierte TSE", "posbox tse setup", "Simulator (keine zertifizierte TSE)", "Deutschland"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	text := regexp.MustCompile(`(?s)<[^>]*>`).ReplaceAllString(page, " ")
+	for _, bad := range []*regexp.Regexp{
+		regexp.MustCompile(`\b[a-z]+_[a-z_]+\b`),                                           // snake_case keys
+		regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`), // ids
+		regexp.MustCompile(`\d{4}-\d{2}-\d{2}`),                                            // ISO dates
+		regexp.MustCompile(`\[|\]`),                                                        // registers[...]
+		regexp.MustCompile(`\bsimulator\b|\bmissing\b`),
+	} {
+		if m := bad.FindString(text); m != "" {
+			t.Errorf("the page's text shows %q", m)
+		}
 	}
 }

@@ -565,7 +565,11 @@ func componentSchemas() jobj {
 		"ShiftStatusChange", sBody("", prReq("status", sEnum("Any may follow any; the current value is a no-op.", "pending", "confirmed", "cancelled"))),
 		"Dashboard", sAnswer("What the console's first screen shows.", pr("date", sDate("Today.")), pr("timezone", sStr("")),
 			pr("generated_at", sInstant("")), pr("clocked_in", sArray(sRef("OpenTimeEntry"), "Every open entry, also one begun yesterday.")),
-			pr("today", sRef("DashboardToday")), pr("notifications", sRef("DashboardNotifications"))),
+			pr("today", sRef("DashboardToday")), pr("notifications", sRef("DashboardNotifications")),
+			pr("tse", sNullable(sRef("DashboardTSE")))),
+		"DashboardTSE", sAnswer("Who signs; null when no TSE is configured. Its health is `GET /api/tse/status`.",
+			pr("provider", sStr("`simulator` or `fiskaly`.")),
+			pr("simulated", sBool("The built-in simulator signs: no certified TSE, receipts are not valid for tax purposes."))),
 		"OpenTimeEntry", sAnswer("", pr("time_entry_id", sID("")), pr("user_id", sID("")), pr("user_name", sStr("")), pr("clock_in", sInstant("")),
 			pr("worked_hours", sHours("So far.")),
 			pr("open_too_long", sBool("Open past the restaurant's `open_entry_limit_hours`: a forgotten clock-out to review.")),
@@ -650,8 +654,22 @@ func componentSchemas() jobj {
 			pr("time_start", sNullable(sInstant(""))), pr("time_end", sNullable(sInstant(""))),
 			pr("signature_counter", sNullable(sInt("The latest signed revision's.", "minimum", 0))), pr("signature", sNullable(sStr(""))),
 			pr("client_serial", sStr("")), pr("signed_late", sBool("")), pr("source", sEnum("", "posbox", "reconciled")),
+			pr("receipt_type", sNullable(sEnum("Null on a transaction the reconciler learnt from the provider.", "RECEIPT", "TRAINING", "TRANSFER", "ORDER", "CANCELLATION", "ABORT", "BENEFIT_IN_KIND", "INVOICE", "OTHER"))),
+			pr("total", sMoney("The sum of the VAT lines.")),
+			pr("receipt_without_tse", sBool("The receipt went out without TSE data (202).")),
+			pr("kind", sNullable(sEnum("Null when posbox holds no detail (a reconciled transaction).", "receipt", "order"))),
+			pr("amounts_per_vat_rate", sArray(sRef("TSESaleVAT"), "As sold; empty without detail.")),
+			pr("amounts_per_payment_type", sArray(sRef("TSESalePayment"), "As paid; empty for an order.")),
+			pr("line_items", sArray(sRef("TSESaleLine"), "As sold; empty when the till sent none.")),
 			pr("cancels", sNullable(sID("A storno: the sale it reverses."))),
 			pr("cancelled_by", sNullable(sID("The storno that reversed this sale; null while none did.")))),
+		"TSESaleVAT", sAnswer("", pr("vat_rate", sEnum("", "NORMAL", "REDUCED_1", "SPECIAL_RATE_1", "SPECIAL_RATE_2", "NULL")), pr("amount", sMoney("Gross."))),
+		"TSESalePayment", sAnswer("", pr("payment_type", sEnum("", "CASH", "NON_CASH")), pr("currency_code", sStr("ISO 4217.")), pr("amount", sMoney(""))),
+		"TSESaleLine", sAnswer("",
+			pr("text", sStr("")), pr("quantity", jo("type", "number", "description", "At most 3 decimals.")),
+			pr("unit_price", sMoney("Gross.")), pr("total", sMoney("quantity × unit_price, rounded to the cent.")),
+			pr("vat_rate", sEnum("", "NORMAL", "REDUCED_1", "SPECIAL_RATE_1", "SPECIAL_RATE_2", "NULL")),
+			pr("item_number", sNullable(sStr("")))),
 		"TSEStatus", sAnswer("The TSE's health: the contract's fields first, then the appliance's.",
 			pr("healthy", sBool("The TSS is INITIALIZED, its certificate valid, the provider answering, the queue not paused, nothing needs attention, no outage is open and the last self-test did not fail.")),
 			pr("last_self_test", sNullable(sRef("TSESelfTest"))),
@@ -668,7 +686,8 @@ func componentSchemas() jobj {
 			pr("active_transactions", sNullable(sInt("", "minimum", 0))), pr("max_active_transactions", sNullable(sInt("", "minimum", 0))),
 			pr("last_error", sNullable(sRef("TSEError"))),
 			pr("refused_terminals", sArray(sRef("TSERefusedTerminal"), "Terminals the TSS refuses to register; their sales wait.")),
-			pr("archive", sNullable(sRef("TSEArchiveStatus")))),
+			pr("archive", sNullable(sRef("TSEArchiveStatus"))),
+			pr("simulated", sBool("The built-in simulator signs: no certified TSE, receipts are not valid for tax purposes (docs/TSE.md)."))),
 		"TSEArchiveStatus", sAnswer("How far the fiscal archive has come. Not part of `healthy`: signing works either way.",
 			pr("last_archived_counter", sInt("Every signature counter from 1 to this one is in a verified TAR on the box (0: none yet).", "minimum", 0)),
 			pr("last_archived_at", sNullable(sInstant("When the last TAR was archived."))),
@@ -761,7 +780,8 @@ func componentSchemas() jobj {
 			pr("tses", sArray(sAnswer("", pr("serial_number", sStr("")), pr("bsi_certification_id", sStr("Empty when the provider reports none.")),
 				pr("type", sStr("`Cloud-TSE`.")), pr("provider", sStr("`fiskaly` or `simulator`.")),
 				pr("in_service_on", sNullable(sDate("The owner's, else the first signed sale's date."))),
-				pr("out_of_service_on", sNullable(sDate(""))), pr("certificate_expires_on", sNullable(sDate("")))), "")),
+				pr("out_of_service_on", sNullable(sDate(""))), pr("certificate_expires_on", sNullable(sDate(""))),
+				pr("simulated", sBool("The built-in simulator: no certified TSE; nothing to register, set up fiskaly (docs/TSE.md)."))), "")),
 			pr("missing", sArray(sStr(""), "What the owner still has to fill in.")),
 			pr("generated_at", sInstant(""))),
 		"TSEOutage", sAnswer("An outage record (AEAO zu § 146a, 1.14.1).",
@@ -1111,7 +1131,7 @@ func apiOps() []apiOp {
 			summary: "What the ELSTER form of §146a (4) AO asks: the cash registers and TSEs with their dates",
 			ok:      []apiOK{okJSON(200, "The report.", sWrap("registration", sRef("FiscalRegistration")))}},
 		{method: "GET", path: "/api/fiscal/registration/print", id: "printFiscalRegistration", tag: "Fiscal", access: adminOnly,
-			summary: "The same report as a page to print (HTML, no script or style, the console's CSP)",
+			summary: "The same report as a page to print (HTML in German, no script, the console's style sheet and CSP)",
 			ok:      []apiOK{{status: 200, desc: "The page.", ctype: "text/html; charset=utf-8", schema: sStr("")}}},
 		{method: "GET", path: "/api/tse/closings/:id", id: "getClosing", tag: "Fiscal", access: anyUser, summary: "A closing",
 			ok: []apiOK{okJSON(200, "The closing.", sWrap("closing", sRef("Closing")))}, errs: map[int][]string{404: {notFound}}},
@@ -1993,7 +2013,9 @@ func TestOpenAPICheckCatchesDrift(t *testing.T) {
 	}
 	tx := `{"id":"d38e0fed-eed7-4beb-9ab6-a01d2f5c8edc","number":1,"state":"FINISHED","client_id":"ffd0627b-538f-4536-bef5-ab00a11ad607",` +
 		`"time_start":"2026-11-22T09:00:00.000Z","time_end":"2026-11-22T09:00:00.000Z","signature_counter":8,"signature":"x",` +
-		`"client_serial":"KASSE-01","signed_late":false,"source":"posbox","cancels":null,"cancelled_by":null}`
+		`"client_serial":"KASSE-01","signed_late":false,"source":"posbox","receipt_type":"RECEIPT","total":9.5,"receipt_without_tse":false,` +
+		`"kind":"receipt","amounts_per_vat_rate":[{"vat_rate":"NORMAL","amount":9.5}],` +
+		`"amounts_per_payment_type":[{"payment_type":"CASH","currency_code":"EUR","amount":9.5}],"line_items":[],"cancels":null,"cancelled_by":null}`
 	list := "/api/tse/transactions?from=2026-11-22T00:00:00Z&to=2026-11-23T00:00:00Z"
 	if msg := checkExchange(routes, get(list), nil, 200, jsonCT, []byte("["+tx+"]")); msg != "" {
 		t.Fatalf("a good list fails: %s", msg)

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"strings"
 
@@ -96,8 +97,12 @@ type tseListItem struct {
 	ClientSerial     string  `json:"client_serial"`
 	SignedLate       bool    `json:"signed_late"`
 	Source           string  `json:"source"`
-	Cancels          *string `json:"cancels"`
-	CancelledBy      *string `json:"cancelled_by"`
+	// What the receipt contained (tse_sale_view.go).
+	ReceiptType       *string     `json:"receipt_type"`
+	Total             json.Number `json:"total"`
+	ReceiptWithoutTSE bool        `json:"receipt_without_tse"`
+	saleContent
+	CancelledBy *string `json:"cancelled_by"`
 }
 
 // listTSETransactions is GET /api/tse/transactions?from=&to=: a bare
@@ -129,10 +134,15 @@ func (s *Server) listTSETransactions(w http.ResponseWriter, r *http.Request, _ h
 	}
 	out := make([]tseListItem, 0, len(txs))
 	for _, t := range txs {
+		d, err := s.store.TSESaleDetail(r.Context(), t.TxID)
+		if err != nil && !store.IsNotFound(err) {
+			return err
+		}
 		out = append(out, tseListItem{ID: t.TxID, Number: *t.Number, State: t.State, ClientID: t.ClientID,
 			ClientSerial: t.ClientSerial, TimeStart: tsPtr(t.TimeStart), TimeEnd: tsPtr(t.TimeEnd),
 			SignatureCounter: t.SignatureCounter, Signature: strPtr(t.SignatureValue), SignedLate: t.SignedLate, Source: t.Source,
-			Cancels: strPtr(t.Cancels), CancelledBy: strPtr(t.CancelledBy)})
+			ReceiptType: strPtr(t.ReceiptType), Total: money(t.TotalCents), ReceiptWithoutTSE: t.ReceiptWithoutTSE,
+			saleContent: saleContentView(d), CancelledBy: strPtr(t.CancelledBy)})
 	}
 	return writeJSON(w, http.StatusOK, out)
 }

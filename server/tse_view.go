@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"posbox/store"
+	"posbox/tse"
 )
 
 // tseTxJSON is a transaction as the API shows it (POST and GET
@@ -170,6 +171,9 @@ type tseStatusJSON struct {
 	RefusedTerminals        []tseRefusedTerminalJSON `json:"refused_terminals"`
 	// Archive is the fiscal archive's state (null without one).
 	Archive *tseArchiveStatusJSON `json:"archive"`
+	// Simulated: the built-in simulator signs, not a certified TSE; its
+	// receipts are not valid for tax purposes (docs/TSE.md).
+	Simulated bool `json:"simulated"`
 }
 
 // tseRefusedTerminalJSON is a till the TSS refused to register (client
@@ -194,6 +198,7 @@ func tseStatusView(st *store.TSEStatus) tseStatusJSON {
 		Circuit: "closed", QueuePaused: st.QueuePaused, QueueDepth: st.Queue.Pending, AttentionCount: st.Queue.Attention,
 		OldestQueuedAt: tsPtr(st.Queue.OldestQueuedAt), DaysToCertificateExpiry: st.DaysToCertificateExpiry,
 		RefusedTerminals: make([]tseRefusedTerminalJSON, 0, len(st.Refused)),
+		Simulated:        st.Provider == tse.KindSimulator,
 	}
 	if st.CircuitOpen {
 		out.Circuit = "open"

@@ -4,6 +4,7 @@ import { t, initLang, setLang, lang } from './i18n.js';
 import * as api from './api.js';
 import { setZone } from './format.js';
 import { h, clear, toast } from './ui.js';
+import { simulatorBanner } from './tse_words.js';
 
 const pages = {
   '/': { nav: 'nav.dashboard', load: () => import('./pages/dashboard.js') },
@@ -41,8 +42,11 @@ async function render() {
   }
   if (!session) {
     try {
-      const [me, rest] = await Promise.all([api.get('/api/auth/me'), api.get('/api/restaurant')]);
-      session = { me: me.user, restaurant: rest.restaurant };
+      // The dashboard says whether the simulator signs (a banner on every
+      // page); staff get 403 there and are turned away below.
+      const [me, rest, dash] = await Promise.all([api.get('/api/auth/me'), api.get('/api/restaurant'),
+        api.get('/api/dashboard').catch(() => null)]);
+      session = { me: me.user, restaurant: rest.restaurant, simulated: !!(dash && dash.dashboard.tse && dash.dashboard.tse.simulated) };
       setZone(session.restaurant.timezone);
     } catch (err) {
       if (err.status === 401) return; // whenExpired took over
@@ -101,7 +105,7 @@ function layout(page) {
       h('div', { class: 'who' }, h('span', { class: 'sr-only' }, t('nav.signed_in_as', { name: session.me.name })),
         h('span', { 'aria-hidden': 'true' }, session.me.name), langSwitch,
         h('button', { type: 'button', class: 'secondary', onclick: () => logout(t('login.logged_out')) }, t('nav.logout')))),
-    nav, main);
+    session.simulated ? simulatorBanner() : null, nav, main);
   document.querySelector('.skip').textContent = t('app.skip');
   return main;
 }

@@ -4,13 +4,14 @@ import { t, addStrings } from '../i18n.js';
 import * as api from '../api.js';
 import { h, clear, append, badge, errorText } from '../ui.js';
 import { fmtTime, fmtDateTime, fmtNumber, fmtDuration, fmtDay } from '../format.js';
+import { problems } from '../tse_words.js';
 
 addStrings({
   de: {
     'dash.title': 'Übersicht', 'dash.clocked_in': 'Jetzt eingestempelt', 'dash.nobody': 'Niemand ist eingestempelt.',
     'dash.since': 'seit {time}', 'dash.today': 'Heute gearbeitet', 'dash.hours': '{hours} Std.', 'dash.entries': '{n} Einträge', 'dash.entries_one': '1 Eintrag',
     'dash.tse': 'TSE', 'dash.tse_ok': 'in Ordnung', 'dash.tse_bad': 'Achtung', 'dash.queue': 'Warteschlange',
-    'dash.attention': 'Zu prüfen', 'dash.outage': 'Ausfall seit {time}: {reason}', 'dash.no_outage': 'Kein offener Ausfall',
+    'dash.attention': 'Zu prüfen', 'dash.no_outage': 'Kein offener Ausfall',
     'dash.cert': 'Zertifikat', 'dash.cert_days': 'läuft in {days} Tagen ab', 'dash.cert_expired': 'abgelaufen',
     'dash.notifications': 'Benachrichtigungen', 'dash.failed': 'In 24 Std. fehlgeschlagen', 'dash.queued': 'Wartend',
     'dash.auto': 'Aktualisiert sich alle 30 Sekunden.', 'dash.tse_unavailable': 'TSE nicht erreichbar: {reason}',
@@ -20,7 +21,7 @@ addStrings({
     'dash.title': 'Dashboard', 'dash.clocked_in': 'Clocked in now', 'dash.nobody': 'Nobody is clocked in.',
     'dash.since': 'since {time}', 'dash.today': 'Worked today', 'dash.hours': '{hours} h', 'dash.entries': '{n} entries', 'dash.entries_one': '1 entry',
     'dash.tse': 'TSE', 'dash.tse_ok': 'healthy', 'dash.tse_bad': 'needs attention', 'dash.queue': 'Queue',
-    'dash.attention': 'Attention', 'dash.outage': 'Outage since {time}: {reason}', 'dash.no_outage': 'No open outage',
+    'dash.attention': 'Attention', 'dash.no_outage': 'No open outage',
     'dash.cert': 'Certificate', 'dash.cert_days': 'expires in {days} days', 'dash.cert_expired': 'expired',
     'dash.notifications': 'Notifications', 'dash.failed': 'Failed in 24 h', 'dash.queued': 'Queued',
     'dash.auto': 'Refreshes itself every 30 seconds.', 'dash.tse_unavailable': 'TSE unavailable: {reason}',
@@ -74,6 +75,8 @@ function today(d) {
       h('li', {}, u.user_name, ': ', t('dash.hours', { hours: fmtNumber(u.worked_hours) })))) : null);
 }
 
+// tseCard is green only when a certified TSE signs and all is well: the
+// simulator has a state of its own, and every problem is said in words.
 function tseCard(res, navigate) {
   const card = h('section', { class: 'card', id: 'tse' }, h('h2', {}, t('dash.tse')));
   if (res.status === 'rejected') {
@@ -81,16 +84,18 @@ function tseCard(res, navigate) {
     return card;
   }
   const s = res.value.status;
+  const issues = problems(s);
+  const state = s.simulated ? badge(t('tsew.simulated'), 'sim') : s.healthy ? badge(t('dash.tse_ok'), 'ok') : badge(t('dash.tse_bad'), 'bad');
   append(card,
-    h('p', {}, s.healthy ? badge(t('dash.tse_ok'), 'ok') : badge(t('dash.tse_bad'), 'bad')),
-    s.problems.length ? h('ul', { class: 'problems' }, s.problems.map((p) => h('li', {}, p))) : null,
+    h('p', { id: 'tse-state', dataset: { state: s.simulated ? 'simulated' : s.healthy ? 'ok' : 'bad' } }, state),
+    s.simulated ? h('p', { class: 'notice bad' }, t('tsew.banner_title'), ' ', t('tsew.banner_todo')) : null,
+    issues.length ? h('ul', { class: 'problems' }, issues.map((p) => h('li', {}, p))) : null,
     h('dl', { class: 'facts' },
       h('dt', {}, t('dash.queue')), h('dd', { id: 'tse-queue-depth' }, String(s.queue_depth)),
       h('dt', {}, t('dash.attention')), h('dd', {}, String(s.attention_count)),
       h('dt', {}, t('dash.cert')), h('dd', {}, s.days_to_certificate_expiry === null ? '–' :
         s.days_to_certificate_expiry < 0 ? t('dash.cert_expired') : t('dash.cert_days', { days: s.days_to_certificate_expiry }))),
-    h('p', {}, s.open_outage ? badge(t('dash.outage', { time: fmtDateTime(s.open_outage.started_at), reason: s.open_outage.reason }), 'warn') :
-      h('span', { class: 'muted' }, t('dash.no_outage'))),
+    s.open_outage ? null : h('p', {}, h('span', { class: 'muted' }, t('dash.no_outage'))),
     h('a', { href: '/tse', onclick: (e) => { e.preventDefault(); navigate('/tse'); } }, t('dash.details')));
   return card;
 }

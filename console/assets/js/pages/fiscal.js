@@ -13,10 +13,19 @@ addStrings({
     'fiscal.title': 'Steuerdaten',
     'fiscal.intro': 'Alles, was bei einer Kassennachschau übergeben wird: das TSE-Archiv, die Tagesabschlüsse, der DSFinV-K-Export und die Meldung nach §146a AO.',
     'fiscal.archive': 'TSE-Archiv', 'fiscal.archive_none': 'Der TSE-Anbieter kann keine TAR-Dateien exportieren: auf dem posbox wird nichts archiviert.',
-    'fiscal.last_counter': 'Archiviert bis Signaturzähler', 'fiscal.last_archived_at': 'Zuletzt archiviert',
     'fiscal.oldest': 'Ältester nicht archivierter TSE-Eintrag', 'fiscal.all_archived': 'alles archiviert',
     'fiscal.days_old': '{n} Tage alt', 'fiscal.open_exports': 'Laufende Exporte', 'fiscal.rejected': 'Bereiche mit fehlgeschlagener Prüfung',
-    'fiscal.nothing_yet': 'noch nichts',
+    'fiscal.nothing_yet': 'noch keine nächtliche Datei (posbox archiviert jede Nacht)',
+    'fiscal.chain': 'Nächtlich lückenlos archiviert bis Signaturzähler', 'fiscal.last_file': 'Zuletzt archivierte Datei',
+    'fiscal.last_file_of': '{time} ({kind}, Signaturzähler {first} – {last})', 'fiscal.no_file': 'noch keine',
+    'fiscal.finding.tar_gap': 'Lücke in den Signaturzählern', 'fiscal.finding.tar_bad_signature': 'ungültige Signatur',
+    'fiscal.finding.tar_counter_order': 'Signaturzähler doppelt', 'fiscal.finding.tar_serial_mismatch': 'fremde TSE-Seriennummer',
+    'fiscal.finding.tar_certificate': 'Zertifikat fehlt oder unlesbar', 'fiscal.finding.tar_malformed': 'Datei beschädigt',
+    'fiscal.finding.tar_missing_transaction': 'eine signierte Transaktion fehlt', 'fiscal.finding.tar_empty': 'Export leer',
+    'fiscal.no_registers_sold': 'Noch keine Kasse hat verkauft.', 'fiscal.register_last_sale': '{register} (letzter Verkauf {day})',
+    'fiscal.register_decommissioned': '{register} (außer Betrieb)',
+    'fiscal.simulated': 'Keine zertifizierte TSE: Der Simulator signiert, die Belege sind steuerlich nicht gültig, und er darf nicht gemeldet werden. Richten Sie die TSE von fiskaly ein (Anleitung in docs/TSE.md, Befehl „posbox tse setup“) und melden Sie dann diese.',
+    'fiscal.missing.simulated': 'Eine zertifizierte TSE: Der Simulator ist keine (docs/TSE.md, „posbox tse setup“).',
     'fiscal.warn_old': 'Der älteste noch nicht archivierte TSE-Eintrag ist {n} Tage alt. Der TSE-Anbieter löscht die Daten nach drei Monaten. Bitte die Liste unten und die Verbindung zur TSE prüfen, solange die Daten noch abrufbar sind.',
     'fiscal.warn_rejected_one': 'Ein Bereich hat die Prüfung nicht bestanden. posbox versucht es jede Nacht erneut; bis dahin liegen die Daten noch beim TSE-Anbieter (drei Monate lang). Der Grund steht in der Liste.',
     'fiscal.warn_rejected': '{n} Bereiche haben die Prüfung nicht bestanden. posbox versucht es jede Nacht erneut; bis dahin liegen die Daten noch beim TSE-Anbieter (drei Monate lang). Der Grund steht in der Liste.',
@@ -36,7 +45,7 @@ addStrings({
     'fiscal.taken': 'Erstellt', 'fiscal.automatic': 'automatisch', 'fiscal.no_closings': 'Keine Abschlüsse in diesem Zeitraum.',
     'fiscal.take_closing': 'Heutigen Abschluss erstellen',
     'fiscal.take_hint': 'Normalerweise erstellt die Kasse den Abschluss am Ende des Tages, sonst posbox am nächsten Morgen. Hier nur, wenn die Kasse es nicht konnte: Der Abschluss umfasst alle noch nicht abgeschlossenen Verkäufe dieser Kasse bis jetzt und kann nicht geändert werden.',
-    'fiscal.client_serial': 'Kasse (Seriennummer)', 'fiscal.take': 'Abschluss erstellen',
+    'fiscal.client_serial': 'Kasse (Seriennummer)', 'fiscal.take': 'Abschluss erstellen', 'fiscal.closing_register': 'Kasse',
     'fiscal.take_confirm': 'Tagesabschluss für {register} jetzt erstellen? Er kann nicht geändert werden.',
     'fiscal.taken_msg': 'Abschluss Z-Nr. {z} für {register} erstellt.',
     'fiscal.closing_empty': 'Für {register} gibt es nichts abzuschließen: Jeder Verkauf dieser Kasse steht schon in einem Abschluss.',
@@ -67,10 +76,19 @@ addStrings({
     'fiscal.title': 'Fiscal records',
     'fiscal.intro': 'Everything handed over at a cash audit: the TSE archive, the daily closings, the DSFinV-K export and the §146a AO registration.',
     'fiscal.archive': 'TSE archive', 'fiscal.archive_none': 'The TSE provider cannot export TAR files: nothing is archived on the posbox.',
-    'fiscal.last_counter': 'Archived up to signature counter', 'fiscal.last_archived_at': 'Last archived',
     'fiscal.oldest': 'Oldest TSE record not yet archived', 'fiscal.all_archived': 'everything archived',
     'fiscal.days_old': '{n} days old', 'fiscal.open_exports': 'Exports running', 'fiscal.rejected': 'Ranges that failed verification',
-    'fiscal.nothing_yet': 'nothing yet',
+    'fiscal.nothing_yet': 'no nightly file yet (posbox archives every night)',
+    'fiscal.chain': 'Archived nightly without gaps up to signature counter', 'fiscal.last_file': 'Last archived file',
+    'fiscal.last_file_of': '{time} ({kind}, signature counters {first} – {last})', 'fiscal.no_file': 'none yet',
+    'fiscal.finding.tar_gap': 'gap in the signature counters', 'fiscal.finding.tar_bad_signature': 'bad signature',
+    'fiscal.finding.tar_counter_order': 'signature counter repeated', 'fiscal.finding.tar_serial_mismatch': 'another TSE\'s serial number',
+    'fiscal.finding.tar_certificate': 'certificate missing or unreadable', 'fiscal.finding.tar_malformed': 'file damaged',
+    'fiscal.finding.tar_missing_transaction': 'a signed transaction is missing', 'fiscal.finding.tar_empty': 'export empty',
+    'fiscal.no_registers_sold': 'No register has sold yet.', 'fiscal.register_last_sale': '{register} (last sale {day})',
+    'fiscal.register_decommissioned': '{register} (out of service)',
+    'fiscal.simulated': 'No certified TSE: the simulator signs, receipts are not valid for tax purposes, and it must not be registered. Set up the fiskaly TSE (instructions in docs/TSE.md, command "posbox tse setup") and register that one.',
+    'fiscal.missing.simulated': 'A certified TSE: the simulator is none (docs/TSE.md, "posbox tse setup").',
     'fiscal.warn_old': 'The oldest TSE record not yet archived is {n} days old. The TSE provider deletes its data after three months. Please check the list below and the connection to the TSE while the data can still be fetched.',
     'fiscal.warn_rejected_one': 'One range failed verification. posbox tries again every night; until then the data is still held by the TSE provider (for three months). The list says why.',
     'fiscal.warn_rejected': '{n} ranges failed verification. posbox tries again every night; until then the data is still held by the TSE provider (for three months). The list says why.',
@@ -90,7 +108,7 @@ addStrings({
     'fiscal.taken': 'Taken', 'fiscal.automatic': 'automatic', 'fiscal.no_closings': 'No closings in this range.',
     'fiscal.take_closing': 'Take today\'s closing',
     'fiscal.take_hint': 'Normally the till takes the closing at the end of the day, otherwise posbox does the next morning. Use this only when the till could not: the closing covers every sale of this register not yet closed, up to now, and cannot be changed.',
-    'fiscal.client_serial': 'Register (serial)', 'fiscal.take': 'Take closing',
+    'fiscal.client_serial': 'Register (serial)', 'fiscal.take': 'Take closing', 'fiscal.closing_register': 'Register',
     'fiscal.take_confirm': 'Take the daily closing of {register} now? It cannot be changed.',
     'fiscal.taken_msg': 'Closing Z no. {z} of {register} taken.',
     'fiscal.closing_empty': 'There is nothing to close for {register}: every sale of this register is already in a closing.',
@@ -153,8 +171,8 @@ async function save(path) {
 }
 
 // missingText says a registration's `missing` item in words.
-function missingText(m) {
-  if (m.startsWith('tse.bsi_certification_id')) return t('fiscal.missing.bsi');
+function missingText(m, simulated) {
+  if (m.startsWith('tse.bsi_certification_id')) return t(simulated ? 'fiscal.missing.simulated' : 'fiscal.missing.bsi');
   const reg = /^registers\[(.*)\]\.(.*)$/.exec(m);
   if (reg) return t(reg[2] === 'acquired_on' ? 'fiscal.missing.register_acquired' : 'fiscal.missing.register_kind', { register: reg[1] });
   const key = `fiscal.missing.${m}`;
@@ -182,7 +200,9 @@ export default {
       h('div', { class: 'buttons' }, exportButton));
     exportForm.addEventListener('submit', (e) => { e.preventDefault(); exportDates(); });
 
+    let archiveState;
     function showArchiveState(a) {
+      archiveState = a;
       if (!a) { clear(stateBox, h('p', { class: 'notice' }, t('fiscal.archive_none'))); return; }
       const warnings = [];
       if (a.oldest_unarchived_days >= 60) warnings.push(t('fiscal.warn_old', { n: a.oldest_unarchived_days }));
@@ -195,10 +215,21 @@ export default {
           h('dd', { id: 'archive-oldest' }, a.oldest_unarchived_at
             ? [fmtDateTime(a.oldest_unarchived_at), ' ', badge(t('fiscal.days_old', { n: a.oldest_unarchived_days }), a.oldest_unarchived_days >= 60 ? 'bad' : 'neutral')]
             : badge(t('fiscal.all_archived'), 'ok')),
-          h('dt', {}, t('fiscal.last_counter')), h('dd', {}, a.last_archived_counter ? String(a.last_archived_counter) : t('fiscal.nothing_yet')),
-          h('dt', {}, t('fiscal.last_archived_at')), h('dd', {}, a.last_archived_at ? fmtDateTime(a.last_archived_at) : '–'),
+          // The chain counts the nightly files only; an export of dates
+          // is a file of its own, so the last file is read from the list.
+          h('dt', {}, t('fiscal.chain')), h('dd', { id: 'archive-chain' }, a.last_archived_counter ? String(a.last_archived_counter) : t('fiscal.nothing_yet')),
+          h('dt', {}, t('fiscal.last_file')), h('dd', { id: 'archive-last-file' }, lastFile()),
           h('dt', {}, t('fiscal.open_exports')), h('dd', {}, String(a.open_exports)),
           h('dt', {}, t('fiscal.rejected')), h('dd', {}, a.rejected_ranges ? badge(String(a.rejected_ranges), 'bad') : '0')));
+    }
+
+    // lastFile is the newest archived file of any kind, in words.
+    function lastFile() {
+      const done = archives.filter((x) => x.state === 'archived' && x.archived_at);
+      if (!done.length) return t('fiscal.no_file');
+      const a = done.reduce((m, x) => (x.archived_at > m.archived_at ? x : m));
+      return t('fiscal.last_file_of', { time: fmtDateTime(a.archived_at), kind: t(`fiscal.kind.${a.kind}`),
+        first: a.first_signature_counter, last: a.last_signature_counter });
     }
 
     async function loadArchiveState() {
@@ -225,7 +256,7 @@ export default {
         { label: t('fiscal.state'), cell: (a) => h('span', { class: 'archive-state' }, badge(t(`fiscal.state.${a.state}`), stateKind[a.state] || 'warn')) },
         { label: t('fiscal.verification'), cell: (a) => [
           a.verification === 'passed' ? badge(t('fiscal.passed'), 'ok') : a.verification === 'failed' ? badge(t('fiscal.failed'), 'bad') : null,
-          a.reason ? h('span', { class: 'error-text small-text wrap-anywhere reason' }, ' ', a.reason, a.reason_code ? ` (${a.reason_code})` : '') : null] },
+          a.reason ? h('span', { class: 'error-text small-text wrap-anywhere reason' }, ' ', finding(a)) : null] },
         // The size, and the SHA-256 shortened; its full value opens below.
         { label: t('fiscal.file'), cell: (a) => a.sha256 ? [h('span', { class: 'nowrap' }, fmtBytes(a.size_bytes)), h('details', { class: 'secret' },
           h('summary', { title: a.sha256 }, h('span', { class: 'sr-only' }, 'SHA-256 '), h('span', { class: 'id-text' }, `${a.sha256.slice(0, 12)}…`)),
@@ -235,10 +266,15 @@ export default {
       ], archives, { caption: t('fiscal.archives'), empty: t('fiscal.no_archives'), rowAttrs: (a) => ({ dataset: { id: a.id, state: a.state } }) }));
     }
 
+    // finding says why a file failed its check, by its code; the API's
+    // sentence (English, for technicians) only for a code not known here.
+    const finding = (a) => { const k = `fiscal.finding.${a.reason_code}`; const s = t(k); return s === k ? a.reason : s; };
+
     async function loadArchives() {
       try {
         archives = (await api.get('/api/tse/archives')).archives;
         drawArchives();
+        if (archiveState !== undefined) showArchiveState(archiveState);
         // An export of dates still running (started before a reload or a
         // change of language) is followed again.
         for (const a of archives) if (a.kind === 'dates' && !['archived', 'failed'].includes(a.state)) watch(a.id);
@@ -289,7 +325,7 @@ export default {
         if (a.state === 'archived' || a.state === 'failed') {
           watching.delete(id);
           if (a.state === 'archived') toast(t('fiscal.export_done'));
-          else toast(t('fiscal.export_failed', { reason: a.reason || a.reason_code || '' }), 'error');
+          else toast(t('fiscal.export_failed', { reason: finding(a) || '' }), 'error');
           loadArchiveState();
         }
       }
@@ -309,7 +345,6 @@ export default {
     }
 
     // --- Daily closings ---
-    const serials = h('datalist', { id: 'known-registers' });
     const closingList = h('div', { id: 'closing-list' });
     const closingRange = h('form', { class: 'toolbar', id: 'closing-range', novalidate: true },
       field({ name: 'from', label: t('common.from'), type: 'date', value: addDays(today, -30), required: true }),
@@ -318,24 +353,34 @@ export default {
       h('button', { type: 'submit' }, t('common.show')));
     closingRange.addEventListener('submit', (e) => { e.preventDefault(); withBusy(e.submitter, loadClosings); });
     const takeButton = h('button', { type: 'submit' }, t('fiscal.take'));
+    // The register is chosen from those posbox knows: every one that sold
+    // and every one in the master data (GET /api/fiscal/registration).
+    const registerSlot = h('div', { class: 'register-slot' });
     const takeForm = h('form', { class: 'panel export', id: 'take-closing', novalidate: true, 'aria-labelledby': 'take-closing-heading' },
-      field({ name: 'client_serial', label: t('fiscal.client_serial'), required: true, attrs: { list: 'known-registers', maxlength: 70, autocomplete: 'off' } }),
+      registerSlot,
       h('p', { class: 'form-error', role: 'alert' }),
       h('div', { class: 'buttons' }, takeButton));
-    takeForm.addEventListener('submit', (e) => { e.preventDefault(); takeClosing(); });
-
-    const knownSerials = new Set();
-    function learnSerials(list) {
-      for (const s of list) knownSerials.add(s);
-      clear(serials, [...knownSerials].sort().map((s) => h('option', { value: s })));
+    function setRegisterChoice(regs) {
+      const keep = takeForm.elements.client_serial && takeForm.elements.client_serial.value;
+      const usable = regs.filter((r) => r.first_sale_on || !r.decommissioned_on)
+        .sort((a, b) => a.client_serial.localeCompare(b.client_serial));
+      const label = (r) => r.decommissioned_on ? t('fiscal.register_decommissioned', { register: r.client_serial })
+        : r.last_sale_on ? t('fiscal.register_last_sale', { register: r.client_serial, day: fmtDay(r.last_sale_on, { day: '2-digit', month: '2-digit', year: 'numeric' }) })
+          : r.client_serial;
+      clear(registerSlot, usable.length
+        ? field({ name: 'client_serial', label: t('fiscal.closing_register'), type: 'select', required: true,
+          value: usable.some((r) => r.client_serial === keep) ? keep : usable[0].client_serial,
+          options: usable.map((r) => [r.client_serial, label(r)]) })
+        : h('p', { class: 'empty', id: 'no-registers' }, t('fiscal.no_registers_sold')));
+      takeButton.disabled = !usable.length;
     }
+    takeForm.addEventListener('submit', (e) => { e.preventDefault(); takeClosing(); });
 
     async function loadClosings() {
       clearErrors(closingRange);
       try {
         const q = api.query({ from: closingRange.elements.from.value, to: closingRange.elements.to.value });
         const list = (await api.get(`/api/tse/closings${q}`)).closings;
-        learnSerials(list.map((c) => c.client_serial));
         clear(closingList, table([
           { label: t('fiscal.register'), cell: (c) => c.client_serial },
           { label: t('fiscal.business_day'), cell: (c) => fmtDay(c.business_date) },
@@ -354,7 +399,7 @@ export default {
 
     async function takeClosing() {
       clearErrors(takeForm);
-      const serial = takeForm.elements.client_serial.value.trim();
+      const serial = takeForm.elements.client_serial ? takeForm.elements.client_serial.value : '';
       if (serial && !(await confirmDialog(t('fiscal.take_confirm', { register: serial }), t('fiscal.take')))) return;
       await withBusy(takeButton, async () => {
         try {
@@ -463,7 +508,6 @@ export default {
     async function loadMaster() {
       try {
         const m = (await api.get('/api/fiscal/master-data')).master_data;
-        learnSerials(m.registers.map((r) => r.client_serial));
         fillMaster(m, readDraft(DRAFT));
         bindDraft(masterForm, DRAFT); // restores the draft's values, then keeps it
       } catch (err) {
@@ -493,10 +537,13 @@ export default {
     async function loadRegistration() {
       try {
         const r = (await api.get('/api/fiscal/registration')).registration;
-        learnSerials(r.cash_registers.map((c) => c.client_serial));
-        clear(missingBox, r.missing.length
-          ? [h('p', {}, badge(t('fiscal.missing'), 'warn')), h('ul', { class: 'problems' }, r.missing.map((m) => h('li', {}, missingText(m))))]
-          : h('p', {}, badge(t('fiscal.complete'), 'ok')));
+        setRegisterChoice(r.cash_registers);
+        const simulated = r.tses.some((x) => x.simulated);
+        clear(missingBox,
+          simulated ? h('p', { class: 'notice bad', id: 'registration-simulated', role: 'alert' }, t('fiscal.simulated')) : null,
+          r.missing.length
+            ? [h('p', {}, badge(t('fiscal.missing'), 'warn')), h('ul', { class: 'problems' }, r.missing.map((m) => h('li', {}, missingText(m, simulated))))]
+            : h('p', {}, badge(t('fiscal.complete'), 'ok')));
       } catch (err) {
         if (err.status !== 401) clear(missingBox, h('p', { class: 'form-error', role: 'alert' }, errorText(err)));
       }
@@ -505,15 +552,18 @@ export default {
     // openReport opens the printable report in a new window. The window
     // is opened in the click (so no popup blocker objects) and is sent to
     // the report once it is fetched with the token, as a blob: URL of this
-    // origin (it keeps the console's CSP; the report needs no script or
-    // style).
+    // origin (it keeps the console's CSP; the report needs no script, and
+    // its one style sheet is the console's print.css).
     async function openReport() {
       printFallback.hidden = true;
       const win = window.open('', '_blank');
       await withBusy(printButton, async () => {
         try {
           const { blob } = await api.request('GET', '/api/fiscal/registration/print', undefined, { raw: true });
-          const url = URL.createObjectURL(new Blob([blob], { type: 'text/html;charset=utf-8' }));
+          // Its style sheet is the console's: a blob: page resolves no
+          // path of its own, so the link names this origin.
+          const html = (await blob.text()).replace('href="/assets/', `href="${location.origin}/assets/`);
+          const url = URL.createObjectURL(new Blob([html], { type: 'text/html;charset=utf-8' }));
           setTimeout(() => URL.revokeObjectURL(url), 60000);
           if (win) {
             win.opener = null;
@@ -533,7 +583,6 @@ export default {
       h('div', { class: 'page-head' }, h('h1', {}, t('fiscal.title')),
         h('button', { type: 'button', class: 'secondary', onclick: () => refresh() }, t('common.refresh'))),
       h('p', { class: 'muted' }, t('fiscal.intro')),
-      serials,
       h('section', { class: 'card', id: 'fiscal-archive', 'aria-labelledby': 'archive-heading' },
         h('h2', { id: 'archive-heading' }, t('fiscal.archive')), stateBox,
         h('h3', {}, t('fiscal.archives')), archiveList,
