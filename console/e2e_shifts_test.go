@@ -92,7 +92,7 @@ func TestConsoleShiftPlan(t *testing.T) {
 
 	// One row per active staff member (the admin has no shift: no row),
 	// Monday to Sunday, today marked.
-	if got := eval[string](b, `[...document.querySelectorAll('#week .name')].map((e) => e.innerText).join('|')`); got != "Kim Koch|Sam Weber" {
+	if got := eval[string](b, `[...document.querySelectorAll('#week .name')].map((e) => e.firstChild.textContent).join('|')`); got != "Kim Koch|Sam Weber" {
 		t.Fatalf("rows %q", got)
 	}
 	if got := eval[string](b, `[...document.querySelectorAll('#week .head[data-date]')].map((e) => e.dataset.date).join(' ')`); !strings.HasPrefix(got, monday+" ") {
@@ -397,4 +397,34 @@ func TestConsoleShiftWeekPlan(t *testing.T) {
 	}
 	b.screenshot("shifts-phone")
 	b.do(chromedp.EmulateViewport(1280, 900))
+}
+
+// The time entries' labour-law notices are words behind a tap too, not a
+// hover-only title.
+func TestConsoleTimeEntryWarningsByTap(t *testing.T) {
+	a := newAppliance(t)
+	admin := a.token(t, "chef@linde.test", adminPassword)
+	sam := apiCreateStaff(t, a, admin, "sam@linde.test", "Sam Weber")
+	// 7 hours without a break, ended an hour ago.
+	out := time.Now().Add(-time.Hour).Truncate(time.Minute)
+	in := out.Add(-7 * time.Hour)
+	code, body := a.call(t, "POST", "/api/time-entries", admin, fmt.Sprintf(`{"user_id":%q,"clock_in":%q,"clock_out":%q,"reason":"Zettel"}`,
+		sam, in.UTC().Format(time.RFC3339), out.UTC().Format(time.RFC3339)))
+	if code != http.StatusCreated {
+		t.Fatalf("enter an entry: %d %s", code, body)
+	}
+	loc, _ := time.LoadLocation("Europe/Berlin")
+	b := newBrowser(t, a)
+	b.open("/time?date=" + in.In(loc).Format("2006-01-02"))
+	b.login("chef@linde.test", adminPassword)
+	box := `#entries details.labour`
+	b.wait("the entry's notice", `document.querySelector(`+jsQuote(box)+`)`)
+	if eval[bool](b, `!!document.querySelector('#entries [title]')`) {
+		t.Fatal("a hover-only title is left in the entries")
+	}
+	b.click(box + " summary")
+	b.wait("the notice open", `document.querySelector(`+jsQuote(box)+`).open`)
+	if got := b.text(box + " li"); got != "Pause zu kurz: 0 Min. Pause bei 7 Std. Arbeit – bei mehr als 6 Std. Arbeit sind mindestens 30 Min. nötig (ArbZG § 4)" {
+		t.Fatalf("the notice reads %q", got)
+	}
 }

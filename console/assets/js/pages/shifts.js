@@ -43,14 +43,16 @@ addStrings({
     'shifts.night_note': 'Nachtschicht bis {time} am Folgetag',
     'shifts.draft_mark': 'Entwurf', 'shifts.unstaffed': 'unbesetzt', 'shifts.warned_sr': ' (mit Hinweis zum Arbeitszeitgesetz)',
     'shifts.planned_row': '{hours} Std. geplant',
-    'shifts.publish': 'Woche veröffentlichen ({n})', 'shifts.publish_one': 'Woche veröffentlichen (1 Entwurf)',
+    'shifts.publish': 'Woche veröffentlichen ({n} Entwürfe)', 'shifts.publish_one': 'Woche veröffentlichen (1 Entwurf)',
     'shifts.drafts': '{n} Schichten dieser Woche sind Entwürfe: die Mitarbeiter sehen sie erst nach dem Veröffentlichen.',
     'shifts.drafts_one': '1 Schicht dieser Woche ist ein Entwurf: der Mitarbeiter sieht sie erst nach dem Veröffentlichen.',
     'shifts.all_published': 'Alle Schichten dieser Woche sind veröffentlicht.',
     'shifts.publish_q': '{n} Schichten veröffentlichen? Danach sehen die Mitarbeiter sie und Benachrichtigungen über Schichtänderungen gehen hinaus.',
-    'shifts.publish_do': 'Veröffentlichen', 'shifts.published': '{n} Schichten veröffentlicht.',
+    'shifts.publish_q_one': '1 Schicht veröffentlichen? Danach sieht der Mitarbeiter sie und Benachrichtigungen über Schichtänderungen gehen hinaus.',
+    'shifts.publish_do': 'Veröffentlichen', 'shifts.published': '{n} Schichten veröffentlicht.', 'shifts.published_one': '1 Schicht veröffentlicht.',
     'shifts.copy': 'Vorwoche übernehmen',
     'shifts.copied': '{copied} Schichten aus der Vorwoche übernommen (als Entwurf), {skipped} übersprungen.',
+    'shifts.copied_one': '1 Schicht aus der Vorwoche übernommen (als Entwurf), {skipped} übersprungen.',
     'shifts.copy_skip.overlap': '{name}, {day} {time}: überschneidet sich mit einer vorhandenen Schicht',
     'shifts.copy_skip.user_inactive': '{name}, {day} {time}: Mitarbeiter ist nicht mehr aktiv',
     'shifts.copy_skip.no_length': '{name}, {day} {time}: diese Uhrzeit gibt es am neuen Tag nicht (Zeitumstellung)',
@@ -87,14 +89,16 @@ addStrings({
     'shifts.night_note': 'Night shift until {time} the next day',
     'shifts.draft_mark': 'draft', 'shifts.unstaffed': 'unstaffed', 'shifts.warned_sr': ' (with a working-hours notice)',
     'shifts.planned_row': '{hours} h planned',
-    'shifts.publish': 'Publish week ({n})', 'shifts.publish_one': 'Publish week (1 draft)',
+    'shifts.publish': 'Publish week ({n} drafts)', 'shifts.publish_one': 'Publish week (1 draft)',
     'shifts.drafts': '{n} shifts of this week are drafts: staff see them only once published.',
     'shifts.drafts_one': '1 shift of this week is a draft: staff see it only once published.',
     'shifts.all_published': 'Every shift of this week is published.',
     'shifts.publish_q': 'Publish {n} shifts? Staff then see them and shift-change notifications go out.',
-    'shifts.publish_do': 'Publish', 'shifts.published': '{n} shifts published.',
+    'shifts.publish_q_one': 'Publish 1 shift? The staff member then sees it and shift-change notifications go out.',
+    'shifts.publish_do': 'Publish', 'shifts.published': '{n} shifts published.', 'shifts.published_one': '1 shift published.',
     'shifts.copy': 'Copy last week',
     'shifts.copied': '{copied} shifts copied from last week (as drafts), {skipped} skipped.',
+    'shifts.copied_one': '1 shift copied from last week (as a draft), {skipped} skipped.',
     'shifts.copy_skip.overlap': '{name}, {day} {time}: overlaps an existing shift',
     'shifts.copy_skip.user_inactive': '{name}, {day} {time}: no longer an active staff member',
     'shifts.copy_skip.no_length': '{name}, {day} {time}: this time does not exist on the new day (clock change)',
@@ -259,11 +263,11 @@ export default {
 
     async function publishWeek() {
       const n = shifts.filter((x) => x.shift_date >= week && !x.published_at && x.status !== 'cancelled').length;
-      if (!(await confirmDialog(t('shifts.publish_q', { n }), t('shifts.publish_do')))) return;
+      if (!(await confirmDialog(n === 1 ? t('shifts.publish_q_one') : t('shifts.publish_q', { n }), t('shifts.publish_do')))) return;
       await withBusy(publishButton, async () => {
         try {
           const res = await api.post('/api/shifts/publish', { week });
-          toast(t('shifts.published', { n: res.publish.published }));
+          toast(res.publish.published === 1 ? t('shifts.published_one') : t('shifts.published', { n: res.publish.published }));
           await load();
           keepFocus();
         } catch (err) {
@@ -277,7 +281,7 @@ export default {
         try {
           const res = await api.post('/api/shifts/copy-week', { from_week: addDays(week, -7), to_week: week });
           const c = res.copy;
-          clear(copyResult, h('p', {}, t('shifts.copied', { copied: c.copied, skipped: c.skipped })),
+          clear(copyResult, h('p', {}, t(c.copied === 1 ? 'shifts.copied_one' : 'shifts.copied', { copied: c.copied, skipped: c.skipped })),
             c.skips.length ? h('ul', {}, c.skips.map((k) => h('li', {}, t(`shifts.copy_skip.${k.reason}`,
               { name: k.user_name, day: shortDay(k.shift_date), time: `${k.start_time}–${k.end_time}` })))) : null);
           copyResult.hidden = false;
