@@ -278,6 +278,8 @@ func TestConsoleShiftWeekPlan(t *testing.T) {
 	apiShift(t, a, admin, sam, monday, "12:00", "22:00", 45, true)
 	tue := apiShift(t, a, admin, sam, tuesday, "08:00", "12:00", 0, false)
 	gilShift := apiShift(t, a, admin, gil, wed, "10:00", "14:00", 0, true)
+	inTwoWeeks := isoDate(mondayT.AddDate(0, 0, 14))
+	apiShift(t, a, admin, gil, inTwoWeeks, "10:00", "14:00", 0, true)
 	if code, body := a.call(t, "PUT", "/api/users/"+gil, admin, `{"is_active":false}`); code != http.StatusOK {
 		t.Fatalf("disable Gil: %d %s", code, body)
 	}
@@ -378,6 +380,13 @@ func TestConsoleShiftWeekPlan(t *testing.T) {
 		t.Fatalf("the copy says %q", got)
 	}
 	b.screenshot("shifts-copy")
+	// Gil's later shift is said from any week, with a way to its week.
+	later := `#unstaffed-note button[data-week="` + inTwoWeeks + `"]`
+	if got := b.text("#unstaffed-note"); !strings.Contains(got, "Schicht") || !strings.Contains(got, "unbesetzt") || !strings.Contains(b.text(later), "Gil Gast") {
+		t.Fatalf("next week's note on unstaffed shifts reads %q", got)
+	}
+	b.click(later)
+	b.wait("the week of Gil's later shift", `document.querySelector('#week').dataset.week === `+jsQuote(inTwoWeeks)+` && document.querySelector('#week .shift.unstaffed')`)
 	if n := len(shiftsOn(t, a, admin, nextMonday, isoDate(mondayT.AddDate(0, 0, 13)))); n != 2 {
 		t.Fatalf("%d shifts next week, want 2", n)
 	}

@@ -61,8 +61,9 @@ func (s *Server) shiftsJSONWith(r *http.Request, shifts []*store.Shift,
 	return out, nil
 }
 
-// listShifts answers GET /api/shifts?date_from&date_to (both optional,
-// inclusive local dates).
+// listShifts answers GET /api/shifts?date_from&date_to&unstaffed (all
+// optional; inclusive local dates; unstaffed=true keeps the unstaffed
+// shifts only).
 func (s *Server) listShifts(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
 	q := r.URL.Query()
 	var f store.Fields
@@ -76,10 +77,18 @@ func (s *Server) listShifts(w http.ResponseWriter, r *http.Request, _ httprouter
 	if from != "" && to != "" && from > to {
 		f.Add("date_to", "must not be before date_from")
 	}
+	list := s.store.Shifts
+	switch q.Get("unstaffed") {
+	case "":
+	case "true":
+		list = s.store.UnstaffedShifts
+	default:
+		f.Add("unstaffed", "must be true or absent")
+	}
 	if err := f.Err(); err != nil {
 		return err
 	}
-	shifts, err := s.store.Shifts(r.Context(), caller(r.Context()).restaurant.ID, from, to)
+	shifts, err := list(r.Context(), caller(r.Context()).restaurant.ID, from, to)
 	if err != nil {
 		return err
 	}

@@ -165,6 +165,18 @@ func TestShiftUnstaffed(t *testing.T) {
 	if u := unstaffed(); !u[a] || u[c] || !u[k] {
 		t.Fatalf("after disabling Sam and deleting Kim: %v, want %s and %s unstaffed", u, a, k)
 	}
+	// Only the unstaffed ones, from a date on.
+	var ids []string
+	for _, sh := range e.listShifts(t, "?unstaffed=true&date_from=2026-11-23") {
+		ids = append(ids, sh["id"].(string))
+	}
+	if len(ids) != 2 || (ids[0] != a && ids[0] != k) || (ids[1] != a && ids[1] != k) {
+		t.Fatalf("unstaffed=true lists %v, want %s and %s", ids, a, k)
+	}
+	if n := len(e.listShifts(t, "?unstaffed=true&date_from=2026-11-24")); n != 0 {
+		t.Fatalf("unstaffed from the 24th: %d", n)
+	}
+	wantFieldError(t, e.do(t, "GET", "/api/shifts?unstaffed=yes", nil, e.adminToken), "unstaffed")
 }
 
 // Each warning carries its numbers by name (a planned 10 h rest here).

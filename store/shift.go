@@ -308,9 +308,19 @@ func (s *Store) DeleteShift(ctx context.Context, r *Restaurant, by *User, id str
 // may be ""), by date, start time and user name. Shifts of deleted users
 // stay listed: they are part of the record.
 func (s *Store) Shifts(ctx context.Context, restaurantID, from, to string) ([]*Shift, error) {
+	return s.shiftsWhere(ctx, restaurantID, from, to, "")
+}
+
+// UnstaffedShifts lists the shifts of Shifts that are unstaffed: not
+// cancelled, while their user is disabled or deleted (Shift.Unstaffed).
+func (s *Store) UnstaffedShifts(ctx context.Context, restaurantID, from, to string) ([]*Shift, error) {
+	return s.shiftsWhere(ctx, restaurantID, from, to, ` AND s.status <> 'cancelled' AND (u.is_active = 0 OR u.deleted_at IS NOT NULL)`)
+}
+
+func (s *Store) shiftsWhere(ctx context.Context, restaurantID, from, to, extra string) ([]*Shift, error) {
 	// Bounds are added only when given: "(? = '' OR ...)" would hide the
 	// range from the planner and scan every shift of the restaurant.
-	where, args := `s.restaurant_id = ?`, []any{restaurantID}
+	where, args := `s.restaurant_id = ?`+extra, []any{restaurantID}
 	if from != "" {
 		where, args = where+` AND s.shift_date >= ?`, append(args, from)
 	}

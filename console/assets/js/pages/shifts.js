@@ -58,6 +58,7 @@ addStrings({
     'shifts.copy_skip.no_length': '{name}, {day} {time}: diese Uhrzeit gibt es am neuen Tag nicht (Zeitumstellung)',
     'shifts.unstaffed_note': '{n} Schichten dieser Woche sind unbesetzt: der Mitarbeiter ist deaktiviert oder gelöscht. Bitte neu besetzen oder absagen.',
     'shifts.unstaffed_one': '1 Schicht dieser Woche ist unbesetzt: der Mitarbeiter ist deaktiviert oder gelöscht. Bitte neu besetzen oder absagen.',
+    'shifts.upcoming': 'Ab heute sind {n} Schichten unbesetzt:', 'shifts.upcoming_one': 'Ab heute ist 1 Schicht unbesetzt:',
     'shifts.hours_title': 'Stunden der Woche', 'shifts.planned': 'Geplant', 'shifts.worked': 'Gearbeitet',
     'shifts.notes_col': 'Hinweise', 'shifts.hours': '{hours} Std.', 'shifts.no_notes': 'keine',
   },
@@ -104,6 +105,7 @@ addStrings({
     'shifts.copy_skip.no_length': '{name}, {day} {time}: this time does not exist on the new day (clock change)',
     'shifts.unstaffed_note': '{n} shifts of this week are unstaffed: their staff member was disabled or deleted. Reassign or cancel them.',
     'shifts.unstaffed_one': '1 shift of this week is unstaffed: its staff member was disabled or deleted. Reassign or cancel it.',
+    'shifts.upcoming': 'From today on {n} shifts are unstaffed:', 'shifts.upcoming_one': 'From today on 1 shift is unstaffed:',
     'shifts.hours_title': 'Hours of the week', 'shifts.planned': 'Planned', 'shifts.worked': 'Worked',
     'shifts.notes_col': 'Notices', 'shifts.hours': '{hours} h', 'shifts.no_notes': 'none',
   },
@@ -143,6 +145,7 @@ export default {
     let users = [];
     let shifts = [];
     let entries = [];
+    let upcoming = []; // unstaffed shifts from today on, in any week
     let seq = 0;
     let scrolled = false; // the phone view opened at today once
     let editor = null; // the open editor: { dialog, opener }
@@ -155,7 +158,7 @@ export default {
     const copyButton = h('button', { type: 'button', class: 'secondary', id: 'copy-week', onclick: () => copyLastWeek() }, t('shifts.copy'));
     const publishButton = h('button', { type: 'button', id: 'publish-week', hidden: true, onclick: () => publishWeek() });
     const planState = h('p', { id: 'plan-state', class: 'muted', role: 'status' });
-    const unstaffedNote = h('p', { id: 'unstaffed-note', class: 'notice warn', role: 'status', hidden: true });
+    const unstaffedNote = h('div', { id: 'unstaffed-note', class: 'notice warn', role: 'status', hidden: true });
     const copyResult = h('div', { id: 'copy-result', class: 'notice', role: 'status', hidden: true });
     const hours = h('section', { class: 'card', id: 'week-hours' });
     main.append(
@@ -184,9 +187,11 @@ export default {
       const my = ++seq;
       grid.setAttribute('aria-busy', 'true');
       try {
-        const [u, s, te] = await Promise.all([api.get('/api/users'),
+        const [u, s, te, un] = await Promise.all([api.get('/api/users'),
           api.get(`/api/shifts${api.query({ date_from: addDays(week, -1), date_to: addDays(week, 6) })}`),
-          api.get(`/api/time-entries${api.query({ from: week, to: addDays(week, 6) })}`)]);
+          api.get(`/api/time-entries${api.query({ from: week, to: addDays(week, 6) })}`),
+          api.get(`/api/shifts${api.query({ unstaffed: 'true', date_from: localDate() })}`)]);
+        upcoming = un.shifts;
         if (my !== seq) return;
         users = u.users;
         shifts = s.shifts;
@@ -242,9 +247,16 @@ export default {
       publishButton.textContent = drafts === 1 ? t('shifts.publish_one') : t('shifts.publish', { n: drafts });
       planState.textContent = !inWeek.length ? '' : drafts === 0 ? t('shifts.all_published')
         : drafts === 1 ? t('shifts.drafts_one') : t('shifts.drafts', { n: drafts });
+      // This week's unstaffed shifts, and every one from today on with a
+      // way to its week (a disabled person's later shifts are not lost).
       const unstaffed = inWeek.filter((x) => x.unstaffed).length;
-      unstaffedNote.hidden = unstaffed === 0;
-      unstaffedNote.textContent = unstaffed === 1 ? t('shifts.unstaffed_one') : t('shifts.unstaffed_note', { n: unstaffed });
+      unstaffedNote.hidden = unstaffed === 0 && upcoming.length === 0;
+      clear(unstaffedNote,
+        unstaffed ? h('p', {}, unstaffed === 1 ? t('shifts.unstaffed_one') : t('shifts.unstaffed_note', { n: unstaffed })) : null,
+        upcoming.length ? h('p', {}, upcoming.length === 1 ? t('shifts.upcoming_one') : t('shifts.upcoming', { n: upcoming.length })) : null,
+        upcoming.length ? h('ul', {}, upcoming.slice(0, 10).map((x) => h('li', {},
+          h('button', { type: 'button', class: 'link', dataset: { week: mondayOf(x.shift_date) }, onclick: () => setWeek(mondayOf(x.shift_date)) },
+            `${x.user_name} · ${shortDay(x.shift_date)} · ${x.start_time}–${x.end_time}`)))) : null);
     }
 
     // drawHours is the per-person view: planned and worked hours of the
