@@ -77,3 +77,44 @@ func TestCopyWeekConcurrent(t *testing.T) {
 		t.Fatalf("%d shifts in the target week, want 3", c)
 	}
 }
+
+// TestPublishWeekConcurrent: three publishes of one week at once publish
+// each draft once and raise one shift_change per shift, not three.
+func TestPublishWeekConcurrent(t *testing.T) {
+	ctx := context.Background()
+	f := newShiftFixture(t)
+	for _, d := range []string{"2026-11-23", "2026-11-24", "2026-11-29"} {
+		sh := &Shift{UserID: f.sam.ID, ShiftDate: d, StartTime: "10:00", EndTime: "14:00"}
+		if err := f.st.CreateShift(ctx, f.r, f.admin, sh, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	week, _ := WeekOf("week", "2026-11-25")
+	const n = 3
+	published := make([]int, n)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			shs, err := f.st.PublishWeek(ctx, f.r, f.admin, week)
+			if err != nil {
+				t.Error(err)
+			}
+			published[i] = len(shs)
+		}()
+	}
+	close(start)
+	wg.Wait()
+	if total := published[0] + published[1] + published[2]; total != 3 {
+		t.Fatalf("published %v, want 3 in all", published)
+	}
+	if c := len(eventsOf(t, f.st, f.restaurant, EventShiftChange)); c != 3 {
+		t.Fatalf("%d shift_change events, want 3", c)
+	}
+	if c := queryInt(t, f.st, `SELECT COUNT(*) FROM shifts WHERE published_at IS NULL`); c != 0 {
+		t.Fatalf("%d drafts left", c)
+	}
+}

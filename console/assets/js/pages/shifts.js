@@ -398,7 +398,7 @@ export default {
       const roles = [...new Set(shifts.map((s) => s.role).filter(Boolean))].sort();
 
       const title = h('h2', { id: 'editor-title' }, t(id ? 'shifts.edit_title' : 'shifts.new_title'));
-      const meta = h('p', { class: 'meta', id: 'editor-meta' });
+      const meta = h('div', { class: 'meta', id: 'editor-meta' });
       const formError = h('p', { class: 'form-error', role: 'alert' });
       const save = h('button', { type: 'submit', class: 'save' }, t('common.save'));
       const actions = h('span', { class: 'buttons actions' });
