@@ -92,7 +92,7 @@ func TestConsoleShiftPlan(t *testing.T) {
 
 	// One row per active staff member (the admin has no shift: no row),
 	// Monday to Sunday, today marked.
-	if got := eval[string](b, `[...document.querySelectorAll('#week .name')].map((e) => e.innerText).join('|')`); got != "Kim Koch|Sam Weber" {
+	if got := eval[string](b, `[...document.querySelectorAll('#week .name')].map((e) => e.firstChild.textContent).join('|')`); got != "Kim Koch|Sam Weber" {
 		t.Fatalf("rows %q", got)
 	}
 	if got := eval[string](b, `[...document.querySelectorAll('#week .head[data-date]')].map((e) => e.dataset.date).join(' ')`); !strings.HasPrefix(got, monday+" ") {
@@ -242,4 +242,198 @@ func TestConsoleShiftPlan(t *testing.T) {
 	b.wait("last week", `document.querySelector('#week').dataset.week === `+jsQuote(isoDate(mondayT.AddDate(0, 0, -7))))
 	b.click("#this-week")
 	b.wait("this week", `document.querySelector('#week').dataset.week === `+jsQuote(monday)+` && document.querySelectorAll('#week .shift').length === 2`)
+}
+
+// apiShift schedules a shift through the API (published or a draft) and
+// returns its id.
+func apiShift(tb testing.TB, a *appliance, token, user, date, start, end string, brk int, publish bool) string {
+	tb.Helper()
+	code, body := a.call(tb, "POST", "/api/shifts", token, fmt.Sprintf(`{"user_id":%q,"shift_date":%q,"start_time":%q,"end_time":%q,"break_minutes":%d,"publish":%t}`,
+		user, date, start, end, brk, publish))
+	if code != http.StatusCreated {
+		tb.Fatalf("shift %s %s-%s: %d %s", date, start, end, code, body)
+	}
+	var res struct{ Shift struct{ ID string } }
+	if err := json.Unmarshal([]byte(body), &res); err != nil {
+		tb.Fatal(err)
+	}
+	return res.Shift.ID
+}
+
+// The week's plan as a scheduler uses it: the labour-law notices in
+// German, opened by a tap; planned hours per person in the grid; planned
+// and worked hours per person; a disabled person's shift marked
+// unstaffed; publishing the week's drafts; copying last week into the
+// next; the phone view opening at today.
+func TestConsoleShiftWeekPlan(t *testing.T) {
+	a := newAppliance(t)
+	admin := a.token(t, "chef@linde.test", adminPassword)
+	sam := apiCreateStaff(t, a, admin, "sam@linde.test", "Sam Weber")
+	gil := apiCreateStaff(t, a, admin, "gil@linde.test", "Gil Gast")
+	_, mondayT := restaurantToday(t)
+	monday, tuesday, wed := isoDate(mondayT), isoDate(mondayT.AddDate(0, 0, 1)), isoDate(mondayT.AddDate(0, 0, 2))
+	nextMonday := isoDate(mondayT.AddDate(0, 0, 7))
+	// Monday 12:00-22:00 (45 min break) published; Tuesday 08:00 a draft:
+	// only 10 hours of rest between them.
+	apiShift(t, a, admin, sam, monday, "12:00", "22:00", 45, true)
+	tue := apiShift(t, a, admin, sam, tuesday, "08:00", "12:00", 0, false)
+	gilShift := apiShift(t, a, admin, gil, wed, "10:00", "14:00", 0, true)
+	inTwoWeeks := isoDate(mondayT.AddDate(0, 0, 14))
+	apiShift(t, a, admin, gil, inTwoWeeks, "10:00", "14:00", 0, true)
+	if code, body := a.call(t, "PUT", "/api/users/"+gil, admin, `{"is_active":false}`); code != http.StatusOK {
+		t.Fatalf("disable Gil: %d %s", code, body)
+	}
+	// An hour Sam worked this week (entered by the admin), when the week
+	// has had one.
+	loc, _ := time.LoadLocation("Europe/Berlin")
+	in := time.Now().Add(-2 * time.Hour)
+	worked := in.In(loc).Format("2006-01-02") >= monday
+	if worked {
+		code, body := a.call(t, "POST", "/api/time-entries", admin, fmt.Sprintf(`{"user_id":%q,"clock_in":%q,"clock_out":%q,"reason":"Zettel"}`,
+			sam, in.UTC().Format(time.RFC3339), in.Add(time.Hour).UTC().Format(time.RFC3339)))
+		if code != http.StatusCreated {
+			t.Fatalf("enter an entry: %d %s", code, body)
+		}
+	}
+
+	b := newBrowser(t, a)
+	b.open("/shifts")
+	b.login("chef@linde.test", adminPassword)
+	tueSel := fmt.Sprintf(`#week .shift[data-id="%s"]`, tue)
+	b.wait("the week grid", `document.querySelector(`+jsQuote(tueSel)+`)`)
+
+	// The notice: a visible marker on the shift, its words behind a tap.
+	box := `#week .cell[data-user="` + sam + `"][data-date="` + tuesday + `"] details.labour`
+	if !eval[bool](b, `document.querySelector(`+jsQuote(tueSel)+`).classList.contains('warned') && !document.querySelector(`+jsQuote(box)+`).open`) {
+		t.Fatal("the shift with a notice has no marker, or its notice is open before a tap")
+	}
+	if got := b.text(box + " summary"); !strings.Contains(got, "1 Hinweis Arbeitszeit") {
+		t.Fatalf("the marker reads %q", got)
+	}
+	b.click(box + " summary")
+	b.wait("the notice open", `document.querySelector(`+jsQuote(box)+`).open`)
+	if got := b.text(box + " li"); got != "Ruhezeit nur 10 Std. – mindestens 11 Std. nötig (ArbZG § 5)" {
+		t.Fatalf("the notice reads %q", got)
+	}
+	if eval[bool](b, `!!document.querySelector('#week [title]')`) {
+		t.Fatal("a hover-only title is left in the grid")
+	}
+
+	// Planned hours per person in the grid; planned and worked below.
+	samRow := `#week .row[data-user="` + sam + `"] .name .planned`
+	if got := b.text(samRow); got != "13,25 Std. geplant" {
+		t.Fatalf("Sam's planned hours read %q", got)
+	}
+	hoursRow := `#week-hours tr[data-user="` + sam + `"]`
+	wantWorked := "0 Std."
+	if worked {
+		wantWorked = "1 Std."
+	}
+	if got := eval[string](b, `document.querySelector(`+jsQuote(hoursRow)+`).textContent`); !strings.Contains(got, "13,25 Std.") ||
+		!strings.Contains(got, wantWorked) || !strings.Contains(got, "Ruhezeit nur 10 Std.") {
+		t.Fatalf("Sam's hours of the week read %q, want 13,25 planned, %s worked and the notice", got, wantWorked)
+	}
+
+	// Gil was disabled: the shift says unbesetzt, the page says how many.
+	gilSel := fmt.Sprintf(`#week .shift[data-id="%s"]`, gilShift)
+	if got := b.text(gilSel); !strings.Contains(got, "unbesetzt") {
+		t.Fatalf("Gil's shift reads %q", got)
+	}
+	if got := b.text("#unstaffed-note"); !strings.Contains(got, "1 Schicht dieser Woche ist unbesetzt") {
+		t.Fatalf("the unstaffed note reads %q", got)
+	}
+
+	// Publish: one draft; after the confirm the staff member sees it.
+	if got := b.text("#plan-state"); !strings.Contains(got, "Entwurf") || !strings.Contains(b.text(tueSel), "Entwurf") {
+		t.Fatalf("the draft is not said: %q / %q", got, b.text(tueSel))
+	}
+	b.screenshot("shifts-week")
+	samTok := a.token(t, "sam@linde.test", "staff-password")
+	mine := func() int {
+		code, body := a.call(t, "GET", "/api/shifts/mine", samTok, "")
+		if code != http.StatusOK {
+			t.Fatalf("mine: %d %s", code, body)
+		}
+		var res struct{ Shifts []plannedShift }
+		_ = json.Unmarshal([]byte(body), &res)
+		return len(res.Shifts)
+	}
+	if n := mine(); n != 1 {
+		t.Fatalf("Sam sees %d shifts before publishing, want 1", n)
+	}
+	b.click("#publish-week")
+	b.wait("the confirm dialog", `document.querySelector('dialog.confirm[open]')`)
+	b.click(`dialog.confirm button.danger`)
+	b.wait("the week published", `document.querySelector('#plan-state').innerText.includes('Alle Schichten dieser Woche sind veröffentlicht') &&
+		document.querySelector('#publish-week').hidden && !document.querySelector(`+jsQuote(tueSel)+`).classList.contains('draft')`)
+	if n := mine(); n != 2 {
+		t.Fatalf("Sam sees %d shifts after publishing, want 2", n)
+	}
+
+	// Next week: copy last week; Gil's shift is skipped and said why.
+	b.click("#next-week")
+	b.wait("next week", `document.querySelector('#week').dataset.week === `+jsQuote(nextMonday)+` && !document.querySelector('#week .shift')`)
+	b.click("#copy-week")
+	b.wait("the copy", `!document.querySelector('#copy-result').hidden && document.querySelectorAll('#week .shift.draft').length === 2`)
+	if got := b.text("#copy-result"); !strings.Contains(got, "2 Schichten aus der Vorwoche übernommen (als Entwurf), 1 übersprungen") ||
+		!strings.Contains(got, "Gil Gast") || !strings.Contains(got, "nicht mehr aktiv") {
+		t.Fatalf("the copy says %q", got)
+	}
+	b.screenshot("shifts-copy")
+	// Gil's later shift is said from any week, with a way to its week.
+	later := `#unstaffed-note button[data-week="` + inTwoWeeks + `"]`
+	if got := b.text("#unstaffed-note"); !strings.Contains(got, "Schicht") || !strings.Contains(got, "unbesetzt") || !strings.Contains(b.text(later), "Gil Gast") {
+		t.Fatalf("next week's note on unstaffed shifts reads %q", got)
+	}
+	b.click(later)
+	b.wait("the week of Gil's later shift", `document.querySelector('#week').dataset.week === `+jsQuote(inTwoWeeks)+` && document.querySelector('#week .shift.unstaffed')`)
+	if n := len(shiftsOn(t, a, admin, nextMonday, isoDate(mondayT.AddDate(0, 0, 13)))); n != 2 {
+		t.Fatalf("%d shifts next week, want 2", n)
+	}
+
+	// The phone: the plan opens at today's column.
+	b.click("#this-week")
+	b.wait("this week", `document.querySelector('#week').dataset.week === `+jsQuote(monday))
+	b.do(chromedp.EmulateViewport(375, 800))
+	b.open("/shifts")
+	b.wait("the grid on the phone", `document.querySelector('#week .head.today')`)
+	b.wait("today in view", `(() => { const g = document.querySelector('#week').getBoundingClientRect();
+		const c = document.querySelector('#week .corner').getBoundingClientRect();
+		const d = document.querySelector('#week .head.today').getBoundingClientRect();
+		return d.left >= c.right - 1 && d.right <= g.right + 1; })()`)
+	if !eval[bool](b, `document.documentElement.scrollWidth <= window.innerWidth`) {
+		t.Error("at 375 px the page scrolls sideways")
+	}
+	b.screenshot("shifts-phone")
+	b.do(chromedp.EmulateViewport(1280, 900))
+}
+
+// The time entries' labour-law notices are words behind a tap too, not a
+// hover-only title.
+func TestConsoleTimeEntryWarningsByTap(t *testing.T) {
+	a := newAppliance(t)
+	admin := a.token(t, "chef@linde.test", adminPassword)
+	sam := apiCreateStaff(t, a, admin, "sam@linde.test", "Sam Weber")
+	// 7 hours without a break, ended an hour ago.
+	out := time.Now().Add(-time.Hour).Truncate(time.Minute)
+	in := out.Add(-7 * time.Hour)
+	code, body := a.call(t, "POST", "/api/time-entries", admin, fmt.Sprintf(`{"user_id":%q,"clock_in":%q,"clock_out":%q,"reason":"Zettel"}`,
+		sam, in.UTC().Format(time.RFC3339), out.UTC().Format(time.RFC3339)))
+	if code != http.StatusCreated {
+		t.Fatalf("enter an entry: %d %s", code, body)
+	}
+	loc, _ := time.LoadLocation("Europe/Berlin")
+	b := newBrowser(t, a)
+	b.open("/time?date=" + in.In(loc).Format("2006-01-02"))
+	b.login("chef@linde.test", adminPassword)
+	box := `#entries details.labour`
+	b.wait("the entry's notice", `document.querySelector(`+jsQuote(box)+`)`)
+	if eval[bool](b, `!!document.querySelector('#entries [title]')`) {
+		t.Fatal("a hover-only title is left in the entries")
+	}
+	b.click(box + " summary")
+	b.wait("the notice open", `document.querySelector(`+jsQuote(box)+`).open`)
+	if got := b.text(box + " li"); got != "Pause zu kurz: 0 Min. Pause bei 7 Std. Arbeit – bei mehr als 6 Std. Arbeit sind mindestens 30 Min. nötig (ArbZG § 4)" {
+		t.Fatalf("the notice reads %q", got)
+	}
 }

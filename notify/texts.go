@@ -162,6 +162,7 @@ var subjects = map[string]func(v view, typ string) string{
 			"updated":        {"geändert", "changed"},
 			"status_changed": {"Status " + v.s("shift.status"), "status " + v.s("shift.status")},
 			"deleted":        {"gelöscht", "deleted"},
+			"published":      {"veröffentlicht", "published"},
 		}[action]
 		if what[0] == "" {
 			what = [2]string{action, action}

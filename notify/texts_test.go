@@ -17,6 +17,8 @@ func TestRenderEveryKnownTypeInBothLanguages(t *testing.T) {
 	}{
 		{"shift_change", `{"action":"created","shift":{"user_name":"Anna","shift_date":"2026-11-23","start_time":"10:00","end_time":"18:00","status":"pending"},"by":{"name":"Ada"}}`,
 			"Schichtänderung: Anna am 2026-11-23 10:00-18:00 angelegt (von Ada)", "Shift change: Anna on 2026-11-23 10:00-18:00 created (by Ada)"},
+		{"shift_change", `{"action":"published","shift":{"user_name":"Anna","shift_date":"2026-11-23","start_time":"10:00","end_time":"18:00","status":"pending"},"by":{"name":"Ada"}}`,
+			"Schichtänderung: Anna am 2026-11-23 10:00-18:00 veröffentlicht (von Ada)", "Shift change: Anna on 2026-11-23 10:00-18:00 published (by Ada)"},
 		{"clock_in", `{"local_time":"2026-11-22 10:00","time_entry":{"user_name":"Ben"}}`,
 			"Ben hat eingestempelt: 2026-11-22 10:00", "Ben clocked in: 2026-11-22 10:00"},
 		{"clock_out", `{"local_time":"2026-11-22 18:30","time_entry":{"user_name":"Ben","worked_hours":8.25}}`,

@@ -127,9 +127,11 @@ func (e *contractEnv) path(tb testing.TB, pattern string, ids map[string]string,
 // validBody is a body each route accepts, so a refusal a test sees is
 // about what it checks (auth, id), not about the body.
 var validBody = map[string]any{
-	"POST /api/auth/login": map[string]any{"email": "admin@test.local", "password": "password1"},
-	"POST /api/users":      map[string]any{"email": "new@test.local", "name": "New", "role": "staff", "password": "password1"},
-	"PUT /api/users/:id":   map[string]any{"name": "Renamed"},
+	"POST /api/shifts/publish":   map[string]any{"week": "2026-11-23"},
+	"POST /api/shifts/copy-week": map[string]any{"from_week": "2026-11-16", "to_week": "2026-11-23"},
+	"POST /api/auth/login":       map[string]any{"email": "admin@test.local", "password": "password1"},
+	"POST /api/users":            map[string]any{"email": "new@test.local", "name": "New", "role": "staff", "password": "password1"},
+	"PUT /api/users/:id":         map[string]any{"name": "Renamed"},
 	// A wrong current password (422): a right one would end the staff
 	// token the walk goes on using.
 	"POST /api/auth/password":                map[string]any{"current_password": "not-the-password", "new_password": "password2"},
@@ -511,7 +513,7 @@ func TestContractResponseFormats(t *testing.T) {
 		fields      []string
 		exact       bool
 	}{
-		{"POST /api/shifts", "shift", []string{"id", "user_id", "user_name", "shift_date", "start_time", "end_time", "break_minutes", "role", "status", "notes", "created_at", "updated_at", "warnings"}, true},
+		{"POST /api/shifts", "shift", []string{"id", "user_id", "user_name", "shift_date", "start_time", "end_time", "break_minutes", "role", "status", "notes", "created_at", "updated_at", "warnings", "published_at", "unstaffed", "planned_hours"}, true},
 		{"POST /api/discounts", "discount", []string{"id", "name", "description", "discount_type", "value", "min_order_amount", "max_discount_amount", "applicable_to", "category_id", "item_id", "valid_from", "valid_until", "usage_limit", "usage_count", "is_active", "created_at", "updated_at"}, true},
 		{"GET /api/auth/me", "user", []string{"id", "restaurant_id", "email", "name", "role", "is_active", "created_at", "updated_at", "staff_number", "must_change_password", "has_pin"}, true},
 		{"GET /api/restaurant", "restaurant", []string{"id", "name", "timezone", "created_at"}, false},

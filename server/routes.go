@@ -26,6 +26,8 @@ func (s *Server) routes(r *httprouter.Router) {
 	s.route(r, "GET", "/api/shifts/mine", anyUser, s.myShifts)
 	s.route(r, "GET", "/api/shifts", adminOnly, s.listShifts)
 	s.route(r, "POST", "/api/shifts", adminOnly, s.createShift)
+	s.route(r, "POST", "/api/shifts/publish", adminOnly, s.publishWeek)
+	s.route(r, "POST", "/api/shifts/copy-week", adminOnly, s.copyWeek)
 	s.route(r, "PUT", "/api/shifts/:id", adminOnly, s.updateShift)
 	s.route(r, "PATCH", "/api/shifts/:id/status", adminOnly, s.setShiftStatus)
 	s.route(r, "DELETE", "/api/shifts/:id", adminOnly, s.deleteShift)

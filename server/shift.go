@@ -1,6 +1,8 @@
 package server
 
 import (
+	"context"
+	"encoding/json"
 	"net/http"
 
 	"github.com/julienschmidt/httprouter"
@@ -23,18 +25,32 @@ type shiftJSON struct {
 	CreatedAt    string  `json:"created_at"`
 	UpdatedAt    string  `json:"updated_at"`
 	// The appliance's: ArbZG warnings against the user's other shifts
-	// (they never refuse a plan).
-	Warnings []warningJSON `json:"warnings"`
+	// (they never refuse a plan); when the shift was published (null: a
+	// draft staff do not see); unstaffed: not cancelled, but its user is
+	// disabled or deleted; the planned work in hours (real length less
+	// the break).
+	Warnings     []warningJSON `json:"warnings"`
+	PublishedAt  *string       `json:"published_at"`
+	Unstaffed    bool          `json:"unstaffed"`
+	PlannedHours json.Number   `json:"planned_hours"`
 }
 
 func toShiftJSON(sh *store.Shift, ws []store.LabourWarning) shiftJSON {
 	return shiftJSON{sh.ID, sh.UserID, sh.UserName, sh.ShiftDate, sh.StartTime, sh.EndTime, sh.BreakMinutes,
-		sh.Role, sh.Status, sh.Notes, ts(sh.CreatedAt), ts(sh.UpdatedAt), toWarningsJSON(ws)}
+		sh.Role, sh.Status, sh.Notes, ts(sh.CreatedAt), ts(sh.UpdatedAt), toWarningsJSON(ws),
+		tsPtr(sh.PublishedAt), sh.Unstaffed(), store.HoursJSON(sh.PlannedHundredths())}
 }
 
-// shiftsJSON renders a list of shifts with each one's current warnings.
+// shiftsJSON renders a list of shifts with each one's current warnings
+// against the whole plan, drafts included (the admins' view).
 func (s *Server) shiftsJSON(r *http.Request, shifts []*store.Shift) ([]shiftJSON, error) {
-	ws, err := s.store.ShiftsWarnings(r.Context(), caller(r.Context()).restaurant, shifts)
+	return s.shiftsJSONWith(r, shifts, s.store.ShiftsWarnings)
+}
+
+// shiftsJSONWith renders shifts with the warnings warn finds.
+func (s *Server) shiftsJSONWith(r *http.Request, shifts []*store.Shift,
+	warn func(context.Context, *store.Restaurant, []*store.Shift) (map[string][]store.LabourWarning, error)) ([]shiftJSON, error) {
+	ws, err := warn(r.Context(), caller(r.Context()).restaurant, shifts)
 	if err != nil {
 		return nil, err
 	}
@@ -45,8 +61,9 @@ func (s *Server) shiftsJSON(r *http.Request, shifts []*store.Shift) ([]shiftJSON
 	return out, nil
 }
 
-// listShifts answers GET /api/shifts?date_from&date_to (both optional,
-// inclusive local dates).
+// listShifts answers GET /api/shifts?date_from&date_to&unstaffed (all
+// optional; inclusive local dates; unstaffed=true keeps the unstaffed
+// shifts only).
 func (s *Server) listShifts(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
 	q := r.URL.Query()
 	var f store.Fields
@@ -60,10 +77,18 @@ func (s *Server) listShifts(w http.ResponseWriter, r *http.Request, _ httprouter
 	if from != "" && to != "" && from > to {
 		f.Add("date_to", "must not be before date_from")
 	}
+	list := s.store.Shifts
+	switch q.Get("unstaffed") {
+	case "":
+	case "true":
+		list = s.store.UnstaffedShifts
+	default:
+		f.Add("unstaffed", "must be true or absent")
+	}
 	if err := f.Err(); err != nil {
 		return err
 	}
-	shifts, err := s.store.Shifts(r.Context(), caller(r.Context()).restaurant.ID, from, to)
+	shifts, err := list(r.Context(), caller(r.Context()).restaurant.ID, from, to)
 	if err != nil {
 		return err
 	}
@@ -82,6 +107,9 @@ type createShiftRequest struct {
 	BreakMinutes *int    `json:"break_minutes"`
 	Role         *string `json:"role"`
 	Notes        *string `json:"notes"`
+	// The appliance's: publish at once (default false: a draft until its
+	// week is published).
+	Publish *bool `json:"publish"`
 }
 
 func (s *Server) createShift(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
@@ -105,7 +133,7 @@ func (s *Server) createShift(w http.ResponseWriter, r *http.Request, _ httproute
 		sh.Role = *req.Role
 	}
 	c := caller(r.Context())
-	if err := s.store.CreateShift(r.Context(), c.restaurant, c.user, sh); err != nil {
+	if err := s.store.CreateShift(r.Context(), c.restaurant, c.user, sh, req.Publish != nil && *req.Publish); err != nil {
 		return err
 	}
 	return s.writeShift(w, r, http.StatusCreated, sh)

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"maps"
 	"net/http"
 	"testing"
 
@@ -12,9 +13,14 @@ func shiftBody(u *store.User, date, start, end string) map[string]any {
 	return map[string]any{"user_id": u.ID, "shift_date": date, "start_time": start, "end_time": end}
 }
 
-// createShift creates a shift through the API and returns it.
+// createShift creates a shift through the API and returns it; it is
+// published at once unless the body says "publish" itself.
 func (e *testEnv) createShift(tb testing.TB, body map[string]any) map[string]any {
 	tb.Helper()
+	if _, ok := body["publish"]; !ok {
+		body = maps.Clone(body)
+		body["publish"] = true
+	}
 	rec := e.do(tb, "POST", "/api/shifts", body, e.adminToken)
 	wantStatus(tb, rec, http.StatusCreated)
 	return decodeJSON(tb, rec)["shift"].(map[string]any)

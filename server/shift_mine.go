@@ -14,7 +14,8 @@ import (
 const maxMineDays = 92
 
 // myShifts is GET /api/shifts/mine?date_from&date_to (any user): the
-// caller's own shifts, every status, with notes. The default range is this
+// caller's own published shifts, every status, with notes; their warnings
+// are judged against the published plan only. The default range is this
 // week and next (Monday to Sunday) in the restaurant's timezone.
 func (s *Server) myShifts(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
 	c := caller(r.Context())
@@ -42,7 +43,7 @@ func (s *Server) myShifts(w http.ResponseWriter, r *http.Request, _ httprouter.P
 	if err != nil {
 		return err
 	}
-	out, err := s.shiftsJSON(r, shifts)
+	out, err := s.shiftsJSONWith(r, shifts, s.store.PublishedShiftsWarnings)
 	if err != nil {
 		return err
 	}

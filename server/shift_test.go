@@ -22,8 +22,9 @@ func TestShiftCreate(t *testing.T) {
 	wantStatus(t, rec, http.StatusCreated)
 	var wrapped map[string]json.RawMessage
 	decodeInto(t, rec.Body.Bytes(), &wrapped)
-	// The contract's fields, then the appliance's warnings.
-	wantKeys := []string{"id", "user_id", "user_name", "shift_date", "start_time", "end_time", "break_minutes", "role", "status", "notes", "created_at", "updated_at", "warnings"}
+	// The contract's fields, then the appliance's.
+	wantKeys := []string{"id", "user_id", "user_name", "shift_date", "start_time", "end_time", "break_minutes", "role", "status", "notes", "created_at", "updated_at",
+		"warnings", "published_at", "unstaffed", "planned_hours"}
 	if got := jsonKeys(t, wrapped["shift"]); !reflect.DeepEqual(got, wantKeys) {
 		t.Fatalf("field order %v, want %v", got, wantKeys)
 	}

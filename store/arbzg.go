@@ -49,6 +49,11 @@ type LabourWarning struct {
 	Date    string   // the working day: the local date its first period starts on
 	Message string   // for a person, with the numbers
 	IDs     []string // the periods concerned
+	// Params are the message's numbers, for a client that words the
+	// warning in its own language (docs/TIMECLOCK.md): worked_minutes,
+	// break_minutes, required_minutes and over_hours (§ 4); worked_minutes
+	// and max_hours (§ 3); rest_minutes and required_hours (§ 5).
+	Params map[string]int
 }
 
 // Concerns reports whether the warning names the period id.
@@ -150,13 +155,17 @@ func checkUser(userID string, ps []WorkPeriod, loc *time.Location, minRest time.
 			need = breakOver6h
 		}
 		if d.breaks < need {
+			over := map[time.Duration]int{breakOver6h: 6, breakOver9h: 9}[need]
 			out = append(out, LabourWarning{Code: WarnBreakTooShort, Rule: RuleBreak, UserID: userID, Date: d.date, IDs: ids,
 				Message: fmt.Sprintf("%s worked with %s of break; more than %d h of work needs at least %d min",
-					hm(d.worked), minutes(d.breaks), map[time.Duration]int{breakOver6h: 6, breakOver9h: 9}[need], int(need/time.Minute))})
+					hm(d.worked), minutes(d.breaks), over, int(need/time.Minute)),
+				Params: map[string]int{"worked_minutes": mins(d.worked), "break_minutes": mins(d.breaks),
+					"required_minutes": mins(need), "over_hours": over}})
 		}
 		if d.worked > dailyMax {
 			out = append(out, LabourWarning{Code: WarnDailyMax, Rule: RuleDaily, UserID: userID, Date: d.date, IDs: ids,
-				Message: fmt.Sprintf("%s worked; more than 10 h a day is not allowed", hm(d.worked))})
+				Message: fmt.Sprintf("%s worked; more than 10 h a day is not allowed", hm(d.worked)),
+				Params:  map[string]int{"worked_minutes": mins(d.worked), "max_hours": int(dailyMax / time.Hour)}})
 		}
 		if i == 0 {
 			continue
@@ -173,7 +182,8 @@ func checkUser(userID string, ps []WorkPeriod, loc *time.Location, minRest time.
 				rest = 0
 			}
 			out = append(out, LabourWarning{Code: WarnRestTooShort, Rule: RuleRest, UserID: userID, Date: d.date, IDs: pids,
-				Message: fmt.Sprintf("%s of rest before this working day; at least %d h are required", hm(rest), int(minRest/time.Hour))})
+				Message: fmt.Sprintf("%s of rest before this working day; at least %d h are required", hm(rest), int(minRest/time.Hour)),
+				Params:  map[string]int{"rest_minutes": mins(rest), "required_hours": int(minRest / time.Hour)}})
 		}
 	}
 	return out
@@ -186,3 +196,6 @@ func hm(d time.Duration) string {
 }
 
 func minutes(d time.Duration) string { return fmt.Sprintf("%d min", int(d/time.Minute)) }
+
+// mins is d in whole minutes (rounded down, as the messages show it).
+func mins(d time.Duration) int { return int(d / time.Minute) }

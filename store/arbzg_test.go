@@ -1,6 +1,7 @@
 package store
 
 import (
+	"maps"
 	"slices"
 	"testing"
 	"time"
@@ -146,6 +147,31 @@ func TestArbZGAcrossMidnightAndDST(t *testing.T) {
 		next := WorkPeriod{ID: "b", UserID: "u", Start: at(2026, 10, 25, c.h, c.m), End: at(2026, 10, 25, 13, 0)}
 		if got := codes(CheckArbZG([]WorkPeriod{end, next}, berlin, 11)); !slices.Equal(got, c.want) {
 			t.Fatalf("rest to %02d:%02d on the autumn day: %v, want %v", c.h, c.m, got, c.want)
+		}
+	}
+}
+
+// TestArbZGParams: each warning carries the numbers its message states,
+// by name, so a client can word it in German (docs/TIMECLOCK.md).
+func TestArbZGParams(t *testing.T) {
+	h, m := time.Hour, time.Minute
+	start := at(2026, 11, 23, 8, 0)
+	ws := CheckArbZG([]WorkPeriod{
+		{ID: "a", UserID: "u", Start: start, End: start.Add(10*h + 15*m + 44*m), BreakMinutes: 44},
+		// 10 h of rest after the day's end at 18:59.
+		{ID: "b", UserID: "u", Start: at(2026, 11, 24, 4, 59), End: at(2026, 11, 24, 8, 0)},
+	}, berlin, 11)
+	want := map[string]map[string]int{
+		WarnBreakTooShort: {"worked_minutes": 615, "break_minutes": 44, "required_minutes": 45, "over_hours": 9},
+		WarnDailyMax:      {"worked_minutes": 615, "max_hours": 10},
+		WarnRestTooShort:  {"rest_minutes": 600, "required_hours": 11},
+	}
+	if len(ws) != len(want) {
+		t.Fatalf("warnings %v, want %d", codes(ws), len(want))
+	}
+	for _, w := range ws {
+		if !maps.Equal(w.Params, want[w.Code]) {
+			t.Errorf("%s params %v, want %v", w.Code, w.Params, want[w.Code])
 		}
 	}
 }

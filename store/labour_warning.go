@@ -24,19 +24,22 @@ type LabourWarningEvent struct {
 	Timezone    string         `json:"timezone"`
 }
 
-// EventWarning is a warning as events and the API show it.
+// EventWarning is a warning as events and the API show it. Params are
+// the numbers of the message by name, so a client can word it in the
+// reader's language (docs/TIMECLOCK.md lists them per code).
 type EventWarning struct {
-	Code    string `json:"code"`
-	Rule    string `json:"rule"`
-	Date    string `json:"date"`
-	Message string `json:"message"`
+	Code    string         `json:"code"`
+	Rule    string         `json:"rule"`
+	Date    string         `json:"date"`
+	Message string         `json:"message"`
+	Params  map[string]int `json:"params"`
 }
 
 // EventWarnings converts warnings to their JSON form.
 func EventWarnings(ws []LabourWarning) []EventWarning {
 	out := make([]EventWarning, 0, len(ws))
 	for _, w := range ws {
-		out = append(out, EventWarning{w.Code, w.Rule, w.Date, w.Message})
+		out = append(out, EventWarning{w.Code, w.Rule, w.Date, w.Message, w.Params})
 	}
 	return out
 }
@@ -152,6 +155,17 @@ func (s *Store) EntriesWarnings(ctx context.Context, r *Restaurant, es []*TimeEn
 // ShiftsWarnings checks the shifts against every non-cancelled shift of
 // their users around them and answers the warnings per shift id.
 func (s *Store) ShiftsWarnings(ctx context.Context, r *Restaurant, shs []*Shift) (map[string][]LabourWarning, error) {
+	return s.shiftsWarnings(ctx, r, shs, false)
+}
+
+// PublishedShiftsWarnings is ShiftsWarnings against published shifts
+// only: what a staff member sees of the plan (a draft they cannot see
+// does not warn them).
+func (s *Store) PublishedShiftsWarnings(ctx context.Context, r *Restaurant, shs []*Shift) (map[string][]LabourWarning, error) {
+	return s.shiftsWarnings(ctx, r, shs, true)
+}
+
+func (s *Store) shiftsWarnings(ctx context.Context, r *Restaurant, shs []*Shift, publishedOnly bool) (map[string][]LabourWarning, error) {
 	out := map[string][]LabourWarning{}
 	var from, to time.Time
 	for _, sh := range shs {
@@ -172,9 +186,13 @@ func (s *Store) ShiftsWarnings(ctx context.Context, r *Restaurant, shs []*Shift)
 	// than 25 hours, so one that overlaps [lo, hi] starts on a local date
 	// between lo's minus 2 days and hi's plus 1 (a day of slack each).
 	lo, hi, loc := from.Add(-arbzgMargin), to.Add(arbzgMargin), r.Location()
+	published := ""
+	if publishedOnly {
+		published = ` AND s.published_at IS NOT NULL`
+	}
 	all, err := queryAll(ctx, s.rdb, scanShift, `SELECT `+shiftColumns+` FROM shifts s JOIN users u ON u.id = s.user_id
 		WHERE s.restaurant_id = ? AND s.shift_date >= ? AND s.shift_date <= ?
-		AND s.status <> 'cancelled' AND s.starts_at < ? AND s.ends_at > ?`,
+		AND s.status <> 'cancelled' AND s.starts_at < ? AND s.ends_at > ?`+published,
 		r.ID, lo.In(loc).AddDate(0, 0, -2).Format(DateFormat), hi.In(loc).AddDate(0, 0, 1).Format(DateFormat),
 		FormatTime(hi), FormatTime(lo))
 	if err != nil {

@@ -41,9 +41,28 @@ type Shift struct {
 	Notes        *string
 	CreatedAt    time.Time
 	UpdatedAt    time.Time
+	// PublishedAt is nil while the shift is a draft: only admins see it
+	// and no shift_change is raised for it (docs/TIMECLOCK.md).
+	PublishedAt *time.Time
+	// UserActive is false when the shift's user is disabled or deleted.
+	UserActive bool
 	// Warnings are the ArbZG findings of the write that just made or
 	// changed the shift, against the user's other shifts.
 	Warnings []LabourWarning
+}
+
+// Unstaffed reports whether the shift still counts but nobody will work
+// it: it is not cancelled and its user is disabled or deleted.
+func (sh *Shift) Unstaffed() bool { return sh.Status != ShiftCancelled && !sh.UserActive }
+
+// PlannedHundredths is the planned work in hundredths of an hour: real
+// elapsed time (a DST night counts its 7 or 9 hours) less the break.
+func (sh *Shift) PlannedHundredths() int64 {
+	m := int64(sh.EndsAt.Sub(sh.StartsAt)/time.Minute) - int64(sh.BreakMinutes)
+	if m < 0 {
+		return 0
+	}
+	return (m*100 + 30) / 60
 }
 
 // ShiftUpdate is a partial update of a shift (PUT).
@@ -104,8 +123,9 @@ func (sh *Shift) resolve(f *Fields, loc *time.Location) {
 }
 
 // CreateShift schedules a new pending shift in restaurant r; by is the
-// admin who does it (named in the event).
-func (s *Store) CreateShift(ctx context.Context, r *Restaurant, by *User, sh *Shift) error {
+// admin who does it (named in the event). The shift is a draft unless
+// publish is set; only a published one raises shift_change.
+func (s *Store) CreateShift(ctx context.Context, r *Restaurant, by *User, sh *Shift, publish bool) error {
 	var f Fields
 	sh.resolve(&f, r.Location())
 	if !ValidID(sh.UserID) {
@@ -122,14 +142,12 @@ func (s *Store) CreateShift(ctx context.Context, r *Restaurant, by *User, sh *Sh
 		if err := checkOverlap(ctx, tx, sh); err != nil {
 			return err
 		}
-		sh.ID, sh.RestaurantID, sh.UserName, sh.Status = NewID(), r.ID, name, ShiftPending
-		sh.CreatedAt, sh.UpdatedAt = tx.Now, tx.Now
-		_, err = tx.ExecContext(ctx, `INSERT INTO shifts (id, restaurant_id, user_id, shift_date, start_time, end_time,
-			starts_at, ends_at, break_minutes, role, status, notes, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			sh.ID, r.ID, sh.UserID, sh.ShiftDate, sh.StartTime, sh.EndTime, FormatTime(sh.StartsAt), FormatTime(sh.EndsAt),
-			sh.BreakMinutes, sh.Role, sh.Status, sh.Notes, FormatTime(tx.Now), FormatTime(tx.Now))
-		if err != nil {
+		sh.UserName, sh.UserActive = name, true
+		if publish {
+			now := tx.Now
+			sh.PublishedAt = &now
+		}
+		if err := insertShift(ctx, tx, r, sh); err != nil {
 			return err
 		}
 		if err := shiftEvent(ctx, tx, r, by, "created", sh, nil, nil); err != nil {
@@ -138,6 +156,24 @@ func (s *Store) CreateShift(ctx context.Context, r *Restaurant, by *User, sh *Sh
 		sh.Warnings, err = shiftWarnings(ctx, tx, r, sh)
 		return err
 	})
+}
+
+// insertShift stores a new pending shift whose fields are resolved and
+// checked (user, overlap); it sets the id and the times.
+func insertShift(ctx context.Context, tx *Tx, r *Restaurant, sh *Shift) error {
+	sh.ID, sh.RestaurantID, sh.Status = NewID(), r.ID, ShiftPending
+	sh.CreatedAt, sh.UpdatedAt = tx.Now, tx.Now
+	var published *string
+	if sh.PublishedAt != nil {
+		p := FormatTime(*sh.PublishedAt)
+		published = &p
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO shifts (id, restaurant_id, user_id, shift_date, start_time, end_time,
+		starts_at, ends_at, break_minutes, role, status, notes, created_at, updated_at, published_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		sh.ID, r.ID, sh.UserID, sh.ShiftDate, sh.StartTime, sh.EndTime, FormatTime(sh.StartsAt), FormatTime(sh.EndsAt),
+		sh.BreakMinutes, sh.Role, sh.Status, sh.Notes, FormatTime(tx.Now), FormatTime(tx.Now), published)
+	return err
 }
 
 // UpdateShift applies a partial update. An update that changes nothing
@@ -184,6 +220,7 @@ func (s *Store) UpdateShift(ctx context.Context, r *Restaurant, by *User, id str
 			if n.UserName, err = activeUserName(ctx, tx, r.ID, n.UserID); err != nil {
 				return err
 			}
+			n.UserActive = true
 		}
 		// A cancelled shift blocks nothing, so it is not checked until it
 		// is set back to pending or confirmed (SetShiftStatus).
@@ -252,7 +289,8 @@ func (s *Store) SetShiftStatus(ctx context.Context, r *Restaurant, by *User, id,
 	return sh, err
 }
 
-// DeleteShift removes a shift for good; the event keeps what it was.
+// DeleteShift removes a shift for good; the event (for a published
+// shift) keeps what it was.
 func (s *Store) DeleteShift(ctx context.Context, r *Restaurant, by *User, id string) error {
 	return s.write(ctx, func(tx *Tx) error {
 		old, err := shiftByID(ctx, tx, r.ID, id)
@@ -270,9 +308,19 @@ func (s *Store) DeleteShift(ctx context.Context, r *Restaurant, by *User, id str
 // may be ""), by date, start time and user name. Shifts of deleted users
 // stay listed: they are part of the record.
 func (s *Store) Shifts(ctx context.Context, restaurantID, from, to string) ([]*Shift, error) {
+	return s.shiftsWhere(ctx, restaurantID, from, to, "")
+}
+
+// UnstaffedShifts lists the shifts of Shifts that are unstaffed: not
+// cancelled, while their user is disabled or deleted (Shift.Unstaffed).
+func (s *Store) UnstaffedShifts(ctx context.Context, restaurantID, from, to string) ([]*Shift, error) {
+	return s.shiftsWhere(ctx, restaurantID, from, to, ` AND s.status <> 'cancelled' AND (u.is_active = 0 OR u.deleted_at IS NOT NULL)`)
+}
+
+func (s *Store) shiftsWhere(ctx context.Context, restaurantID, from, to, extra string) ([]*Shift, error) {
 	// Bounds are added only when given: "(? = '' OR ...)" would hide the
 	// range from the planner and scan every shift of the restaurant.
-	where, args := `s.restaurant_id = ?`, []any{restaurantID}
+	where, args := `s.restaurant_id = ?`+extra, []any{restaurantID}
 	if from != "" {
 		where, args = where+` AND s.shift_date >= ?`, append(args, from)
 	}
@@ -294,19 +342,24 @@ func (s *Store) Shift(ctx context.Context, restaurantID, id string) (*Shift, err
 }
 
 const shiftColumns = `s.id, s.restaurant_id, s.user_id, u.name, s.shift_date, s.start_time, s.end_time, s.starts_at, s.ends_at,
-	s.break_minutes, s.role, s.status, s.notes, s.created_at, s.updated_at`
+	s.break_minutes, s.role, s.status, s.notes, s.created_at, s.updated_at, s.published_at,
+	(u.is_active = 1 AND u.deleted_at IS NULL)`
 
 func scanShift(row scanner) (*Shift, error) {
 	var sh Shift
 	var startsAt, endsAt, created, updated string
-	var notes sql.NullString
+	var notes, published sql.NullString
 	if err := row.Scan(&sh.ID, &sh.RestaurantID, &sh.UserID, &sh.UserName, &sh.ShiftDate, &sh.StartTime, &sh.EndTime,
-		&startsAt, &endsAt, &sh.BreakMinutes, &sh.Role, &sh.Status, &notes, &created, &updated); err != nil {
+		&startsAt, &endsAt, &sh.BreakMinutes, &sh.Role, &sh.Status, &notes, &created, &updated, &published, &sh.UserActive); err != nil {
 		return nil, err
 	}
 	sh.StartsAt, sh.EndsAt = ParseTime(startsAt), ParseTime(endsAt)
 	sh.CreatedAt, sh.UpdatedAt = ParseTime(created), ParseTime(updated)
 	sh.Notes = nullString(notes)
+	if published.Valid {
+		p := ParseTime(published.String)
+		sh.PublishedAt = &p
+	}
 	return &sh, nil
 }
 
@@ -371,11 +424,13 @@ func shiftChanges(a, b *Shift) []string {
 	return out
 }
 
-// UserShifts lists one user's shifts with shift_date in [from, to] (both
-// required), every status, by date and start time: a staff member's own
-// plan (GET /api/shifts/mine).
+// UserShifts lists one user's published shifts with shift_date in
+// [from, to] (both required), every status, by date and start time: a
+// staff member's own plan (GET /api/shifts/mine). Drafts are the admins'
+// until their week is published.
 func (s *Store) UserShifts(ctx context.Context, restaurantID, userID, from, to string) ([]*Shift, error) {
 	return queryAll(ctx, s.rdb, scanShift, `SELECT `+shiftColumns+` FROM shifts s JOIN users u ON u.id = s.user_id
 		WHERE s.restaurant_id = ? AND s.user_id = ? AND s.shift_date >= ? AND s.shift_date <= ?
+		AND s.published_at IS NOT NULL
 		ORDER BY s.shift_date, s.start_time, s.id`, restaurantID, userID, from, to)
 }

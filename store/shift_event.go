@@ -39,7 +39,7 @@ func toEventShift(sh *Shift) *eventShift {
 }
 
 // ShiftChange is the data of a shift_change event. Action is created,
-// updated, status_changed or deleted; Previous and Changed are set for
+// updated, status_changed, deleted or published; Previous and Changed are set for
 // updated and status_changed.
 type ShiftChange struct {
 	Action   string      `json:"action"`
@@ -50,7 +50,14 @@ type ShiftChange struct {
 	Timezone string      `json:"timezone"`
 }
 
+// shiftEvent raises shift_change for a published shift; a draft's
+// changes are the admins' own until its week is published (then
+// PublishWeek raises "published"). A change is judged by the shift as it
+// was (old, or sh for created and deleted).
 func shiftEvent(ctx context.Context, tx *Tx, r *Restaurant, by *User, action string, sh, old *Shift, changed []string) error {
+	if was := shiftOr(old, sh); was.PublishedAt == nil {
+		return nil
+	}
 	d := ShiftChange{Action: action, Shift: toEventShift(sh), Changed: changed, By: eventUser{by.ID, by.Name}, Timezone: r.Timezone}
 	if old != nil {
 		d.Previous = toEventShift(old)
@@ -104,4 +111,12 @@ func HoursJSON(h int64) json.Number {
 		s += "." + fs
 	}
 	return json.Number(s)
+}
+
+// shiftOr is a when it is set, else b.
+func shiftOr(a, b *Shift) *Shift {
+	if a != nil {
+		return a
+	}
+	return b
 }

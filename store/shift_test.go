@@ -32,7 +32,7 @@ func newShiftFixture(tb testing.TB) *shiftFixture {
 // create schedules a shift of u; the error is the caller's to judge.
 func (f *shiftFixture) create(u *User, date, start, end string) (*Shift, error) {
 	sh := &Shift{UserID: u.ID, ShiftDate: date, StartTime: start, EndTime: end}
-	err := f.st.CreateShift(context.Background(), f.r, f.admin, sh)
+	err := f.st.CreateShift(context.Background(), f.r, f.admin, sh, true)
 	return sh, err
 }
 

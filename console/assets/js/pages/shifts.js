@@ -1,14 +1,18 @@
 // The shift plan: a week grid (a row per person, a column per day in the
-// restaurant's timezone) and an editor for one shift. API: GET/POST
-// /api/shifts, PUT /api/shifts/:id, PATCH /api/shifts/:id/status,
-// DELETE /api/shifts/:id, GET /api/users (docs/API.md, section 3).
+// restaurant's timezone), the week's hours per person (planned and
+// worked) and an editor for one shift. New shifts are drafts until the
+// week is published. API: GET/POST /api/shifts, PUT /api/shifts/:id,
+// PATCH /api/shifts/:id/status, DELETE /api/shifts/:id,
+// POST /api/shifts/publish, POST /api/shifts/copy-week, GET /api/users,
+// GET /api/time-entries (docs/API.md, section 3).
 import { t, addStrings } from '../i18n.js';
 import * as api from '../api.js';
 import {
   h, clear, field, values, showError, clearErrors, errorText, withBusy, confirmDialog,
-  bindDraft, dropDraft, readDraft, toast, badge,
+  bindDraft, dropDraft, readDraft, toast, badge, table,
 } from '../ui.js';
-import { fmtDay, localDate, addDays, mondayOf, locale } from '../format.js';
+import { fmtDay, fmtNumber, localDate, addDays, mondayOf, locale } from '../format.js';
+import { warningsBox } from '../labour.js';
 
 addStrings({
   de: {
@@ -37,6 +41,26 @@ addStrings({
     'shifts.overlap_with': 'Überschneidet sich mit der Schicht {time} am {day}.',
     'shifts.draft': 'Nicht gespeicherte Eingaben wurden wiederhergestellt.',
     'shifts.night_note': 'Nachtschicht bis {time} am Folgetag',
+    'shifts.draft_mark': 'Entwurf', 'shifts.unstaffed': 'unbesetzt', 'shifts.warned_sr': ' (mit Hinweis zum Arbeitszeitgesetz)',
+    'shifts.planned_row': '{hours} Std. geplant',
+    'shifts.publish': 'Woche veröffentlichen ({n} Entwürfe)', 'shifts.publish_one': 'Woche veröffentlichen (1 Entwurf)',
+    'shifts.drafts': '{n} Schichten dieser Woche sind Entwürfe: die Mitarbeiter sehen sie erst nach dem Veröffentlichen.',
+    'shifts.drafts_one': '1 Schicht dieser Woche ist ein Entwurf: der Mitarbeiter sieht sie erst nach dem Veröffentlichen.',
+    'shifts.all_published': 'Alle Schichten dieser Woche sind veröffentlicht.',
+    'shifts.publish_q': '{n} Schichten veröffentlichen? Danach sehen die Mitarbeiter sie und Benachrichtigungen über Schichtänderungen gehen hinaus.',
+    'shifts.publish_q_one': '1 Schicht veröffentlichen? Danach sieht der Mitarbeiter sie und Benachrichtigungen über Schichtänderungen gehen hinaus.',
+    'shifts.publish_do': 'Veröffentlichen', 'shifts.published': '{n} Schichten veröffentlicht.', 'shifts.published_one': '1 Schicht veröffentlicht.',
+    'shifts.copy': 'Vorwoche übernehmen',
+    'shifts.copied': '{copied} Schichten aus der Vorwoche übernommen (als Entwurf), {skipped} übersprungen.',
+    'shifts.copied_one': '1 Schicht aus der Vorwoche übernommen (als Entwurf), {skipped} übersprungen.',
+    'shifts.copy_skip.overlap': '{name}, {day} {time}: überschneidet sich mit einer vorhandenen Schicht',
+    'shifts.copy_skip.user_inactive': '{name}, {day} {time}: Mitarbeiter ist nicht mehr aktiv',
+    'shifts.copy_skip.no_length': '{name}, {day} {time}: diese Uhrzeit gibt es am neuen Tag nicht (Zeitumstellung)',
+    'shifts.unstaffed_note': '{n} Schichten dieser Woche sind unbesetzt: der Mitarbeiter ist deaktiviert oder gelöscht. Bitte neu besetzen oder absagen.',
+    'shifts.unstaffed_one': '1 Schicht dieser Woche ist unbesetzt: der Mitarbeiter ist deaktiviert oder gelöscht. Bitte neu besetzen oder absagen.',
+    'shifts.upcoming': 'Ab heute sind {n} Schichten unbesetzt:', 'shifts.upcoming_one': 'Ab heute ist 1 Schicht unbesetzt:',
+    'shifts.hours_title': 'Stunden der Woche', 'shifts.planned': 'Geplant', 'shifts.worked': 'Gearbeitet',
+    'shifts.notes_col': 'Hinweise', 'shifts.hours': '{hours} Std.', 'shifts.no_notes': 'keine',
   },
   en: {
     'shifts.title': 'Shift plan', 'shifts.add': 'Add shift', 'shifts.prev': 'Previous week',
@@ -64,6 +88,26 @@ addStrings({
     'shifts.overlap_with': 'Overlaps the shift {time} on {day}.',
     'shifts.draft': 'Unsaved input was restored.',
     'shifts.night_note': 'Night shift until {time} the next day',
+    'shifts.draft_mark': 'draft', 'shifts.unstaffed': 'unstaffed', 'shifts.warned_sr': ' (with a working-hours notice)',
+    'shifts.planned_row': '{hours} h planned',
+    'shifts.publish': 'Publish week ({n} drafts)', 'shifts.publish_one': 'Publish week (1 draft)',
+    'shifts.drafts': '{n} shifts of this week are drafts: staff see them only once published.',
+    'shifts.drafts_one': '1 shift of this week is a draft: staff see it only once published.',
+    'shifts.all_published': 'Every shift of this week is published.',
+    'shifts.publish_q': 'Publish {n} shifts? Staff then see them and shift-change notifications go out.',
+    'shifts.publish_q_one': 'Publish 1 shift? The staff member then sees it and shift-change notifications go out.',
+    'shifts.publish_do': 'Publish', 'shifts.published': '{n} shifts published.', 'shifts.published_one': '1 shift published.',
+    'shifts.copy': 'Copy last week',
+    'shifts.copied': '{copied} shifts copied from last week (as drafts), {skipped} skipped.',
+    'shifts.copied_one': '1 shift copied from last week (as a draft), {skipped} skipped.',
+    'shifts.copy_skip.overlap': '{name}, {day} {time}: overlaps an existing shift',
+    'shifts.copy_skip.user_inactive': '{name}, {day} {time}: no longer an active staff member',
+    'shifts.copy_skip.no_length': '{name}, {day} {time}: this time does not exist on the new day (clock change)',
+    'shifts.unstaffed_note': '{n} shifts of this week are unstaffed: their staff member was disabled or deleted. Reassign or cancel them.',
+    'shifts.unstaffed_one': '1 shift of this week is unstaffed: its staff member was disabled or deleted. Reassign or cancel it.',
+    'shifts.upcoming': 'From today on {n} shifts are unstaffed:', 'shifts.upcoming_one': 'From today on 1 shift is unstaffed:',
+    'shifts.hours_title': 'Hours of the week', 'shifts.planned': 'Planned', 'shifts.worked': 'Worked',
+    'shifts.notes_col': 'Notices', 'shifts.hours': '{hours} h', 'shifts.no_notes': 'none',
   },
 });
 
@@ -100,7 +144,10 @@ export default {
       validDate(new URLSearchParams(location.search).get('week')) || today);
     let users = [];
     let shifts = [];
+    let entries = [];
+    let upcoming = []; // unstaffed shifts from today on, in any week
     let seq = 0;
+    let scrolled = false; // the phone view opened at today once
     let editor = null; // the open editor: { dialog, opener }
 
     const label = h('h2', { id: 'week-label', class: 'week-label', 'aria-live': 'polite' });
@@ -108,8 +155,14 @@ export default {
     const grid = h('div', { class: 'week', id: 'week', role: 'table', 'aria-labelledby': 'week-label' });
     const addButton = h('button', { type: 'button', id: 'add-shift', 'aria-haspopup': 'dialog', onclick: (e) => openEditor(null, {}, { opener: e.currentTarget }) }, t('shifts.add'));
     const hint = h('p', { class: 'muted', hidden: true }, t('shifts.nobody'));
+    const copyButton = h('button', { type: 'button', class: 'secondary', id: 'copy-week', onclick: () => copyLastWeek() }, t('shifts.copy'));
+    const publishButton = h('button', { type: 'button', id: 'publish-week', hidden: true, onclick: () => publishWeek() });
+    const planState = h('p', { id: 'plan-state', class: 'muted', role: 'status' });
+    const unstaffedNote = h('div', { id: 'unstaffed-note', class: 'notice warn', role: 'status', hidden: true });
+    const copyResult = h('div', { id: 'copy-result', class: 'notice', role: 'status', hidden: true });
+    const hours = h('section', { class: 'card', id: 'week-hours' });
     main.append(
-      h('div', { class: 'page-head' }, h('h1', {}, t('shifts.title')), addButton),
+      h('div', { class: 'page-head' }, h('h1', {}, t('shifts.title')), h('div', { class: 'buttons' }, copyButton, publishButton, addButton)),
       h('div', { class: 'toolbar week-nav', role: 'group', 'aria-label': t('shifts.week_nav') },
         h('button', { type: 'button', class: 'secondary', id: 'prev-week', onclick: () => setWeek(addDays(week, -7)) },
           h('span', { 'aria-hidden': 'true' }, '‹ '), t('shifts.prev')),
@@ -117,11 +170,12 @@ export default {
         h('button', { type: 'button', class: 'secondary', id: 'next-week', onclick: () => setWeek(addDays(week, 7)) },
           t('shifts.next'), h('span', { 'aria-hidden': 'true' }, ' ›')),
         label),
-      msg, hint, grid);
+      msg, planState, unstaffedNote, copyResult, hint, grid, hours);
     grid.addEventListener('keydown', arrowKeys);
 
     function setWeek(monday) {
       week = monday;
+      copyResult.hidden = true;
       const url = week === mondayOf(localDate()) ? '/shifts' : `/shifts?week=${week}`;
       history.replaceState(null, '', url);
       return load();
@@ -133,11 +187,15 @@ export default {
       const my = ++seq;
       grid.setAttribute('aria-busy', 'true');
       try {
-        const [u, s] = await Promise.all([api.get('/api/users'),
-          api.get(`/api/shifts${api.query({ date_from: addDays(week, -1), date_to: addDays(week, 6) })}`)]);
+        const [u, s, te, un] = await Promise.all([api.get('/api/users'),
+          api.get(`/api/shifts${api.query({ date_from: addDays(week, -1), date_to: addDays(week, 6) })}`),
+          api.get(`/api/time-entries${api.query({ from: week, to: addDays(week, 6) })}`),
+          api.get(`/api/shifts${api.query({ unstaffed: 'true', date_from: localDate() })}`)]);
+        upcoming = un.shifts;
         if (my !== seq) return;
         users = u.users;
         shifts = s.shifts;
+        entries = te.time_entries;
         msg.textContent = '';
         draw();
         if (focus) { const el = grid.querySelector(focus); if (el) el.focus(); }
@@ -157,6 +215,12 @@ export default {
       grid.dataset.week = week;
       const rows = people(days);
       hint.hidden = rows.length > 0;
+      const inWeek = shifts.filter((x) => x.shift_date >= week);
+      const planned = new Map();
+      for (const x of inWeek) {
+        if (x.status !== 'cancelled') planned.set(x.user_id, (planned.get(x.user_id) || 0) + Math.round(Number(x.planned_hours) * 100));
+      }
+      drawState(inWeek);
       clear(grid,
         h('div', { class: 'row', role: 'row' },
           h('div', { class: 'head corner', role: 'columnheader' }, t('shifts.person')),
@@ -164,8 +228,80 @@ export default {
             'aria-current': d === now ? 'date' : null }, shortDay(d)))),
         rows.map((p, r) => h('div', { class: 'row', role: 'row', dataset: { user: p.id } },
           h('div', { class: 'name', role: 'rowheader' }, p.name,
-            p.note ? h('small', {}, p.note) : null),
+            p.note ? h('small', {}, p.note) : null,
+            h('small', { class: 'planned' }, t('shifts.planned_row', { hours: fmtNumber((planned.get(p.id) || 0) / 100) }))),
           days.map((d, c) => cell(p, d, r, c, now)))));
+      drawHours(rows, inWeek, planned);
+      // On a phone the grid scrolls in its box: open it at today once.
+      const head = grid.querySelector('.head.today');
+      if (!scrolled && head && grid.scrollWidth > grid.clientWidth) {
+        grid.scrollLeft = head.offsetLeft - grid.querySelector('.corner').offsetWidth;
+        scrolled = true;
+      }
+    }
+
+    // drawState says what is a draft and what is unstaffed this week.
+    function drawState(inWeek) {
+      const drafts = inWeek.filter((x) => !x.published_at && x.status !== 'cancelled').length;
+      publishButton.hidden = drafts === 0;
+      publishButton.textContent = drafts === 1 ? t('shifts.publish_one') : t('shifts.publish', { n: drafts });
+      planState.textContent = !inWeek.length ? '' : drafts === 0 ? t('shifts.all_published')
+        : drafts === 1 ? t('shifts.drafts_one') : t('shifts.drafts', { n: drafts });
+      // This week's unstaffed shifts, and every one from today on with a
+      // way to its week (a disabled person's later shifts are not lost).
+      const unstaffed = inWeek.filter((x) => x.unstaffed).length;
+      unstaffedNote.hidden = unstaffed === 0 && upcoming.length === 0;
+      clear(unstaffedNote,
+        unstaffed ? h('p', {}, unstaffed === 1 ? t('shifts.unstaffed_one') : t('shifts.unstaffed_note', { n: unstaffed })) : null,
+        upcoming.length ? h('p', {}, upcoming.length === 1 ? t('shifts.upcoming_one') : t('shifts.upcoming', { n: upcoming.length })) : null,
+        upcoming.length ? h('ul', {}, upcoming.slice(0, 10).map((x) => h('li', {},
+          h('button', { type: 'button', class: 'link', dataset: { week: mondayOf(x.shift_date) }, onclick: () => setWeek(mondayOf(x.shift_date)) },
+            `${x.user_name} · ${shortDay(x.shift_date)} · ${x.start_time}–${x.end_time}`)))) : null);
+    }
+
+    // drawHours is the per-person view: planned and worked hours of the
+    // week and the working-hours notices of the person's shifts.
+    function drawHours(rows, inWeek, planned) {
+      const worked = new Map();
+      for (const e of entries) worked.set(e.user_id, (worked.get(e.user_id) || 0) + Math.round(Number(e.worked_hours) * 100));
+      const list = rows.map((p) => ({ ...p, warnings: inWeek.filter((x) => x.user_id === p.id).flatMap((x) => x.warnings || []) }));
+      clear(hours, h('h2', {}, t('shifts.hours_title')), table([
+        { label: t('shifts.person'), cell: (p) => p.name },
+        { label: t('shifts.planned'), class: 'num', cell: (p) => t('shifts.hours', { hours: fmtNumber((planned.get(p.id) || 0) / 100) }) },
+        { label: t('shifts.worked'), class: 'num', cell: (p) => t('shifts.hours', { hours: fmtNumber((worked.get(p.id) || 0) / 100) }) },
+        { label: t('shifts.notes_col'), cell: (p) => warningsBox(p.warnings, { withDay: true }) || t('shifts.no_notes') },
+      ], list, { caption: t('shifts.hours_title'), rowAttrs: (p) => ({ dataset: { user: p.id } }) }));
+    }
+
+    async function publishWeek() {
+      const n = shifts.filter((x) => x.shift_date >= week && !x.published_at && x.status !== 'cancelled').length;
+      if (!(await confirmDialog(n === 1 ? t('shifts.publish_q_one') : t('shifts.publish_q', { n }), t('shifts.publish_do')))) return;
+      await withBusy(publishButton, async () => {
+        try {
+          const res = await api.post('/api/shifts/publish', { week });
+          toast(res.publish.published === 1 ? t('shifts.published_one') : t('shifts.published', { n: res.publish.published }));
+          await load();
+          keepFocus();
+        } catch (err) {
+          if (err.status !== 401) msg.textContent = errorText(err);
+        }
+      });
+    }
+
+    async function copyLastWeek() {
+      await withBusy(copyButton, async () => {
+        try {
+          const res = await api.post('/api/shifts/copy-week', { from_week: addDays(week, -7), to_week: week });
+          const c = res.copy;
+          clear(copyResult, h('p', {}, t(c.copied === 1 ? 'shifts.copied_one' : 'shifts.copied', { copied: c.copied, skipped: c.skipped })),
+            c.skips.length ? h('ul', {}, c.skips.map((k) => h('li', {}, t(`shifts.copy_skip.${k.reason}`,
+              { name: k.user_name, day: shortDay(k.shift_date), time: `${k.start_time}–${k.end_time}` })))) : null);
+          copyResult.hidden = false;
+          await load();
+        } catch (err) {
+          if (err.status !== 401) msg.textContent = errorText(err);
+        }
+      });
     }
 
     // people: every active staff member, and anyone else (admins, inactive
@@ -192,7 +328,7 @@ export default {
       const starting = shifts.filter((s) => s.user_id === p.id && s.shift_date === d);
       const el = h('div', { class: `cell${d === now ? ' today' : ''}`, role: 'cell', dataset: { user: p.id, date: d, row: r, col: c } },
         continued.map((s) => shiftButton(s, p, true)),
-        starting.map((s) => shiftButton(s, p, false)),
+        starting.map((s) => [shiftButton(s, p, false), warningsBox(s.warnings)]),
         p.canAdd ? h('button', { type: 'button', class: 'add', 'aria-haspopup': 'dialog',
           onclick: (e) => openEditor(null, { user_id: p.id, shift_date: d }, { opener: e.currentTarget }) },
         h('span', { 'aria-hidden': 'true' }, '+'), h('span', { class: 'sr-only' }, t('shifts.add_for', { name: p.name, day: fmtDay(d) }))) : null);
@@ -206,7 +342,9 @@ export default {
 
     function shiftButton(s, p, continued) {
       const night = isNight(s);
-      const cls = ['shift', s.status !== 'pending' && s.status, night && !continued && 'night', continued && 'continued'].filter(Boolean).join(' ');
+      const warned = !continued && s.warnings && s.warnings.length > 0;
+      const cls = ['shift', s.status !== 'pending' && s.status, night && !continued && 'night', continued && 'continued',
+        !s.published_at && 'draft', s.unstaffed && 'unstaffed', warned && 'warned'].filter(Boolean).join(' ');
       return h('button', { type: 'button', class: cls, 'aria-haspopup': 'dialog', dataset: { id: s.id, status: s.status },
         onclick: (e) => openEditor(s, {}, { opener: e.currentTarget }) },
       h('span', { class: 'sr-only' }, `${p.name}, ${fmtDay(continued ? addDays(s.shift_date, 1) : s.shift_date)}: `),
@@ -217,7 +355,11 @@ export default {
         h('span', { class: 'sr-only' }, ` (${t('shifts.continued_sr', { day: fmtDay(s.shift_date) })})`)) : null,
       !continued && night ? h('span', { class: 'sr-only' }, ` (${t('shifts.night_sr', { time: s.end_time })})`) : null,
       s.role ? h('span', { class: 'sub role' }, s.role) : null,
-      h('span', { class: 'sub status' }, t(`shifts.status.${s.status}`)));
+      h('span', { class: 'sub status' }, t(`shifts.status.${s.status}`),
+        !s.published_at ? ` · ${t('shifts.draft_mark')}` : null),
+      s.unstaffed ? h('span', { class: 'sub unstaffed-mark' }, t('shifts.unstaffed')) : null,
+      warned ? h('span', { class: 'warn-mark', 'aria-hidden': 'true' }, '⚠') : null,
+      warned ? h('span', { class: 'sr-only' }, t('shifts.warned_sr')) : null);
     }
 
     // Arrow keys move between the grid's cells; Tab still visits every button.
@@ -256,7 +398,7 @@ export default {
       const roles = [...new Set(shifts.map((s) => s.role).filter(Boolean))].sort();
 
       const title = h('h2', { id: 'editor-title' }, t(id ? 'shifts.edit_title' : 'shifts.new_title'));
-      const meta = h('p', { class: 'meta', id: 'editor-meta' });
+      const meta = h('div', { class: 'meta', id: 'editor-meta' });
       const formError = h('p', { class: 'form-error', role: 'alert' });
       const save = h('button', { type: 'submit', class: 'save' }, t('common.save'));
       const actions = h('span', { class: 'buttons actions' });
@@ -283,7 +425,10 @@ export default {
         meta.hidden = false;
         clear(meta, current.user_name, ' · ', fmtDay(current.shift_date), ' · ',
           badge(t(`shifts.status.${current.status}`), { confirmed: 'ok', cancelled: 'bad' }[current.status] || 'neutral'),
-          reachesNextDay(current) ? [' · ', t('shifts.night_note', { time: current.end_time })] : null);
+          !current.published_at ? [' ', badge(t('shifts.draft_mark'))] : null,
+          current.unstaffed ? [' ', badge(t('shifts.unstaffed'), 'bad')] : null,
+          reachesNextDay(current) ? [' · ', t('shifts.night_note', { time: current.end_time })] : null,
+          warningsBox(current.warnings));
       }
 
       function drawActions() {

@@ -8,10 +8,11 @@
 import { t, addStrings, lang } from '../i18n.js';
 import * as api from '../api.js';
 import { h, clear, field, values, showError, clearErrors, errorText, withBusy, toast, table, badge } from '../ui.js';
-import { fmtDay, fmtTime, fmtNumber, localDate, addDays } from '../format.js';
+import { fmtDay, fmtTime, fmtNumber, localDate, addDays, instantOfLocal, wallClockOf } from '../format.js';
 import { openEntryForm } from './time_form.js';
 import { openHistory } from './time_history.js';
 import { monthSection } from './time_month.js';
+import { warningsBox } from '../labour.js';
 
 addStrings({
   de: {
@@ -143,10 +144,7 @@ export default {
           : h('span', { class: 'muted' }, t('time.unchanged'))) },
         { label: t('time.actions'), cell: (e) => h('div', { class: 'buttons' },
           e.corrected || e.source === 'admin' ? badge(t('time.corrected')) : null,
-          e.warnings && e.warnings.length
-            ? h('span', { class: 'badge warn', title: e.warnings.map((w) => `${w.rule}: ${w.message}`).join('\n') },
-              e.warnings.length === 1 ? t('time.warning_one') : t('time.warnings', { n: e.warnings.length }))
-            : null,
+          warningsBox(e.warnings),
           h('button', { type: 'button', class: 'secondary small', dataset: { action: e.clock_out ? 'correct' : 'close' }, onclick: () => edit(e) },
             e.clock_out ? t('time.correct') : t('time.add_out'))) },
       ], entries, {
