@@ -118,15 +118,15 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, _ httprouter.Para
 	var f store.Fields
 	switch {
 	case req.Email == "":
-		f.Add("email", "is required")
+		f.Add("email", store.FRequired, "is required")
 	case len(req.Email) > store.MaxEmailLen:
-		f.Add("email", fmt.Sprintf("must be at most %d characters", store.MaxEmailLen))
+		f.Add("email", store.FTooLong, fmt.Sprintf("must be at most %d characters", store.MaxEmailLen), "max", store.MaxEmailLen)
 	}
 	switch {
 	case req.Password == "":
-		f.Add("password", "is required")
+		f.Add("password", store.FRequired, "is required")
 	case len(req.Password) > store.MaxPasswordLen:
-		f.Add("password", fmt.Sprintf("must be at most %d bytes", store.MaxPasswordLen))
+		f.Add("password", store.FTooLong, fmt.Sprintf("must be at most %d bytes", store.MaxPasswordLen), "max", store.MaxPasswordLen)
 	}
 	if err := f.Err(); err != nil {
 		return err

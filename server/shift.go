@@ -58,7 +58,7 @@ func (s *Server) listShifts(w http.ResponseWriter, r *http.Request, _ httprouter
 		to = parseDate(&f, "date_to", to)
 	}
 	if from != "" && to != "" && from > to {
-		f.Add("date_to", "must not be before date_from")
+		f.Add("date_to", store.FBeforeField, "must not be before date_from", "field", "date_from")
 	}
 	if err := f.Err(); err != nil {
 		return err

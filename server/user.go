@@ -76,7 +76,7 @@ func (s *Server) createUser(w http.ResponseWriter, r *http.Request, _ httprouter
 	if req.StaffNumber != nil {
 		u.StaffNumber = *req.StaffNumber
 		if u.StaffNumber == "" {
-			return store.Invalid("staff_number", "must be 1-20 letters, digits or '-', or null")
+			return store.Invalid("staff_number", store.FNotStaffNumber, "must be 1-20 letters, digits or '-', or null", "max", 20)
 		}
 	}
 	if err := s.store.CreateUser(r.Context(), u, *req.Password); err != nil {
@@ -126,6 +126,6 @@ func (s *Server) deleteUser(w http.ResponseWriter, r *http.Request, p httprouter
 // required adds a field error when a required member is absent or null.
 func required[T any](f *store.Fields, name string, v *T) {
 	if v == nil {
-		f.Add(name, "is required")
+		f.Add(name, store.FRequired, "is required")
 	}
 }

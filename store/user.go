@@ -65,17 +65,17 @@ func validEmail(s string) bool {
 
 func (u *User) validate(f *Fields) {
 	if !validEmail(u.Email) {
-		f.Add("email", "must be an email address")
+		f.Add("email", FNotEmail, "must be an email address")
 	}
 	if n := utf8.RuneCountInString(strings.TrimSpace(u.Name)); n < 1 || n > 200 {
-		f.Add("name", "must be 1-200 characters")
+		f.Add("name", FLength, "must be 1-200 characters", "min", 1, "max", 200)
 	}
 	checkName(f, "name", u.Name)
 	if u.Role != RoleAdmin && u.Role != RoleStaff {
-		f.Add("role", "must be admin or staff")
+		f.Add("role", FOneOf, "must be admin or staff", "values", []string{"admin", "staff"})
 	}
 	if u.StaffNumber != "" && !validStaffNumber(u.StaffNumber) {
-		f.Add("staff_number", "must be 1-20 letters, digits or '-'")
+		f.Add("staff_number", FNotStaffNumber, "must be 1-20 letters, digits or '-'", "max", 20)
 	}
 }
 
@@ -98,14 +98,14 @@ func validStaffNumber(s string) bool {
 // uniqueUserError names the field a unique index refused.
 func uniqueUserError(err error) error {
 	if strings.Contains(err.Error(), "staff_number") {
-		return Invalid("staff_number", "is already used by another user of this restaurant")
+		return Invalid("staff_number", FDuplicate, "is already used by another user of this restaurant")
 	}
-	return Invalid("email", "is already in use")
+	return Invalid("email", FDuplicate, "is already in use")
 }
 
 func validatePassword(f *Fields, p string) {
 	if len(p) < MinPasswordLen || len(p) > MaxPasswordLen {
-		f.Add("password", "must be 8-72 characters")
+		f.Add("password", FLength, "must be 8-72 characters", "min", 8, "max", 72)
 	}
 }
 
@@ -223,7 +223,7 @@ func (s *Store) UpdateUser(ctx context.Context, restaurantID, id string, upd Use
 		validatePassword(&f, upd.Password.Value)
 	}
 	if v := upd.StaffNumber; v.Set && !v.Null && !validStaffNumber(v.Value) {
-		f.Add("staff_number", "must be 1-20 letters, digits or '-', or null")
+		f.Add("staff_number", FNotStaffNumber, "must be 1-20 letters, digits or '-', or null", "max", 20)
 	}
 	if err := f.Err(); err != nil {
 		return nil, err
@@ -349,21 +349,21 @@ func (s *Store) ChangeOwnPassword(ctx context.Context, u *User, current, next st
 	var f Fields
 	switch {
 	case current == "":
-		f.Add("current_password", "is required")
+		f.Add("current_password", FRequired, "is required")
 	case len(current) > MaxPasswordLen:
-		f.Add("current_password", "is wrong")
+		f.Add("current_password", FWrongPassword, "is wrong")
 	}
 	if len(next) < MinPasswordLen || len(next) > MaxPasswordLen {
-		f.Add("new_password", "must be 8-72 characters")
+		f.Add("new_password", FLength, "must be 8-72 characters", "min", 8, "max", 72)
 	}
 	if err := f.Err(); err != nil {
 		return nil, err
 	}
 	if !CheckPassword(u, current) {
-		return nil, Invalid("current_password", "is wrong")
+		return nil, Invalid("current_password", FWrongPassword, "is wrong")
 	}
 	if current == next {
-		return nil, Invalid("new_password", "must differ from the current password")
+		return nil, Invalid("new_password", FSamePassword, "must differ from the current password")
 	}
 	hash, err := s.hashPassword(next)
 	if err != nil {
