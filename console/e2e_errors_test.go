@@ -113,6 +113,21 @@ func TestConsoleErrorsAreGerman(t *testing.T) {
 	}
 	noInternalText(t, shownErrors(b, "dialog.editor"))
 	b.screenshot("errors-shift-overlap")
+
+	// One second is singular (the page's own i18n module: same instance).
+	for n, want := range map[int]string{1: "Zu viele Versuche. Bitte in einer Sekunde erneut versuchen.", 5: "Zu viele Versuche. Bitte in 5 Sekunden erneut versuchen."} {
+		if got := eval[string](b, fmt.Sprintf(`import('/assets/js/i18n.js').then((m) => m.t('login.rate_limited', { n: %d }))`, n)); got != want {
+			t.Errorf("rate limit with %d s: %q", n, got)
+		}
+	}
+
+	// Logging out is good news, not a warning.
+	b.click(`dialog.editor button.close`)
+	b.clickText("header .who button", "Abmelden")
+	b.wait("the login page", `document.querySelector('form.login-form .notice')`)
+	if got := eval[string](b, `document.querySelector('form.login-form .notice').className + ' ' + document.querySelector('form.login-form .notice').innerText`); got != "notice ok Abgemeldet." {
+		t.Errorf("after logout: %q", got)
+	}
 }
 
 // The console has a German and an English text for every field error

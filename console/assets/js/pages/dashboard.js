@@ -11,7 +11,7 @@ addStrings({
     'dash.since': 'seit {time}', 'dash.today': 'Heute gearbeitet', 'dash.hours': '{hours} Std.', 'dash.entries': '{n} Einträge', 'dash.entries_one': '1 Eintrag',
     'dash.tse': 'TSE', 'dash.tse_ok': 'in Ordnung', 'dash.tse_bad': 'Achtung', 'dash.queue': 'Warteschlange',
     'dash.attention': 'Zu prüfen', 'dash.outage': 'Ausfall seit {time}: {reason}', 'dash.no_outage': 'Kein offener Ausfall',
-    'dash.cert': 'Zertifikat', 'dash.cert_days': 'läuft in {days} Tagen ab', 'dash.cert_expired': 'abgelaufen',
+    'dash.cert': 'Zertifikat', 'dash.cert_days': 'läuft in {days} Tagen ab', 'dash.cert_days_one': 'läuft in einem Tag ab', 'dash.cert_expired': 'abgelaufen',
     'dash.notifications': 'Benachrichtigungen', 'dash.failed': 'In 24 Std. fehlgeschlagen', 'dash.queued': 'Wartend',
     'dash.auto': 'Aktualisiert sich alle 30 Sekunden.', 'dash.tse_unavailable': 'TSE nicht erreichbar: {reason}',
     'dash.details': 'Details',
@@ -21,7 +21,7 @@ addStrings({
     'dash.since': 'since {time}', 'dash.today': 'Worked today', 'dash.hours': '{hours} h', 'dash.entries': '{n} entries', 'dash.entries_one': '1 entry',
     'dash.tse': 'TSE', 'dash.tse_ok': 'healthy', 'dash.tse_bad': 'needs attention', 'dash.queue': 'Queue',
     'dash.attention': 'Attention', 'dash.outage': 'Outage since {time}: {reason}', 'dash.no_outage': 'No open outage',
-    'dash.cert': 'Certificate', 'dash.cert_days': 'expires in {days} days', 'dash.cert_expired': 'expired',
+    'dash.cert': 'Certificate', 'dash.cert_days': 'expires in {days} days', 'dash.cert_days_one': 'expires in one day', 'dash.cert_expired': 'expired',
     'dash.notifications': 'Notifications', 'dash.failed': 'Failed in 24 h', 'dash.queued': 'Queued',
     'dash.auto': 'Refreshes itself every 30 seconds.', 'dash.tse_unavailable': 'TSE unavailable: {reason}',
     'dash.details': 'Details',
@@ -88,7 +88,7 @@ function tseCard(res, navigate) {
       h('dt', {}, t('dash.queue')), h('dd', { id: 'tse-queue-depth' }, String(s.queue_depth)),
       h('dt', {}, t('dash.attention')), h('dd', {}, String(s.attention_count)),
       h('dt', {}, t('dash.cert')), h('dd', {}, s.days_to_certificate_expiry === null ? '–' :
-        s.days_to_certificate_expiry < 0 ? t('dash.cert_expired') : t('dash.cert_days', { days: s.days_to_certificate_expiry }))),
+        s.days_to_certificate_expiry < 0 ? t('dash.cert_expired') : t('dash.cert_days', { days: s.days_to_certificate_expiry, n: s.days_to_certificate_expiry }))),
     h('p', {}, s.open_outage ? badge(t('dash.outage', { time: fmtDateTime(s.open_outage.started_at), reason: s.open_outage.reason }), 'warn') :
       h('span', { class: 'muted' }, t('dash.no_outage'))),
     h('a', { href: '/tse', onclick: (e) => { e.preventDefault(); navigate('/tse'); } }, t('dash.details')));

@@ -29,7 +29,7 @@ addStrings({
     'shifts.notes': 'Notizen',
     'shifts.do_confirmed': 'Schicht bestätigen', 'shifts.do_cancelled': 'Schicht absagen',
     'shifts.do_pending': 'Zurück auf geplant', 'shifts.do_restore': 'Wieder aufnehmen',
-    'shifts.status_changed': 'Schicht ist jetzt {status}.',
+    'shifts.status_changed': 'Die Schicht ist jetzt {status}.',
     'shifts.delete_plain': 'Diese Schicht endgültig löschen?',
     'shifts.delete_q': 'Die Schicht von {name} am {day} ({time}) endgültig löschen? Zum Behalten stattdessen absagen.',
     'shifts.overlap_field': 'Überschneidet sich mit einer anderen Schicht.',
