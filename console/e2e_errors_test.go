@@ -71,7 +71,7 @@ func TestConsoleErrorsAreGerman(t *testing.T) {
 	b.fill("#discount-form input[name=value]", "150")
 	b.click("#discount-form button[type=submit]")
 	b.wait("the errors", `document.querySelector('#discount-form [data-field=value] .error').innerText !== ''`)
-	if got := b.text("#discount-form [data-field=name] .error"); got != "Bitte 1 bis 200 Zeichen eingeben." {
+	if got := b.text("#discount-form [data-field=name] .error"); got != "Bitte ausfüllen." {
 		t.Errorf("name's error %q", got)
 	}
 	if got := b.text("#discount-form [data-field=value] .error"); got != "Bitte einen Wert von 0 bis 100 eingeben." {

@@ -109,11 +109,13 @@ export function showError(root, err) {
   if (err instanceof ApiError) {
     const labelOf = (name) => (root ? labelText(findField(root, name)) : null);
     for (const fe of err.errors) {
-      const text = fieldErrorText(fe, labelOf);
       const box = root && findField(root, fe.field);
+      const input = box && box.querySelector('input, select, textarea');
+      // "1 to 200 characters" for an empty field is said as "fill this in".
+      const empty = fe.code === 'length' && input && input.value.trim() === '';
+      const text = fieldErrorText(empty ? { ...fe, code: 'required' } : fe, labelOf);
       if (!box) { unplaced.push(text); continue; }
       box.querySelector('.error').textContent = text;
-      const input = box.querySelector('input, select, textarea');
       if (input) input.setAttribute('aria-invalid', 'true');
       if (placed++ === 0 && input) input.focus();
     }
