@@ -88,7 +88,7 @@ func TestConsoleDiscounts(t *testing.T) {
 	b.fill("#discount-form input[name=valid_from]", "2026-12-01T10:00")
 	b.fill("#discount-form input[name=valid_until]", "2027-07-01T10:00")
 	b.click("#discount-form button[type=submit]")
-	b.wait("the value's error", `document.querySelector('#discount-form [data-field=value] .error').innerText.includes('0-100')`)
+	b.wait("the value's error", `document.querySelector('#discount-form [data-field=value] .error').innerText.includes('Bitte einen Wert von 0 bis 100 eingeben.')`)
 	if got := eval[string](b, `document.querySelector('#discount-form [data-field=value] input').getAttribute('aria-invalid')`); got != "true" {
 		t.Fatalf("value not marked invalid: %q", got)
 	}
@@ -133,7 +133,7 @@ func TestConsoleDiscounts(t *testing.T) {
 		t.Fatalf("the category's note: %q", got)
 	}
 	b.click("#discount-form button[type=submit]")
-	b.wait("the category's error", `document.querySelector('#discount-form [data-field=category_id] .error').innerText.includes('required')`)
+	b.wait("the category's error", `document.querySelector('#discount-form [data-field=category_id] .error').innerText.includes('Bitte ausfüllen.')`)
 	b.fill("#discount-form input[name=category_id]", "019a8f5e-3c1d-7b2a-9e4f-6a5b4c3d2e1f")
 	b.click("#discount-form button[type=submit]")
 	b.wait("the fixed discount listed", `!document.querySelector('#discount-form') && `+row("Pasta-Dienstag"))

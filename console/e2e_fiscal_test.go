@@ -305,8 +305,8 @@ func TestConsoleFiscal(t *testing.T) {
 	b.fill(`#master-data [name=country]`, "Deutschland")
 	b.fill(`#master-data [name="registers[0].decommissioned_on"]`, "2025-12-31")
 	b.click(`#master-data button[type=submit]`)
-	b.wait("the errors beside the fields", `document.querySelector('#master-data [data-field=country] .error').innerText.includes('ISO 3166') &&
-		document.querySelector('#master-data [data-field="registers[0].decommissioned_on"] .error').innerText.includes('acquired_on') &&
+	b.wait("the errors beside the fields", `document.querySelector('#master-data [data-field=country] .error').innerText.includes('dreistelligen Ländercode') &&
+		document.querySelector('#master-data [data-field="registers[0].decommissioned_on"] .error').innerText.includes('Darf nicht vor „Angeschafft am“ liegen.') &&
 		document.querySelector('#master-data [name=country]').getAttribute('aria-invalid') === 'true'`)
 	if _, after := a.call(t, "GET", "/api/fiscal/master-data", admin, ""); after != body {
 		t.Fatalf("a refused save changed the master data: %s", after)

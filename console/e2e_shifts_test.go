@@ -134,7 +134,9 @@ func TestConsoleShiftPlan(t *testing.T) {
 	b.fill(`dialog.editor [name=start_time]`, "12:00")
 	b.fill(`dialog.editor [name=end_time]`, "16:00")
 	b.click(`dialog.editor button[type=submit]`)
-	b.wait("the overlap message", `document.querySelector('dialog.editor .form-error').innerText.includes('overlaps shift `+first+`')`)
+	// Said by whose shift and when, never by the other shift's id.
+	b.wait("the overlap message", `document.querySelector('dialog.editor .form-error').innerText.includes('überschneidet sich mit der Schicht von ')`)
+	noInternalText(t, b.text(`dialog.editor .form-error`))
 	if !eval[bool](b, `['start_time', 'end_time'].every((n) => document.querySelector('dialog.editor [name=' + n + ']').getAttribute('aria-invalid') === 'true')`) {
 		t.Fatal("start and end are not marked")
 	}
@@ -148,7 +150,7 @@ func TestConsoleShiftPlan(t *testing.T) {
 	// A field the API refuses goes next to the field.
 	b.fill(`dialog.editor [name=start_time]`, "16:00")
 	b.click(`dialog.editor button[type=submit]`)
-	b.wait("the field error", `document.querySelector('dialog.editor [data-field=end_time] .error').innerText.includes('must differ')`)
+	b.wait("the field error", `document.querySelector('dialog.editor [data-field=end_time] .error').innerText.includes('Muss sich von „Beginn“ unterscheiden.')`)
 	b.click(`dialog.editor button.close`)
 	b.wait("the editor closed", `!document.querySelector('dialog.editor')`)
 

@@ -47,7 +47,7 @@ func TestConsoleUsers(t *testing.T) {
 	b.fill("#user-form input[name=email]", "sam@linde.test")
 	b.fill("#user-form [data-field=password] input", "short")
 	b.click("#user-form button[type=submit]")
-	b.wait("the password's error", `document.querySelector('#user-form [data-field=password] .error').innerText.includes('8-72')`)
+	b.wait("the password's error", `document.querySelector('#user-form [data-field=password] .error').innerText.includes('Bitte 8 bis 72 Zeichen eingeben.')`)
 	if draft := eval[string](b, `sessionStorage.getItem('posbox.draft.user.new') || ''`); !strings.Contains(draft, "sam@linde.test") || strings.Contains(draft, "short") {
 		t.Fatalf("the draft must keep the input but never the password: %s", draft)
 	}
@@ -65,7 +65,7 @@ func TestConsoleUsers(t *testing.T) {
 	b.fill("#user-form input[name=email]", "sam@linde.test")
 	b.fill("#user-form [data-field=password] input", "another-password")
 	b.click("#user-form button[type=submit]")
-	b.wait("the email's error", `document.querySelector('#user-form [data-field=email] .error').innerText.includes('already in use')`)
+	b.wait("the email's error", `document.querySelector('#user-form [data-field=email] .error').innerText.includes('schon vergeben')`)
 	b.fill("#user-form input[name=name]", "")
 	b.fill("#user-form input[name=email]", "")
 	b.fill("#user-form [data-field=password] input", "")

@@ -127,15 +127,15 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, _ httprouter.Para
 	var f store.Fields
 	switch {
 	case req.Email == "":
-		f.Add("email", "is required")
+		f.Add("email", store.FRequired, "is required")
 	case len(req.Email) > store.MaxEmailLen:
-		f.Add("email", fmt.Sprintf("must be at most %d characters", store.MaxEmailLen))
+		f.Add("email", store.FTooLong, fmt.Sprintf("must be at most %d characters", store.MaxEmailLen), "max", store.MaxEmailLen)
 	}
 	switch {
 	case req.Password == "":
-		f.Add("password", "is required")
+		f.Add("password", store.FRequired, "is required")
 	case len(req.Password) > store.MaxPasswordLen:
-		f.Add("password", fmt.Sprintf("must be at most %d bytes", store.MaxPasswordLen))
+		f.Add("password", store.FTooLong, fmt.Sprintf("must be at most %d bytes", store.MaxPasswordLen), "max", store.MaxPasswordLen)
 	}
 	if err := f.Err(); err != nil {
 		return err
@@ -162,19 +162,19 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, _ httprouter.Para
 func (s *Server) loginByPIN(w http.ResponseWriter, r *http.Request, req loginRequest) error {
 	var f store.Fields
 	if req.Email != "" || req.Password != "" {
-		f.Add("email", "give either email and password or staff number and PIN")
+		f.Add("email", store.FNotAllowed, "give either email and password or staff number and PIN")
 	}
 	switch {
 	case req.StaffNumber == "":
-		f.Add("staff_number", "is required")
+		f.Add("staff_number", store.FRequired, "is required")
 	case len(req.StaffNumber) > store.MaxStaffNumberLen:
-		f.Add("staff_number", fmt.Sprintf("must be at most %d characters", store.MaxStaffNumberLen))
+		f.Add("staff_number", store.FTooLong, fmt.Sprintf("must be at most %d characters", store.MaxStaffNumberLen), "max", store.MaxStaffNumberLen)
 	}
 	if !store.ValidPIN(req.PIN) {
-		f.Add("pin", "must be 4-8 digits")
+		f.Add("pin", store.FNotPIN, "must be 4-8 digits")
 	}
 	if req.RestaurantID != "" && !store.ValidID(req.RestaurantID) {
-		f.Add("restaurant_id", "must be a restaurant's id")
+		f.Add("restaurant_id", store.FNotUUID, "must be a restaurant's id")
 	}
 	if err := f.Err(); err != nil {
 		return err
@@ -186,7 +186,7 @@ func (s *Server) loginByPIN(w http.ResponseWriter, r *http.Request, req loginReq
 			return err
 		}
 		if len(rs) != 1 {
-			return store.Invalid("restaurant_id", "is required: this box holds more than one restaurant")
+			return store.Invalid("restaurant_id", store.FRequired, "is required: this box holds more than one restaurant")
 		}
 		rid = rs[0].ID
 	}

@@ -31,7 +31,7 @@ const (
 func newExcelCSV(q url.Values, de, en []string) (*excelCSV, error) {
 	lang := q.Get("lang")
 	if lang != "" && lang != "de" && lang != "en" {
-		return nil, store.Invalid("lang", "must be de or en")
+		return nil, store.Invalid("lang", store.FOneOf, "must be de or en", "values", []string{"de", "en"})
 	}
 	c := &excelCSV{yes: "ja", no: "nein"}
 	header := de

@@ -66,7 +66,7 @@ func decode(r *http.Request, v any, optional bool) error {
 	// JSON text is UTF-8 (RFC 8259); encoding/json would pass invalid
 	// bytes through raw members (event data) into webhook bodies.
 	if !utf8.Valid(body) {
-		return store.Invalid("body", "must be valid UTF-8")
+		return store.Invalid("body", store.FNotUTF8, "must be valid UTF-8")
 	}
 	switch trimmed := bytes.TrimSpace(body); {
 	case len(trimmed) == 0 && optional, bytes.Equal(trimmed, []byte("null")) && optional:
@@ -104,7 +104,7 @@ func decodeError(err error) error {
 		if te.Field == "" {
 			return errHTTP(eMalformedJSON, "the body must be a JSON object")
 		}
-		return store.Invalid(te.Field, "must be "+article(jsonType(te.Type.Kind().String())))
+		return store.Invalid(te.Field, store.FWrongType, "must be "+article(jsonType(te.Type.Kind().String())), "type", jsonType(te.Type.Kind().String()))
 	case errors.As(err, &se), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
 		return errHTTP(eMalformedJSON, "the body is not valid JSON")
 	case strings.HasPrefix(err.Error(), "json: unknown field "):

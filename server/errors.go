@@ -90,11 +90,25 @@ type problem struct {
 	Code   string         `json:"code"`
 	Detail string         `json:"detail,omitempty"`
 	Errors []problemField `json:"errors,omitempty"`
+	// Conflict names the record a 409 collided with (shift_overlap,
+	// time_entry_overlap), so a client need not show its id.
+	Conflict *problemConflict `json:"conflict,omitempty"`
 }
 
+// problemField is one invalid field: code and params are what a client
+// translates (docs/API.md lists every code), message is English.
 type problemField struct {
-	Field   string `json:"field"`
-	Message string `json:"message"`
+	Field   string         `json:"field"`
+	Code    string         `json:"code"`
+	Message string         `json:"message"`
+	Params  map[string]any `json:"params,omitempty"`
+}
+
+type problemConflict struct {
+	ID       string  `json:"id"`
+	StartsAt string  `json:"starts_at"`
+	EndsAt   *string `json:"ends_at"`
+	UserName string  `json:"user_name"`
 }
 
 // writeError is the one error writer. A domain or HTTP error is shown;
@@ -112,7 +126,13 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	case errors.As(err, &se):
 		p.Code, p.Detail = se.Code, se.Message
 		for _, f := range se.Fields {
-			p.Errors = append(p.Errors, problemField(f))
+			p.Errors = append(p.Errors, problemField{Field: f.Field, Code: f.Code.String(), Message: f.Message, Params: f.Params})
+		}
+		if c := se.Conflict; c != nil {
+			p.Conflict = &problemConflict{ID: c.ID, StartsAt: c.StartsAt, UserName: c.UserName}
+			if c.EndsAt != "" {
+				p.Conflict.EndsAt = &c.EndsAt
+			}
 		}
 	default:
 		p.Code, p.Detail = eInternal, "an internal error occurred"

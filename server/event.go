@@ -33,13 +33,13 @@ func (s *Server) publishEvent(w http.ResponseWriter, r *http.Request, _ httprout
 	var f store.Fields
 	required(&f, "type", req.Type)
 	if req.Type != nil && !store.ValidEventType(*req.Type) {
-		f.Add("type", "must match ^[a-z][a-z0-9_.]{0,63}$")
+		f.Add("type", store.FNotEventType, "must match ^[a-z][a-z0-9_.]{0,63}$")
 	}
 	var data map[string]json.RawMessage
 	if len(req.Data) == 0 || string(req.Data) == "null" {
-		f.Add("data", "is required")
+		f.Add("data", store.FRequired, "is required")
 	} else if json.Unmarshal(req.Data, &data) != nil {
-		f.Add("data", "must be an object")
+		f.Add("data", store.FWrongType, "must be an object", "type", "object")
 	}
 	if err := f.Err(); err != nil {
 		return err

@@ -41,7 +41,7 @@ func (s *Server) exportDSFinVK(w http.ResponseWriter, r *http.Request, _ httprou
 		}
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n < 1 {
-			f.Add(key, "must be a closing number (Z_NR), 1 or more")
+			f.Add(key, store.FTooSmall, "must be a closing number (Z_NR), 1 or more", "min", 1)
 		}
 		return n
 	}
@@ -50,22 +50,22 @@ func (s *Server) exportDSFinVK(w http.ResponseWriter, r *http.Request, _ httprou
 	byZ := qs.Get("z_from") != "" || qs.Get("z_to") != ""
 	switch {
 	case byDate && (filter.DateFrom == "" && qs.Get("from") == "" || filter.DateTo == "" && qs.Get("to") == ""):
-		f.Add("from", "from and to go together (business dates YYYY-MM-DD)")
+		f.Add("from", store.FRequiresField, "from and to go together (business dates YYYY-MM-DD)", "field", "to")
 	case byZ && (qs.Get("z_from") == "" || qs.Get("z_to") == ""):
-		f.Add("z_from", "z_from and z_to go together")
+		f.Add("z_from", store.FRequiresField, "z_from and z_to go together", "field", "z_to")
 	case byZ && filter.ClientSerial == "":
-		f.Add("client_serial", "is required with z_from and z_to: closing numbers count per register")
+		f.Add("client_serial", store.FRequired, "is required with z_from and z_to: closing numbers count per register")
 	case !byDate && !byZ:
-		f.Add("from", "give from and to (business dates) or client_serial, z_from and z_to")
+		f.Add("from", store.FRequired, "give from and to (business dates) or client_serial, z_from and z_to")
 	}
 	if err := f.Err(); err != nil {
 		return err
 	}
 	if filter.DateFrom > filter.DateTo {
-		return store.Invalid("from", "must not be after to")
+		return store.Invalid("from", store.FAfterField, "must not be after to", "field", "to")
 	}
 	if filter.ZFrom > filter.ZTo {
-		return store.Invalid("z_from", "must not be after z_to")
+		return store.Invalid("z_from", store.FAfterField, "must not be after z_to", "field", "z_to")
 	}
 	who := caller(r.Context())
 	var tss store.TSEInfo

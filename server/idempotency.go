@@ -14,7 +14,7 @@ import (
 func idempotencyKey(r *http.Request) (string, error) {
 	key := r.Header.Get("Idempotency-Key")
 	if len(key) > 255 {
-		return "", store.Invalid("Idempotency-Key", "must be at most 255 characters")
+		return "", store.Invalid("Idempotency-Key", store.FTooLong, "must be at most 255 characters", "max", 255)
 	}
 	return key, nil
 }

@@ -65,7 +65,7 @@ func tsPtr(t *time.Time) *string {
 func parseTimestamp(f *store.Fields, field, s string) time.Time {
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
-		f.Add(field, "must be an RFC 3339 timestamp with an offset, e.g. 2026-11-22T09:15:00+01:00")
+		f.Add(field, store.FNotTimestamp, "must be an RFC 3339 timestamp with an offset, e.g. 2026-11-22T09:15:00+01:00")
 		return time.Time{}
 	}
 	return t.UTC()
@@ -74,7 +74,7 @@ func parseTimestamp(f *store.Fields, field, s string) time.Time {
 // parseDate reads a local YYYY-MM-DD date.
 func parseDate(f *store.Fields, field, s string) string {
 	if _, err := time.Parse(store.DateFormat, s); err != nil {
-		f.Add(field, "must be a date YYYY-MM-DD")
+		f.Add(field, store.FNotDate, "must be a date YYYY-MM-DD")
 		return ""
 	}
 	return s

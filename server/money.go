@@ -31,7 +31,7 @@ func (d decimal2) cents(f *store.Fields, field string) int64 {
 	if strings.ContainsAny(s, "eE") {
 		// 1e2 is valid JSON, but tills send plain decimals and one plain
 		// rule is easier to document than exponent arithmetic.
-		f.Add(field, "must be a plain decimal number such as 12.5")
+		f.Add(field, store.FNotDecimal, "must be a plain decimal number such as 12.5")
 		return 0
 	}
 	neg := strings.HasPrefix(s, "-")
@@ -39,7 +39,7 @@ func (d decimal2) cents(f *store.Fields, field string) int64 {
 	whole, frac, _ := strings.Cut(s, ".")
 	frac = strings.TrimRight(frac, "0")
 	if len(frac) > 2 {
-		f.Add(field, "must have at most 2 decimal places")
+		f.Add(field, store.FTooManyDecimals, "must have at most 2 decimal places", "places", 2)
 		return 0
 	}
 	for len(frac) < 2 {
@@ -47,7 +47,7 @@ func (d decimal2) cents(f *store.Fields, field string) int64 {
 	}
 	v, err := strconv.ParseInt(whole+frac, 10, 64)
 	if err != nil || len(whole) > 13 {
-		f.Add(field, "is too large")
+		f.Add(field, store.FTooLarge, "is too large", "max", "9999999999999.99")
 		return 0
 	}
 	if neg {

@@ -173,7 +173,7 @@ func (s *Server) listNotificationLogs(w http.ResponseWriter, r *http.Request, _ 
 	if q := r.URL.Query(); q.Has("limit") {
 		n, err := strconv.Atoi(q.Get("limit"))
 		if err != nil || n < 1 {
-			return store.Invalid("limit", "must be an integer of at least 1")
+			return store.Invalid("limit", store.FTooSmall, "must be an integer of at least 1", "min", 1)
 		}
 		limit = min(n, store.MaxLogLimit)
 	}
@@ -212,13 +212,13 @@ func (s *Server) listDeliveries(w http.ResponseWriter, r *http.Request, _ httpro
 	if q.Has("limit") {
 		n, err := strconv.Atoi(q.Get("limit"))
 		if err != nil || n < 1 {
-			f.Add("limit", "must be an integer of at least 1")
+			f.Add("limit", store.FTooSmall, "must be an integer of at least 1", "min", 1)
 		}
 		limit = min(n, store.MaxLogLimit)
 	}
 	status := q.Get("status")
 	if q.Has("status") && !store.ValidDeliveryStatus(status) {
-		f.Add("status", "must be pending, in_flight, delivered, failed or cancelled")
+		f.Add("status", store.FOneOf, "must be pending, in_flight, delivered, failed or cancelled", "values", []string{"pending", "in_flight", "delivered", "failed", "cancelled"})
 	}
 	if err := f.Err(); err != nil {
 		return err
@@ -269,7 +269,7 @@ func (s *Server) testNotification(w http.ResponseWriter, r *http.Request, _ http
 		return err
 	}
 	if !store.ValidChannel(*req.Channel) {
-		f.Add("channel", "must be email, sms or webhook")
+		f.Add("channel", store.FOneOf, "must be email, sms or webhook", "values", []string{"email", "sms", "webhook"})
 	} else {
 		store.ValidateDestination(&f, *req.Channel, *req.Destination)
 	}

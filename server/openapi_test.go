@@ -46,6 +46,8 @@ import (
 	"github.com/pb33f/libopenapi/datamodel"
 	"github.com/pb33f/libopenapi/datamodel/high/base"
 	v3 "github.com/pb33f/libopenapi/datamodel/high/v3"
+
+	"posbox/store"
 )
 
 var updateOpenAPI = flag.Bool("update-openapi", false, "rewrite server/openapi.json from openAPIDocument()")
@@ -433,8 +435,18 @@ func componentSchemas() jobj {
 				"`idempotency_key_reused`, `tse_queue_state`, `tse_not_configured`, `rate_limited`, `https_required`, `internal`, `tse_unavailable`, `unavailable`. "+
 				"Each answer lists the codes it can carry as its examples.", "pattern", "^[a-z][a-z0-9_]*$")),
 			prOpt("detail", sStr("A sentence for a person.")),
-			prOpt("errors", sArray(sRef("FieldError"), "Each invalid field (422 `validation_failed`).", "minItems", 1))),
-		"FieldError", sAnswer("", pr("field", sStr("The member, query parameter or header; inside an array `amounts_per_vat_rate[0].amount`.")), pr("message", sStr(""))),
+			prOpt("errors", sArray(sRef("FieldError"), "Each invalid field (422 `validation_failed`).", "minItems", 1)),
+			prOpt("conflict", sRef("Conflict"))),
+		"FieldError", sAnswer("",
+			pr("field", sStr("The member, query parameter or header; inside an array `amounts_per_vat_rate[0].amount`.")),
+			pr("code", sEnum("Stable; docs/API.md (Errors) says what each means and which params it carries. Clients translate it.", fieldCodeNames()...)),
+			pr("message", sStr("English, for a person reading the API.")),
+			prOpt("params", jo("type", "object", "description", "The numbers and names the code needs (`min`, `max`, `field`, ...); a `field` names another field of the request."))),
+		"Conflict", sAnswer("The record a 409 `shift_overlap` or `time_entry_overlap` collided with, named as a person knows it.",
+			pr("id", sID("The other shift or time entry.")),
+			pr("starts_at", sInstant("Its start (a time entry's clock-in).")),
+			pr("ends_at", sNullable(sInstant("Its end; null for an open time entry."))),
+			pr("user_name", sStr("Whose it is."))),
 
 		"Health", sAnswer("", pr("status", jo("const", "ok")),
 			pr("version", sStr("The release (`git describe`: `v1.2.3`, or a commit for a development build; `dev` from `go run`).")),
@@ -1265,8 +1277,8 @@ func problemExample(code, detail string) jobj {
 	v := jo("type", "about:blank", "title", http.StatusText(status), "status", status, "code", code, "detail", detail)
 	if code == "validation_failed" {
 		v = append(v, jmember{"errors", []any{
-			jo("field", "shift_date", "message", "must be a date YYYY-MM-DD"),
-			jo("field", "start_time", "message", "must be a time HH:MM (00:00-23:59)"),
+			jo("field", "shift_date", "code", "not_date", "message", "must be a date YYYY-MM-DD"),
+			jo("field", "start_time", "code", "not_time", "message", "must be a time HH:MM (00:00-23:59)"),
 		}})
 	}
 	return jo("summary", code, "value", v)
@@ -2091,4 +2103,13 @@ func TestOpenAPICheckCatchesDrift(t *testing.T) {
 		[]byte(`{"type":"about:blank","title":"Method Not Allowed","status":405,"code":"method_not_allowed"}`)); !strings.Contains(msg, "Allow") {
 		t.Errorf("a 405 without Allow: %q", msg)
 	}
+}
+
+// fieldCodeNames is every field error code, as store.FieldCodes lists them.
+func fieldCodeNames() []string {
+	var out []string
+	for _, c := range store.FieldCodes {
+		out = append(out, c.Code.String())
+	}
+	return out
 }

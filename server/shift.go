@@ -75,7 +75,7 @@ func (s *Server) listShifts(w http.ResponseWriter, r *http.Request, _ httprouter
 		to = parseDate(&f, "date_to", to)
 	}
 	if from != "" && to != "" && from > to {
-		f.Add("date_to", "must not be before date_from")
+		f.Add("date_to", store.FBeforeField, "must not be before date_from", "field", "date_from")
 	}
 	list := s.store.Shifts
 	switch q.Get("unstaffed") {
@@ -83,7 +83,7 @@ func (s *Server) listShifts(w http.ResponseWriter, r *http.Request, _ httprouter
 	case "true":
 		list = s.store.UnstaffedShifts
 	default:
-		f.Add("unstaffed", "must be true or absent")
+		f.Add("unstaffed", store.FOneOf, "must be true or absent", "values", []string{"true"})
 	}
 	if err := f.Err(); err != nil {
 		return err

@@ -35,9 +35,9 @@ func (s *Server) myShifts(w http.ResponseWriter, r *http.Request, _ httprouter.P
 	dt, _ := time.Parse(store.DateFormat, to)
 	switch {
 	case dt.Before(df):
-		return store.Invalid("date_to", "must not be before date_from")
+		return store.Invalid("date_to", store.FBeforeField, "must not be before date_from", "field", "date_from")
 	case dt.Sub(df) >= maxMineDays*24*time.Hour:
-		return store.Invalid("date_to", "the range may span at most 92 days")
+		return store.Invalid("date_to", store.FRangeTooLong, "the range may span at most 92 days", "days", 92)
 	}
 	shifts, err := s.store.UserShifts(r.Context(), c.restaurant.ID, c.user.ID, from, to)
 	if err != nil {

@@ -94,10 +94,10 @@ func (s *Server) copyWeek(w http.ResponseWriter, r *http.Request, _ httprouter.P
 	from, errFrom := store.WeekOf("from_week", *req.FromWeek)
 	to, errTo := store.WeekOf("to_week", *req.ToWeek)
 	if errFrom != nil {
-		f.Add("from_week", "must be a date YYYY-MM-DD")
+		f.Add("from_week", store.FNotDate, "must be a date YYYY-MM-DD")
 	}
 	if errTo != nil {
-		f.Add("to_week", "must be a date YYYY-MM-DD")
+		f.Add("to_week", store.FNotDate, "must be a date YYYY-MM-DD")
 	}
 	if err := f.Err(); err != nil {
 		return err

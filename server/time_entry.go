@@ -129,13 +129,13 @@ func (s *Server) timeEntries(r *http.Request) ([]*store.TimeEntry, error) {
 	case from != "" || to != "":
 		var f store.Fields
 		if date != "" {
-			f.Add("date", "give either date or from and to")
+			f.Add("date", store.FNotAllowed, "give either date or from and to")
 		}
 		if from == "" {
-			f.Add("from", "is required with to")
+			f.Add("from", store.FRequired, "is required with to")
 		}
 		if to == "" {
-			f.Add("to", "is required with from")
+			f.Add("to", store.FRequired, "is required with from")
 		}
 		if err := f.Err(); err != nil {
 			return nil, err

@@ -126,7 +126,7 @@ func (s *Server) correctTimeEntry(w http.ResponseWriter, r *http.Request, p http
 		}
 	}
 	if !req.ClockIn.Set && !req.ClockOut.Set && !req.BreakMinutes.Set {
-		f.Add("clock_in", "give clock_in, clock_out or break_minutes to correct")
+		f.Add("clock_in", store.FNothingToChange, "give clock_in, clock_out or break_minutes to correct")
 	}
 	if err := f.Err(); err != nil {
 		return err

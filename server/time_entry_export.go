@@ -26,7 +26,10 @@ func (s *Server) exportTimeEntries(w http.ResponseWriter, r *http.Request, _ htt
 		return err
 	}
 	if q.Get("from") == "" && q.Get("to") == "" {
-		return store.Fields{{Field: "from", Message: "is required"}, {Field: "to", Message: "is required"}}.Err()
+		var f store.Fields
+		f.Add("from", store.FRequired, "is required")
+		f.Add("to", store.FRequired, "is required")
+		return f.Err()
 	}
 	entries, err := s.timeEntries(r)
 	if err != nil {

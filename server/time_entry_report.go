@@ -60,7 +60,10 @@ type reportJSON struct {
 func (s *Server) rangeEntries(r *http.Request) ([]*store.TimeEntry, error) {
 	q := r.URL.Query()
 	if q.Get("from") == "" && q.Get("to") == "" {
-		return nil, store.Fields{{Field: "from", Message: "is required"}, {Field: "to", Message: "is required"}}.Err()
+		var f store.Fields
+		f.Add("from", store.FRequired, "is required")
+		f.Add("to", store.FRequired, "is required")
+		return nil, f.Err()
 	}
 	return s.timeEntries(r)
 }

@@ -112,7 +112,7 @@ func (s *Server) listTSETransactions(w http.ResponseWriter, r *http.Request, _ h
 	qs := r.URL.Query()
 	for _, k := range []string{"from", "to"} {
 		if qs.Get(k) == "" {
-			f.Add(k, "is required (RFC 3339 timestamp with an offset)")
+			f.Add(k, store.FRequired, "is required (RFC 3339 timestamp with an offset)")
 		}
 	}
 	if err := f.Err(); err != nil {
@@ -126,7 +126,7 @@ func (s *Server) listTSETransactions(w http.ResponseWriter, r *http.Request, _ h
 		return err
 	}
 	if from.After(to) {
-		return store.Invalid("from", "must not be after to")
+		return store.Invalid("from", store.FAfterField, "must not be after to", "field", "to")
 	}
 	txs, err := s.store.TSETransactions(r.Context(), caller(r.Context()).restaurant.ID, from, to)
 	if err != nil {

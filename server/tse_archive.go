@@ -110,10 +110,10 @@ func (s *Server) exportTSEArchive(w http.ResponseWriter, r *http.Request, _ http
 	}
 	var f store.Fields
 	if req.From == "" {
-		f.Add("from", "is required (a local date YYYY-MM-DD)")
+		f.Add("from", store.FRequired, "is required (a local date YYYY-MM-DD)")
 	}
 	if req.To == "" {
-		f.Add("to", "is required (a local date YYYY-MM-DD)")
+		f.Add("to", store.FRequired, "is required (a local date YYYY-MM-DD)")
 	}
 	if err := f.Err(); err != nil {
 		return err
@@ -130,11 +130,11 @@ func (s *Server) exportTSEArchive(w http.ResponseWriter, r *http.Request, _ http
 	today, _ := time.Parse(store.DateFormat, s.now().In(loc).Format(store.DateFormat))
 	switch {
 	case td.Before(fd):
-		return store.Invalid("to", "must not be before from")
+		return store.Invalid("to", store.FBeforeField, "must not be before from", "field", "from")
 	case td.Sub(fd) >= maxExportDays*24*time.Hour:
-		return store.Invalid("to", "at most 366 days after from")
+		return store.Invalid("to", store.FRangeTooLong, "at most 366 days after from", "days", 366)
 	case fd.After(today):
-		return store.Invalid("from", "must not be in the future")
+		return store.Invalid("from", store.FInFuture, "must not be in the future")
 	}
 	arc, err := s.archiver()
 	if err != nil {

@@ -72,15 +72,15 @@ func (s *Server) createClosing(w http.ResponseWriter, r *http.Request, _ httprou
 	today := s.store.Now().In(loc).Format(store.DateFormat)
 	var f store.Fields
 	if req.ClientSerial == nil {
-		f.Add("client_serial", "is required")
+		f.Add("client_serial", store.FRequired, "is required")
 	} else if c := *req.ClientSerial; !clientSerialRE.MatchString(c) || strings.TrimSpace(c) != c {
-		f.Add("client_serial", "must be a terminal's serial as its sales name it")
+		f.Add("client_serial", store.FUnknownTill, "must be a terminal's serial as its sales name it")
 	}
 	date := today
 	if req.BusinessDate != nil {
 		date = parseDate(&f, "business_date", *req.BusinessDate)
 		if date > today {
-			f.Add("business_date", "must not be after today ("+today+")")
+			f.Add("business_date", store.FInFuture, "must not be after today ("+today+")")
 		}
 	}
 	if err := f.Err(); err != nil {
@@ -124,7 +124,7 @@ func (s *Server) listClosings(w http.ResponseWriter, r *http.Request, _ httprout
 		return err
 	}
 	if filter.DateFrom != "" && filter.DateTo != "" && filter.DateFrom > filter.DateTo {
-		return store.Invalid("from", "must not be after to")
+		return store.Invalid("from", store.FAfterField, "must not be after to", "field", "to")
 	}
 	cs, err := s.store.TSEClosings(r.Context(), caller(r.Context()).restaurant.ID, filter)
 	if err != nil {

@@ -55,48 +55,48 @@ func (r *tseSaleRequest) validate() (tse.Sale, error) {
 	var f store.Fields
 	var v tse.Sale
 	if r.Kind != nil && *r.Kind != kindReceipt {
-		f.Add("kind", "must be receipt or order")
+		f.Add("kind", store.FOneOf, "must be receipt or order", "values", []string{"receipt", "order"})
 	}
 	r.validateDetail(&f, &v)
 	if r.ClientSerial == nil {
-		f.Add("client_serial", "is required")
+		f.Add("client_serial", store.FRequired, "is required")
 	} else if s := *r.ClientSerial; !clientSerialRE.MatchString(s) || strings.TrimSpace(s) != s {
-		f.Add("client_serial", "must be 1-70 characters of A-Z a-z 0-9 space ' ( ) + , - . : = ? (no / or _), without leading or trailing spaces")
+		f.Add("client_serial", store.FBadFormat, "must be 1-70 characters of A-Z a-z 0-9 space ' ( ) + , - . : = ? (no / or _), without leading or trailing spaces")
 	} else {
 		v.ClientSerial = s
 	}
 	if r.ReceiptType == nil {
-		f.Add("receipt_type", "is required")
+		f.Add("receipt_type", store.FRequired, "is required")
 	} else if !slices.Contains(receiptTypes, *r.ReceiptType) {
-		f.Add("receipt_type", "must be one of "+strings.Join(receiptTypes, ", "))
+		f.Add("receipt_type", store.FOneOf, "must be one of "+strings.Join(receiptTypes, ", "), "values", receiptTypes)
 	} else {
 		v.Receipt.ReceiptType = *r.ReceiptType
 		// A storno moves money back, so it is a receipt of the type of
 		// the sale it reverses; CANCELLATION and ABORT are aborted
 		// transactions (AVBelegabbruch), which reverse nothing.
 		if r.Cancels != nil && !slices.Contains(store.ClosingCountedTypes, *r.ReceiptType) {
-			f.Add("receipt_type", "a storno (with cancels) must be a RECEIPT with the sale's amounts negated; "+
-				*r.ReceiptType+" records an aborted or moneyless transaction and cancels no sale")
+			f.Add("receipt_type", store.FOneOf, "a storno (with cancels) must be a RECEIPT with the sale's amounts negated; "+
+				*r.ReceiptType+" records an aborted or moneyless transaction and cancels no sale", "values", store.ClosingCountedTypes)
 		}
 	}
 	if len(r.AmountsPerVATRate) == 0 {
-		f.Add("amounts_per_vat_rate", "must have at least one line")
+		f.Add("amounts_per_vat_rate", store.FTooFew, "must have at least one line", "min", 1)
 	}
 	seen := map[string]bool{}
 	for i, l := range r.AmountsPerVATRate {
 		field := fmt.Sprintf("amounts_per_vat_rate[%d]", i)
 		switch {
 		case l.VATRate == nil:
-			f.Add(field+".vat_rate", "is required")
+			f.Add(field+".vat_rate", store.FRequired, "is required")
 		case !slices.Contains(vatRates, *l.VATRate):
-			f.Add(field+".vat_rate", "must be one of "+strings.Join(vatRates, ", "))
+			f.Add(field+".vat_rate", store.FOneOf, "must be one of "+strings.Join(vatRates, ", "), "values", vatRates)
 		case seen[*l.VATRate]:
-			f.Add(field+".vat_rate", "appears twice; give one line per rate")
+			f.Add(field+".vat_rate", store.FDuplicate, "appears twice; give one line per rate")
 		default:
 			seen[*l.VATRate] = true
 		}
 		if l.Amount == nil {
-			f.Add(field+".amount", "is required")
+			f.Add(field+".amount", store.FRequired, "is required")
 			continue
 		}
 		c := l.Amount.cents(&f, field+".amount")
@@ -106,21 +106,21 @@ func (r *tseSaleRequest) validate() (tse.Sale, error) {
 		}
 	}
 	if len(r.AmountsPerPaymentType) == 0 {
-		f.Add("amounts_per_payment_type", "must have at least one line")
+		f.Add("amounts_per_payment_type", store.FTooFew, "must have at least one line", "min", 1)
 	}
 	var paid int64
 	allEUR := true
 	for i, l := range r.AmountsPerPaymentType {
 		field := fmt.Sprintf("amounts_per_payment_type[%d]", i)
 		if l.PaymentType == nil {
-			f.Add(field+".payment_type", "is required")
+			f.Add(field+".payment_type", store.FRequired, "is required")
 		} else if !slices.Contains(paymentTypes, *l.PaymentType) {
-			f.Add(field+".payment_type", "must be one of "+strings.Join(paymentTypes, ", "))
+			f.Add(field+".payment_type", store.FOneOf, "must be one of "+strings.Join(paymentTypes, ", "), "values", paymentTypes)
 		}
 		cur := ""
 		if l.CurrencyCode != nil {
 			if !currencyRE.MatchString(*l.CurrencyCode) {
-				f.Add(field+".currency_code", "must be an ISO 4217 code such as EUR")
+				f.Add(field+".currency_code", store.FNotCurrency, "must be an ISO 4217 code such as EUR")
 			}
 			cur = *l.CurrencyCode
 		}
@@ -128,7 +128,7 @@ func (r *tseSaleRequest) validate() (tse.Sale, error) {
 			allEUR = false
 		}
 		if l.Amount == nil {
-			f.Add(field+".amount", "is required")
+			f.Add(field+".amount", store.FRequired, "is required")
 			continue
 		}
 		c := l.Amount.cents(&f, field+".amount")
@@ -144,7 +144,7 @@ func (r *tseSaleRequest) validate() (tse.Sale, error) {
 	// Payments in a foreign currency cannot be compared with the EUR
 	// gross; then the rule is skipped (documented in docs/API.md).
 	if allEUR && paid != v.TotalCents {
-		return v, store.Invalid("amounts_per_payment_type", fmt.Sprintf("payments add up to %s but the VAT lines to %s",
+		return v, store.Invalid("amounts_per_payment_type", store.FSumMismatch, fmt.Sprintf("payments add up to %s but the VAT lines to %s",
 			amountString(paid), amountString(v.TotalCents)))
 	}
 	if len(v.Detail.Lines) > 0 {

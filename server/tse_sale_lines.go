@@ -49,7 +49,7 @@ func (r *tseSaleRequest) validateDetail(f *store.Fields, v *tse.Sale) {
 	saleCase := "Umsatz"
 	if r.BusinessCase != nil {
 		if !slices.Contains(businessCases, *r.BusinessCase) {
-			f.Add("business_case", "must be a DSFinV-K GV_TYP: "+strings.Join(businessCases, ", "))
+			f.Add("business_case", store.FOneOf, "must be a DSFinV-K GV_TYP: "+strings.Join(businessCases, ", "), "values", businessCases)
 		} else {
 			v.Detail.BusinessCase, saleCase = *r.BusinessCase, *r.BusinessCase
 		}
@@ -57,20 +57,20 @@ func (r *tseSaleRequest) validateDetail(f *store.Fields, v *tse.Sale) {
 	if r.AllocationGroup != nil {
 		g := *r.AllocationGroup
 		if n := utf8.RuneCountInString(g); n < 1 || n > 50 || strings.TrimSpace(g) != g {
-			f.Add("allocation_group", "must be 1-50 characters without leading or trailing spaces (the table, DSFinV-K ABRECHNUNGSKREIS)")
+			f.Add("allocation_group", store.FBadFormat, "must be 1-50 characters without leading or trailing spaces (the table, DSFinV-K ABRECHNUNGSKREIS)")
 		} else {
 			v.Detail.AllocationGroup = g
 		}
 	}
 	if r.Cancels != nil {
 		if !store.ValidID(*r.Cancels) {
-			f.Add("cancels", "must be the id of a sale (a lowercase UUID)")
+			f.Add("cancels", store.FNotUUID, "must be the id of a sale (a lowercase UUID)")
 		} else {
 			v.Detail.Cancels = *r.Cancels
 		}
 	}
 	if len(r.LineItems) > maxLines {
-		f.Add("line_items", fmt.Sprintf("must have at most %d lines", maxLines))
+		f.Add("line_items", store.FTooMany, fmt.Sprintf("must have at most %d lines", maxLines), "max", maxLines)
 		return
 	}
 	for i, l := range r.LineItems {
@@ -78,16 +78,16 @@ func (r *tseSaleRequest) validateDetail(f *store.Fields, v *tse.Sale) {
 		var line tse.SaleLine
 		ok := true
 		if l.Text == nil {
-			f.Add(at+".text", "is required")
+			f.Add(at+".text", store.FRequired, "is required")
 			ok = false
 		} else if n := utf8.RuneCountInString(*l.Text); n < 1 || n > 255 || strings.TrimSpace(*l.Text) == "" {
-			f.Add(at+".text", "must be 1-255 characters, not only spaces")
+			f.Add(at+".text", store.FLength, "must be 1-255 characters, not only spaces", "min", 1, "max", 255)
 			ok = false
 		} else {
 			line.Text = *l.Text
 		}
 		if l.Quantity == nil {
-			f.Add(at+".quantity", "is required")
+			f.Add(at+".quantity", store.FRequired, "is required")
 			ok = false
 		} else if q, good := l.Quantity.milli(f, at+".quantity"); good {
 			line.QuantityMilli = q
@@ -95,7 +95,7 @@ func (r *tseSaleRequest) validateDetail(f *store.Fields, v *tse.Sale) {
 			ok = false
 		}
 		if l.UnitPrice == nil {
-			f.Add(at+".unit_price", "is required")
+			f.Add(at+".unit_price", store.FRequired, "is required")
 			ok = false
 		} else {
 			n := len(*f)
@@ -103,23 +103,23 @@ func (r *tseSaleRequest) validateDetail(f *store.Fields, v *tse.Sale) {
 			if len(*f) > n {
 				ok = false
 			} else if c > maxUnitCents || c < -maxUnitCents {
-				f.Add(at+".unit_price", "must be at most 999999999.99 in size")
+				f.Add(at+".unit_price", store.FTooLarge, "must be at most 999999999.99 in size", "max", "999999999.99")
 				ok = false
 			}
 			line.UnitPriceCents = c
 		}
 		if l.VATRate == nil {
-			f.Add(at+".vat_rate", "is required")
+			f.Add(at+".vat_rate", store.FRequired, "is required")
 			ok = false
 		} else if !slices.Contains(vatRates, *l.VATRate) {
-			f.Add(at+".vat_rate", "must be one of "+strings.Join(vatRates, ", "))
+			f.Add(at+".vat_rate", store.FOneOf, "must be one of "+strings.Join(vatRates, ", "), "values", vatRates)
 			ok = false
 		} else {
 			line.VATRate = *l.VATRate
 		}
 		if l.ItemNumber != nil {
 			if n := utf8.RuneCountInString(*l.ItemNumber); n < 1 || n > 50 {
-				f.Add(at+".item_number", "must be 1-50 characters (DSFinV-K ART_NR)")
+				f.Add(at+".item_number", store.FLength, "must be 1-50 characters (DSFinV-K ART_NR)", "min", 1, "max", 50)
 			} else {
 				line.ItemNumber = *l.ItemNumber
 			}
@@ -127,7 +127,7 @@ func (r *tseSaleRequest) validateDetail(f *store.Fields, v *tse.Sale) {
 		line.BusinessCase = saleCase
 		if l.DiscountID != nil {
 			if !store.ValidID(*l.DiscountID) {
-				f.Add(at+".discount_id", "must be the id of a discount (a lowercase UUID)")
+				f.Add(at+".discount_id", store.FNotUUID, "must be the id of a discount (a lowercase UUID)")
 			} else {
 				line.DiscountID = *l.DiscountID
 				line.BusinessCase = "Rabatt"
@@ -135,7 +135,7 @@ func (r *tseSaleRequest) validateDetail(f *store.Fields, v *tse.Sale) {
 		}
 		if l.BusinessCase != nil {
 			if !slices.Contains(businessCases, *l.BusinessCase) {
-				f.Add(at+".business_case", "must be a DSFinV-K GV_TYP: "+strings.Join(businessCases, ", "))
+				f.Add(at+".business_case", store.FOneOf, "must be a DSFinV-K GV_TYP: "+strings.Join(businessCases, ", "), "values", businessCases)
 			} else {
 				line.BusinessCase = *l.BusinessCase
 			}
@@ -143,7 +143,7 @@ func (r *tseSaleRequest) validateDetail(f *store.Fields, v *tse.Sale) {
 		if ok {
 			line.TotalCents, _ = tse.LineTotal(line.QuantityMilli, line.UnitPriceCents)
 			if line.DiscountID != "" && line.TotalCents > 0 {
-				f.Add(at, "a discount line (with discount_id) must not add to the total: its quantity × unit_price must be 0 or less")
+				f.Add(at, store.FDiscountAdds, "a discount line (with discount_id) must not add to the total: its quantity × unit_price must be 0 or less")
 			}
 		}
 		v.Detail.Lines = append(v.Detail.Lines, line)
@@ -157,37 +157,37 @@ func (r *tseSaleRequest) validateOrder() (tse.Sale, error) {
 	var f store.Fields
 	var v tse.Sale
 	if r.ClientSerial == nil {
-		f.Add("client_serial", "is required")
+		f.Add("client_serial", store.FRequired, "is required")
 	} else if s := *r.ClientSerial; !clientSerialRE.MatchString(s) || strings.TrimSpace(s) != s {
-		f.Add("client_serial", "must be 1-70 characters of A-Z a-z 0-9 space ' ( ) + , - . : = ? (no / or _), without leading or trailing spaces")
+		f.Add("client_serial", store.FBadFormat, "must be 1-70 characters of A-Z a-z 0-9 space ' ( ) + , - . : = ? (no / or _), without leading or trailing spaces")
 	} else {
 		v.ClientSerial = s
 	}
 	if r.ReceiptType != nil && *r.ReceiptType != "ORDER" {
-		f.Add("receipt_type", "must be ORDER or absent for an order")
+		f.Add("receipt_type", store.FOneOf, "must be ORDER or absent for an order", "values", []string{"ORDER"})
 	}
 	if len(r.AmountsPerPaymentType) > 0 {
-		f.Add("amounts_per_payment_type", "must be absent for an order: it is paid by a later receipt")
+		f.Add("amounts_per_payment_type", store.FNotAllowed, "must be absent for an order: it is paid by a later receipt")
 	}
 	if r.Cancels != nil {
-		f.Add("cancels", "must be absent for an order")
+		f.Add("cancels", store.FNotAllowed, "must be absent for an order")
 	}
 	if len(r.LineItems) == 0 {
-		f.Add("line_items", "must have at least one line for an order")
+		f.Add("line_items", store.FTooFew, "must have at least one line for an order", "min", 1)
 	}
 	r.validateDetail(&f, &v)
 	given := map[string]int64{}
 	for i, l := range r.AmountsPerVATRate {
 		at := fmt.Sprintf("amounts_per_vat_rate[%d]", i)
 		if l.VATRate == nil || !slices.Contains(vatRates, *l.VATRate) {
-			f.Add(at+".vat_rate", "must be one of "+strings.Join(vatRates, ", "))
+			f.Add(at+".vat_rate", store.FOneOf, "must be one of "+strings.Join(vatRates, ", "), "values", vatRates)
 			continue
 		}
 		if _, dup := given[*l.VATRate]; dup {
-			f.Add(at+".vat_rate", "appears twice; give one line per rate")
+			f.Add(at+".vat_rate", store.FDuplicate, "appears twice; give one line per rate")
 		}
 		if l.Amount == nil {
-			f.Add(at+".amount", "is required")
+			f.Add(at+".amount", store.FRequired, "is required")
 			continue
 		}
 		given[*l.VATRate] = l.Amount.cents(&f, at+".amount")
@@ -239,16 +239,16 @@ func linesMatch(lines []tse.SaleLine, amounts []tse.AmountPerVATRate) error {
 		want := tse.Cents(a.Amount)
 		got, ok := sums[a.VATRate]
 		if !ok && want != 0 {
-			return store.Invalid("line_items", fmt.Sprintf("no line has vat_rate %s, but its amount is %s", a.VATRate, a.Amount))
+			return store.Invalid("line_items", store.FSumMismatch, fmt.Sprintf("no line has vat_rate %s, but its amount is %s", a.VATRate, a.Amount))
 		}
 		if got != want {
-			return store.Invalid("line_items", fmt.Sprintf("the lines at %s add up to %s, but its amount is %s", a.VATRate, amountString(got), a.Amount))
+			return store.Invalid("line_items", store.FSumMismatch, fmt.Sprintf("the lines at %s add up to %s, but its amount is %s", a.VATRate, amountString(got), a.Amount))
 		}
 		delete(sums, a.VATRate)
 	}
 	for _, rate := range vatRates {
 		if c, ok := sums[rate]; ok {
-			return store.Invalid("line_items", fmt.Sprintf("the lines at %s add up to %s, but amounts_per_vat_rate has no line for it", rate, amountString(c)))
+			return store.Invalid("line_items", store.FSumMismatch, fmt.Sprintf("the lines at %s add up to %s, but amounts_per_vat_rate has no line for it", rate, amountString(c)))
 		}
 	}
 	return nil
@@ -259,7 +259,7 @@ func linesMatch(lines []tse.SaleLine, amounts []tse.AmountPerVATRate) error {
 func (d decimal2) milli(f *store.Fields, field string) (int64, bool) {
 	s := string(d)
 	if strings.ContainsAny(s, "eE") {
-		f.Add(field, "must be a plain decimal number such as 2 or 0.5")
+		f.Add(field, store.FNotDecimal, "must be a plain decimal number such as 2 or 0.5")
 		return 0, false
 	}
 	neg := strings.HasPrefix(s, "-")
@@ -267,17 +267,17 @@ func (d decimal2) milli(f *store.Fields, field string) (int64, bool) {
 	whole, frac, _ := strings.Cut(s, ".")
 	frac = strings.TrimRight(frac, "0")
 	if len(frac) > 3 {
-		f.Add(field, "must have at most 3 decimal places")
+		f.Add(field, store.FTooManyDecimals, "must have at most 3 decimal places", "places", 3)
 		return 0, false
 	}
 	frac += strings.Repeat("0", 3-len(frac))
 	v, err := strconv.ParseInt(whole+frac, 10, 64)
 	if err != nil || v > maxQuantityMilli {
-		f.Add(field, "must be at most 99999.999 in size")
+		f.Add(field, store.FTooLarge, "must be at most 99999.999 in size", "max", "99999.999")
 		return 0, false
 	}
 	if v == 0 {
-		f.Add(field, "must not be 0")
+		f.Add(field, store.FZero, "must not be 0")
 		return 0, false
 	}
 	if neg {

@@ -98,19 +98,19 @@ func (s *Server) createUser(w http.ResponseWriter, r *http.Request, _ httprouter
 	u := &store.User{RestaurantID: caller(r.Context()).restaurant.ID, Email: str(req.Email), Name: *req.Name, Role: *req.Role,
 		MustChangePassword: true}
 	if req.Email != nil && strings.TrimSpace(*req.Email) == "" {
-		return store.Invalid("email", "must be an email address, or null")
+		return store.Invalid("email", store.FNotEmail, "must be an email address, or null")
 	}
 	if req.StaffNumber != nil {
 		u.StaffNumber = *req.StaffNumber
 		if u.StaffNumber == "" {
-			return store.Invalid("staff_number", "must be 1-20 letters, digits or '-', or null")
+			return store.Invalid("staff_number", store.FNotStaffNumber, "must be 1-20 letters, digits or '-', or null", "max", 20)
 		}
 	}
 	if req.PIN != nil && *req.PIN == "" {
-		return store.Invalid("pin", "must be 4-8 digits")
+		return store.Invalid("pin", store.FNotPIN, "must be 4-8 digits")
 	}
 	if req.Password != nil && *req.Password == "" {
-		return store.Invalid("password", "must be 8-72 characters")
+		return store.Invalid("password", store.FLength, "must be 8-72 characters", "min", 8, "max", 72)
 	}
 	if err := s.store.CreateUserWith(r.Context(), u, str(req.Password), str(req.PIN)); err != nil {
 		return err
@@ -163,6 +163,6 @@ func (s *Server) deleteUser(w http.ResponseWriter, r *http.Request, p httprouter
 // required adds a field error when a required member is absent or null.
 func required[T any](f *store.Fields, name string, v *T) {
 	if v == nil {
-		f.Add(name, "is required")
+		f.Add(name, store.FRequired, "is required")
 	}
 }

@@ -103,37 +103,37 @@ func (d *Discount) apply(u DiscountUpdate, f *Fields) {
 // mirror these rules.
 func (d *Discount) validate(f *Fields) {
 	if n := utf8.RuneCountInString(d.Name); n < 1 || n > MaxDiscountNameLen {
-		f.Add("name", "must be 1-200 characters")
+		f.Add("name", FLength, "must be 1-200 characters", "min", 1, "max", 200)
 	}
 	checkName(f, "name", d.Name)
 	if d.Description != nil && utf8.RuneCountInString(*d.Description) > MaxDescriptionLen {
-		f.Add("description", "must be at most 2000 characters")
+		f.Add("description", FTooLong, "must be at most 2000 characters", "max", 2000)
 	}
 	switch d.Type {
 	case DiscountPercentage:
 		if d.Value < 0 || d.Value > MaxPercentage {
-			f.Add("value", "must be 0-100 for a percentage discount")
+			f.Add("value", FOutOfRange, "must be 0-100 for a percentage discount", "min", 0, "max", 100)
 		}
 	case DiscountFixed:
 		if d.Value <= 0 {
-			f.Add("value", "must be greater than 0")
+			f.Add("value", FNotPositive, "must be greater than 0")
 		}
 	default:
-		f.Add("discount_type", "must be percentage or fixed")
+		f.Add("discount_type", FOneOf, "must be percentage or fixed", "values", []string{"percentage", "fixed"})
 		if d.Value <= 0 {
-			f.Add("value", "must be greater than 0")
+			f.Add("value", FNotPositive, "must be greater than 0")
 		}
 	}
 	if d.MinOrderCents != nil && *d.MinOrderCents < 0 {
-		f.Add("min_order_amount", "must be 0 or more, or null")
+		f.Add("min_order_amount", FTooSmall, "must be 0 or more, or null", "min", 0)
 	}
 	if d.MaxDiscountCents != nil && *d.MaxDiscountCents < 0 {
-		f.Add("max_discount_amount", "must be 0 or more, or null")
+		f.Add("max_discount_amount", FTooSmall, "must be 0 or more, or null", "min", 0)
 	}
 	switch d.ApplicableTo {
 	case ScopeOrder, ScopeCategory, ScopeItem:
 	default:
-		f.Add("applicable_to", "must be order, category or item")
+		f.Add("applicable_to", FOneOf, "must be order, category or item", "values", []string{"order", "category", "item"})
 	}
 	validTarget(f, "category_id", d.CategoryID, d.ApplicableTo, ScopeCategory)
 	validTarget(f, "item_id", d.ItemID, d.ApplicableTo, ScopeItem)
@@ -141,15 +141,15 @@ func (d *Discount) validate(f *Fields) {
 	if d.ValidUntil != nil {
 		validInstant(f, "valid_until", *d.ValidUntil)
 		if !d.ValidUntil.After(d.ValidFrom) {
-			f.Add("valid_until", "must be after valid_from")
+			f.Add("valid_until", FNotAfterField, "must be after valid_from", "field", "valid_from")
 		}
 	}
 	if d.UsageLimit != nil {
 		switch {
 		case *d.UsageLimit < 1:
-			f.Add("usage_limit", "must be at least 1, or null for unlimited")
+			f.Add("usage_limit", FTooSmall, "must be at least 1, or null for unlimited", "min", 1)
 		case *d.UsageLimit < d.UsageCount:
-			f.Add("usage_limit", fmt.Sprintf("must not be below the usage_count (%d)", d.UsageCount))
+			f.Add("usage_limit", FBelowUsed, fmt.Sprintf("must not be below the usage_count (%d)", d.UsageCount), "count", d.UsageCount)
 		}
 	}
 }
@@ -159,18 +159,18 @@ func (d *Discount) validate(f *Fields) {
 func validTarget(f *Fields, field string, id *string, applicableTo, scope string) {
 	switch {
 	case applicableTo == scope && id == nil:
-		f.Add(field, "is required when applicable_to is "+scope)
+		f.Add(field, FRequired, "is required when applicable_to is "+scope)
 	case applicableTo != scope && id != nil:
-		f.Add(field, "must be null unless applicable_to is "+scope)
+		f.Add(field, FNotAllowed, "must be null unless applicable_to is "+scope)
 	case id != nil && !ValidID(*id):
-		f.Add(field, "must be a UUID")
+		f.Add(field, FNotUUID, "must be a UUID")
 	}
 }
 
 // validInstant keeps an instant within what TimeFormat can store.
 func validInstant(f *Fields, field string, t time.Time) {
 	if y := t.UTC().Year(); y < 1 || y > 9999 {
-		f.Add(field, "must be between years 0001 and 9999 in UTC")
+		f.Add(field, FDateOutOfRange, "must be between years 0001 and 9999 in UTC")
 	}
 }
 
@@ -184,7 +184,7 @@ func (s *Store) CreateDiscount(ctx context.Context, restaurantID string, in Disc
 		set  bool
 	}{{"name", in.Name.Set}, {"discount_type", in.Type.Set}, {"value", in.Value.Set}} {
 		if !r.set {
-			f.Add(r.name, "is required")
+			f.Add(r.name, FRequired, "is required")
 		}
 	}
 	if err := f.Err(); err != nil {

@@ -32,18 +32,32 @@ const (
 	EAlreadyCancelled = "already_cancelled"
 )
 
-// FieldError names one invalid field.
+// FieldError names one invalid field: the stable Code with its Params
+// (what a client translates) and an English Message for API users.
 type FieldError struct {
 	Field   string
+	Code    FieldCode
 	Message string
+	Params  map[string]any
 }
 
 // Error is a domain error the API shows to the caller. Any other error is
 // internal and is not shown.
 type Error struct {
-	Code    string
-	Message string
-	Fields  []FieldError
+	Code     string
+	Message  string
+	Fields   []FieldError
+	Conflict *Conflict // the record a 409 collided with, when it has one
+}
+
+// Conflict names the record a request collided with (shift_overlap,
+// time_entry_overlap) the way a person knows it: whose and when, so no
+// client has to show its id. EndsAt is "" for an open time entry.
+type Conflict struct {
+	ID       string
+	StartsAt string // store time format, as the API renders instants
+	EndsAt   string
+	UserName string
 }
 
 func (e *Error) Error() string {
@@ -68,8 +82,29 @@ func IsNotFound(err error) bool { return ErrorCode(err) == ENotFound }
 // Fields collects field errors during validation.
 type Fields []FieldError
 
-// Add records that field is invalid.
-func (f *Fields) Add(field, message string) { *f = append(*f, FieldError{field, message}) }
+// Add records that field is invalid: a code from FieldCodes, an English
+// message for API users, and the code's params as key/value pairs, e.g.
+//
+//	f.Add("name", FLength, "must be 1-200 characters", "min", 1, "max", 200)
+//
+// The params are exactly the ones FieldCodes documents for the code
+// (TestFieldErrorsUseDocumentedCodes reads every call).
+func (f *Fields) Add(field string, code FieldCode, message string, params ...any) {
+	*f = append(*f, newFieldError(field, code, message, params))
+}
+
+func newFieldError(field string, code FieldCode, message string, params []any) FieldError {
+	fe := FieldError{Field: field, Code: code, Message: message}
+	for i := 0; i+1 < len(params); i += 2 {
+		if k, ok := params[i].(string); ok {
+			if fe.Params == nil {
+				fe.Params = map[string]any{}
+			}
+			fe.Params[k] = params[i+1]
+		}
+	}
+	return fe
+}
 
 // Err is nil when no field is invalid, else a validation_failed *Error.
 func (f Fields) Err() error {
@@ -83,9 +118,9 @@ func (f Fields) Err() error {
 	return &Error{Code: EValidation, Message: msg, Fields: f}
 }
 
-// Invalid is a validation error on one field.
-func Invalid(field, message string) error {
-	return Fields{{field, message}}.Err()
+// Invalid is a validation error on one field; the arguments are Add's.
+func Invalid(field string, code FieldCode, message string, params ...any) error {
+	return Fields{newFieldError(field, code, message, params)}.Err()
 }
 
 // ErrorCode is err's domain code, or "" for an internal error.

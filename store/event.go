@@ -54,8 +54,9 @@ func IsPOSEventType(t string) bool {
 
 // ReservedEventType is the error for a posted event the POS may not raise.
 func ReservedEventType(t string) error {
-	return &Error{Code: EEventTypeReserved, Message: "only the POS's events can be posted: new_order, order_cancelled, payment_received, low_stock, or a name starting with pos.",
-		Fields: []FieldError{{"type", "is not an event the POS may post"}}}
+	e := Invalid("type", FReservedEvent, "is not an event the POS may post").(*Error)
+	e.Code, e.Message = EEventTypeReserved, "only the POS's events can be posted: new_order, order_cancelled, payment_received, low_stock, or a name starting with pos."
+	return e
 }
 
 // Event is something that happened, kept for notification delivery.

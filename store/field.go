@@ -50,6 +50,6 @@ func (f Field[T]) ApplyNullable(dst **T) {
 // NotNull adds a field error when a non-nullable member was sent as null.
 func NotNull[T any](fs *Fields, name string, f Field[T]) {
 	if f.Set && f.Null {
-		fs.Add(name, "must not be null")
+		fs.Add(name, FNotNull, "must not be null")
 	}
 }

@@ -62,12 +62,12 @@ func (m *FiscalMasterData) Validate() error {
 		{"location_street", m.LocationStreet, 60}, {"location_postcode", m.LocationPostcode, 10}, {"location_city", m.LocationCity, 62},
 	} {
 		if utf8.RuneCountInString(c.v) > c.max {
-			f.Add(c.field, "must be at most "+itoa(c.max)+" characters")
+			f.Add(c.field, FTooLong, "must be at most "+itoa(c.max)+" characters", "max", c.max)
 		}
 	}
 	for _, c := range []struct{ field, v string }{{"country", m.Country}, {"location_country", m.LocationCountry}} {
 		if !countryRE.MatchString(c.v) {
-			f.Add(c.field, "must be an ISO 3166-1 alpha-3 code such as DEU")
+			f.Add(c.field, FNotCountry, "must be an ISO 3166-1 alpha-3 code such as DEU")
 		}
 	}
 	checkDate := func(field, v string) {
@@ -75,34 +75,34 @@ func (m *FiscalMasterData) Validate() error {
 			return
 		}
 		if _, err := time.Parse(DateFormat, v); err != nil {
-			f.Add(field, "must be a date YYYY-MM-DD")
+			f.Add(field, FNotDate, "must be a date YYYY-MM-DD")
 		}
 	}
 	checkDate("tse_in_service_on", m.TSEInServiceOn)
 	checkDate("tse_out_of_service_on", m.TSEOutOfServiceOn)
 	if m.TSEInServiceOn != "" && m.TSEOutOfServiceOn != "" && m.TSEOutOfServiceOn < m.TSEInServiceOn {
-		f.Add("tse_out_of_service_on", "must not be before tse_in_service_on")
+		f.Add("tse_out_of_service_on", FBeforeField, "must not be before tse_in_service_on", "field", "tse_in_service_on")
 	}
 	seen := map[string]bool{}
 	for i, r := range m.Registers {
 		at := "registers[" + itoa(i) + "]"
 		if r.ClientSerial == "" || utf8.RuneCountInString(r.ClientSerial) > 70 {
-			f.Add(at+".client_serial", "must be 1-70 characters")
+			f.Add(at+".client_serial", FLength, "must be 1-70 characters", "min", 1, "max", 70)
 		} else if seen[r.ClientSerial] {
-			f.Add(at+".client_serial", "appears twice")
+			f.Add(at+".client_serial", FDuplicate, "appears twice")
 		}
 		seen[r.ClientSerial] = true
 		for _, c := range []struct{ field, v string }{{"type", r.Type}, {"brand", r.Brand}, {"model", r.Model},
 			{"software_brand", r.SoftwareBrand}, {"software_version", r.SoftwareVersion}} {
 			if utf8.RuneCountInString(c.v) > 50 {
-				f.Add(at+"."+c.field, "must be at most 50 characters")
+				f.Add(at+"."+c.field, FTooLong, "must be at most 50 characters", "max", 50)
 			}
 		}
 		checkDate(at+".acquired_on", r.AcquiredOn)
 		checkDate(at+".in_service_on", r.InServiceOn)
 		checkDate(at+".decommissioned_on", r.DecommissionedOn)
 		if r.DecommissionedOn != "" && r.AcquiredOn != "" && r.DecommissionedOn < r.AcquiredOn {
-			f.Add(at+".decommissioned_on", "must not be before acquired_on")
+			f.Add(at+".decommissioned_on", FBeforeField, "must not be before acquired_on", "field", at+".acquired_on")
 		}
 	}
 	return f.Err()

@@ -68,26 +68,26 @@ func ValidateDestination(f *Fields, channel, dest string) {
 	switch channel {
 	case ChannelEmail:
 		if !validEmail(dest) {
-			f.Add("destination", "must be one email address for the email channel")
+			f.Add("destination", FNotEmail, "must be one email address for the email channel")
 		}
 	case ChannelSMS:
 		if !e164Re.MatchString(dest) {
-			f.Add("destination", "must be an E.164 phone number such as +4915112345678 for the sms channel")
+			f.Add("destination", FNotPhone, "must be an E.164 phone number such as +4915112345678 for the sms channel")
 		}
 	case ChannelWebhook:
 		u, err := url.Parse(dest)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Hostname() == "" || len(dest) > 2048 {
-			f.Add("destination", "must be an absolute http or https URL for the webhook channel")
+			f.Add("destination", FNotURL, "must be an absolute http or https URL for the webhook channel")
 		}
 	}
 }
 
 func (n *NotificationSetting) validate(f *Fields) {
 	if !ValidChannel(n.Channel) {
-		f.Add("channel", "must be email, sms or webhook")
+		f.Add("channel", FOneOf, "must be email, sms or webhook", "values", []string{"email", "sms", "webhook"})
 	}
 	if !ValidEventType(n.EventType) {
-		f.Add("event_type", "must match ^[a-z][a-z0-9_.]{0,63}$")
+		f.Add("event_type", FNotEventType, "must match ^[a-z][a-z0-9_.]{0,63}$")
 	}
 	if ValidChannel(n.Channel) {
 		ValidateDestination(f, n.Channel, n.Destination)

@@ -88,14 +88,14 @@ func (s *Store) Redeem(ctx context.Context, restaurantID, discountID string, in 
 func checkRedeemInput(in RedeemInput) error {
 	var f Fields
 	if in.OrderTotalCents < 0 {
-		f.Add("order_total", "must be 0 or more")
+		f.Add("order_total", FTooSmall, "must be 0 or more", "min", 0)
 	}
 	if in.EligibleCents != nil {
 		switch {
 		case *in.EligibleCents < 0:
-			f.Add("eligible_amount", "must be 0 or more")
+			f.Add("eligible_amount", FTooSmall, "must be 0 or more", "min", 0)
 		case *in.EligibleCents > in.OrderTotalCents:
-			f.Add("eligible_amount", "must not exceed order_total")
+			f.Add("eligible_amount", FExceedsField, "must not exceed order_total", "field", "order_total")
 		}
 	}
 	return f.Err()
@@ -153,7 +153,7 @@ func redeemTx(ctx context.Context, tx *Tx, restaurantID, discountID string, in R
 	if in.EligibleCents != nil {
 		eligible = *in.EligibleCents
 	} else if d.ApplicableTo != ScopeOrder {
-		return nil, Invalid("eligible_amount", "is required for a discount that applies to a "+d.ApplicableTo)
+		return nil, Invalid("eligible_amount", FRequired, "is required for a discount that applies to a "+d.ApplicableTo)
 	}
 	switch {
 	case !d.IsActive:

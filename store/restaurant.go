@@ -48,10 +48,10 @@ func (r *Restaurant) Location() *time.Location {
 func (s *Store) CreateRestaurant(ctx context.Context, r *Restaurant) error {
 	var f Fields
 	if r.Name == "" {
-		f.Add("name", "is required")
+		f.Add("name", FRequired, "is required")
 	}
 	if _, err := time.LoadLocation(r.Timezone); err != nil || r.Timezone == "" {
-		f.Add("timezone", "must be an IANA timezone such as Europe/Berlin")
+		f.Add("timezone", FNotTimezone, "must be an IANA timezone such as Europe/Berlin")
 	}
 	if err := f.Err(); err != nil {
 		return err
@@ -81,22 +81,22 @@ func (s *Store) UpdateRestaurantSettings(ctx context.Context, id string, upd Res
 	NotNull(&f, "name", upd.Name)
 	if v := upd.Name; v.Set && !v.Null {
 		if strings.TrimSpace(v.Value) == "" {
-			f.Add("name", "is required")
+			f.Add("name", FRequired, "is required")
 		} else if utf8.RuneCountInString(v.Value) > MaxRestaurantNameLen {
-			f.Add("name", "must be at most 100 characters")
+			f.Add("name", FTooLong, "must be at most 100 characters", "max", MaxRestaurantNameLen)
 		}
 		checkName(&f, "name", v.Value)
 	}
 	NotNull(&f, "open_entry_limit_hours", upd.OpenEntryLimitHours)
 	NotNull(&f, "min_rest_hours", upd.MinRestHours)
 	if upd.FederalState.Set && !upd.FederalState.Null && !slices.Contains(FederalStates, upd.FederalState.Value) {
-		f.Add("federal_state", "must be a German state's code (BW, BY, BE, BB, HB, HH, HE, MV, NI, NW, RP, SL, SN, ST, SH, TH) or null")
+		f.Add("federal_state", FOneOf, "must be a German state's code (BW, BY, BE, BB, HB, HH, HE, MV, NI, NW, RP, SL, SN, ST, SH, TH) or null", "values", FederalStates)
 	}
 	if v := upd.OpenEntryLimitHours; v.Set && !v.Null && (v.Value < 1 || v.Value > 72) {
-		f.Add("open_entry_limit_hours", "must be 1-72")
+		f.Add("open_entry_limit_hours", FOutOfRange, "must be 1-72", "min", 1, "max", 72)
 	}
 	if v := upd.MinRestHours; v.Set && !v.Null && v.Value != 10 && v.Value != 11 {
-		f.Add("min_rest_hours", "must be 11 (ArbZG § 5 (1)) or 10 (the hospitality exception of § 5 (2))")
+		f.Add("min_rest_hours", FOneOf, "must be 11 (ArbZG § 5 (1)) or 10 (the hospitality exception of § 5 (2))", "values", []int{10, 11})
 	}
 	if err := f.Err(); err != nil {
 		return nil, err

@@ -21,8 +21,9 @@ const EChannelNotConfigured = "channel_not_configured"
 // is not set up.
 func ChannelNotConfigured(channel string) error {
 	what := map[string]string{ChannelEmail: "email (SMTP)", ChannelSMS: "SMS"}[channel]
-	return &Error{Code: EChannelNotConfigured, Message: what + " is not set up: save its settings first, or add the rule disabled",
-		Fields: []FieldError{{"channel", "is not set up on this box"}}}
+	e := Invalid("channel", FNotSetUp, "is not set up on this box").(*Error)
+	e.Code, e.Message = EChannelNotConfigured, what+" is not set up: save its settings first, or add the rule disabled"
+	return e
 }
 
 // Sources of a channel's settings, as GET /api/settings/* names them.
@@ -99,7 +100,7 @@ func validHost(h string) bool { return hostnameRe.MatchString(h) || net.ParseIP(
 // over max characters.
 func checkText(f *Fields, field, s string, max int) {
 	if hasControl(s) || utf8.RuneCountInString(s) > max {
-		f.Add(field, "must be at most "+strconv.Itoa(max)+" characters without control characters")
+		f.Add(field, FTooLong, "must be at most "+strconv.Itoa(max)+" characters without control characters", "max", max)
 	}
 }
 
@@ -145,12 +146,12 @@ func (s *Store) PutEmailSettings(ctx context.Context, restaurantID string, in Em
 	}
 	switch {
 	case !in.Host.Set || e.Host == "":
-		f.Add("host", "is required")
+		f.Add("host", FRequired, "is required")
 	case !validHost(e.Host):
-		f.Add("host", "must be a server name such as smtp.example.com, without scheme or port")
+		f.Add("host", FBadFormat, "must be a server name such as smtp.example.com, without scheme or port")
 	}
 	if in.Port.Set && (e.Port < 1 || e.Port > 65535) {
-		f.Add("port", "must be 1-65535")
+		f.Add("port", FOutOfRange, "must be 1-65535", "min", 1, "max", 65535)
 	}
 	if e.Port == 0 {
 		e.Port = 587
@@ -159,13 +160,13 @@ func (s *Store) PutEmailSettings(ctx context.Context, restaurantID string, in Em
 		}
 	}
 	if !slices.Contains(SMTPTLSModes, e.TLS) {
-		f.Add("tls", "must be starttls, tls, opportunistic or none")
+		f.Add("tls", FOneOf, "must be starttls, tls, opportunistic or none", "values", SMTPTLSModes)
 	}
 	switch {
 	case !in.From.Set || e.From == "":
-		f.Add("from", "is required")
+		f.Add("from", FRequired, "is required")
 	case !validEmail(e.From):
-		f.Add("from", "must be one email address")
+		f.Add("from", FNotEmail, "must be one email address")
 	}
 	checkText(&f, "username", e.Username, 254)
 	checkText(&f, "password", in.Password.Value, 1024)
@@ -225,29 +226,29 @@ func (s *Store) PutSMSSettings(ctx context.Context, restaurantID string, in SMSS
 	m := SMSSettings{Provider: in.Provider.Value, URL: in.URL.Value, Account: in.Account.Value, From: in.From.Value}
 	switch {
 	case !in.Provider.Set || m.Provider == "":
-		f.Add("provider", "is required")
+		f.Add("provider", FRequired, "is required")
 	case m.Provider != SMSTwilio && m.Provider != SMSGeneric:
-		f.Add("provider", "must be twilio or generic")
+		f.Add("provider", FOneOf, "must be twilio or generic", "values", []string{SMSTwilio, SMSGeneric})
 	}
 	if m.URL == "" && m.Provider == SMSTwilio {
 		m.URL = TwilioURL
 	}
 	if m.URL == "" {
 		if m.Provider == SMSGeneric {
-			f.Add("url", "is required")
+			f.Add("url", FRequired, "is required")
 		}
 	} else if u, err := url.Parse(m.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" || len(m.URL) > 2048 {
-		f.Add("url", "must be an absolute http or https URL")
+		f.Add("url", FNotURL, "must be an absolute http or https URL")
 	}
 	checkText(&f, "account", m.Account, 128)
 	checkText(&f, "token", in.Token.Value, 1024)
 	checkText(&f, "from", m.From, 32)
 	if m.Provider == SMSTwilio {
 		if m.Account == "" {
-			f.Add("account", "is required for Twilio")
+			f.Add("account", FRequired, "is required for Twilio")
 		}
 		if m.From == "" {
-			f.Add("from", "is required for Twilio")
+			f.Add("from", FRequired, "is required for Twilio")
 		}
 	}
 	if err := f.Err(); err != nil {
@@ -264,7 +265,7 @@ func (s *Store) PutSMSSettings(ctx context.Context, restaurantID string, in SMSS
 			return err
 		}
 		if m.Provider == SMSTwilio && m.Token == "" {
-			return Invalid("token", "is required for Twilio")
+			return Invalid("token", FRequired, "is required for Twilio")
 		}
 		m.UpdatedAt = tx.Now
 		_, err = tx.ExecContext(ctx, `INSERT INTO sms_settings (restaurant_id, provider, url, account, token, sender, updated_at)

@@ -80,31 +80,31 @@ type ShiftUpdate struct {
 func (sh *Shift) resolve(f *Fields, loc *time.Location) {
 	date, dateErr := time.Parse(DateFormat, sh.ShiftDate)
 	if dateErr != nil {
-		f.Add("shift_date", "must be a date YYYY-MM-DD")
+		f.Add("shift_date", FNotDate, "must be a date YYYY-MM-DD")
 	}
 	start, okStart := parseClock(sh.StartTime)
 	if !okStart {
-		f.Add("start_time", "must be a time HH:MM (00:00-23:59)")
+		f.Add("start_time", FNotTime, "must be a time HH:MM (00:00-23:59)")
 	}
 	end, okEnd := parseClock(sh.EndTime)
 	if !okEnd {
-		f.Add("end_time", "must be a time HH:MM (00:00-23:59)")
+		f.Add("end_time", FNotTime, "must be a time HH:MM (00:00-23:59)")
 	}
 	if sh.BreakMinutes < 0 {
-		f.Add("break_minutes", "must be 0 or more")
+		f.Add("break_minutes", FTooSmall, "must be 0 or more", "min", 0)
 	}
 	if utf8.RuneCountInString(sh.Role) > MaxShiftRoleLen {
-		f.Add("role", fmt.Sprintf("must be at most %d characters", MaxShiftRoleLen))
+		f.Add("role", FTooLong, fmt.Sprintf("must be at most %d characters", MaxShiftRoleLen), "max", MaxShiftRoleLen)
 	}
 	checkName(f, "role", sh.Role)
 	if sh.Notes != nil && utf8.RuneCountInString(*sh.Notes) > MaxShiftNotesLen {
-		f.Add("notes", fmt.Sprintf("must be at most %d characters", MaxShiftNotesLen))
+		f.Add("notes", FTooLong, fmt.Sprintf("must be at most %d characters", MaxShiftNotesLen), "max", MaxShiftNotesLen)
 	}
 	if dateErr != nil || !okStart || !okEnd {
 		return
 	}
 	if start == end {
-		f.Add("end_time", "must differ from start_time")
+		f.Add("end_time", FEqualsField, "must differ from start_time", "field", "start_time")
 		return
 	}
 	endDate := date
@@ -114,11 +114,11 @@ func (sh *Shift) resolve(f *Fields, loc *time.Location) {
 	sh.StartsAt, sh.EndsAt = LocalInstant(date, start, loc), LocalInstant(endDate, end, loc)
 	length := sh.EndsAt.Sub(sh.StartsAt)
 	if length <= 0 { // e.g. 02:30-03:00 on a spring-forward day
-		f.Add("end_time", "the shift has no length: the clocks go forward in this interval")
+		f.Add("end_time", FDSTGap, "the shift has no length: the clocks go forward in this interval")
 		return
 	}
 	if sh.BreakMinutes >= 0 && time.Duration(sh.BreakMinutes)*time.Minute >= length {
-		f.Add("break_minutes", fmt.Sprintf("must be less than the shift's length (%d minutes)", int(length/time.Minute)))
+		f.Add("break_minutes", FBreakTooLong, fmt.Sprintf("must be less than the shift's length (%d minutes)", int(length/time.Minute)), "minutes", int(length/time.Minute))
 	}
 }
 
@@ -129,7 +129,7 @@ func (s *Store) CreateShift(ctx context.Context, r *Restaurant, by *User, sh *Sh
 	var f Fields
 	sh.resolve(&f, r.Location())
 	if !ValidID(sh.UserID) {
-		f.Add("user_id", "must be an active user of this restaurant")
+		f.Add("user_id", FNotActiveUser, "must be an active user of this restaurant")
 	}
 	if err := f.Err(); err != nil {
 		return err
@@ -187,7 +187,7 @@ func (s *Store) UpdateShift(ctx context.Context, r *Restaurant, by *User, id str
 	NotNull(&f, "break_minutes", upd.BreakMinutes)
 	NotNull(&f, "role", upd.Role)
 	if upd.UserID.Set && !upd.UserID.Null && !ValidID(upd.UserID.Value) {
-		f.Add("user_id", "must be an active user of this restaurant")
+		f.Add("user_id", FNotActiveUser, "must be an active user of this restaurant")
 	}
 	if err := f.Err(); err != nil {
 		return nil, err
@@ -254,7 +254,7 @@ func (s *Store) SetShiftStatus(ctx context.Context, r *Restaurant, by *User, id,
 	switch status {
 	case ShiftPending, ShiftConfirmed, ShiftCancelled:
 	default:
-		return nil, Invalid("status", "must be pending, confirmed or cancelled")
+		return nil, Invalid("status", FOneOf, "must be pending, confirmed or cancelled", "values", []string{"pending", "confirmed", "cancelled"})
 	}
 	var sh *Shift
 	err := s.write(ctx, func(tx *Tx) error {
@@ -378,7 +378,7 @@ func activeUserName(ctx context.Context, tx *Tx, restaurantID, userID string) (s
 	err := tx.QueryRowContext(ctx, `SELECT name FROM users WHERE restaurant_id = ? AND id = ?
 		AND is_active = 1 AND deleted_at IS NULL`, restaurantID, userID).Scan(&name)
 	if errors.Is(err, sql.ErrNoRows) {
-		return "", Invalid("user_id", "must be an active user of this restaurant")
+		return "", Invalid("user_id", FNotActiveUser, "must be an active user of this restaurant")
 	}
 	return name, err
 }
@@ -393,17 +393,22 @@ func activeUserName(ctx context.Context, tx *Tx, restaurantID, userID string) (s
 // TestCreateShiftConcurrentOverlap (and, over HTTP, server.TestShiftCreateConcurrentOverlap) hammers this.
 func checkOverlap(ctx context.Context, tx *Tx, sh *Shift) error {
 	var id, date, start, end string
-	err := tx.QueryRowContext(ctx, `SELECT id, shift_date, start_time, end_time FROM shifts
-		WHERE user_id = ? AND status <> 'cancelled' AND id <> ? AND starts_at < ? AND ends_at > ?
-		ORDER BY starts_at LIMIT 1`,
-		sh.UserID, sh.ID, FormatTime(sh.EndsAt), FormatTime(sh.StartsAt)).Scan(&id, &date, &start, &end)
+	var c Conflict
+	err := tx.QueryRowContext(ctx, `SELECT s.id, s.shift_date, s.start_time, s.end_time, s.starts_at, s.ends_at, u.name
+		FROM shifts s JOIN users u ON u.id = s.user_id
+		WHERE s.user_id = ? AND s.status <> 'cancelled' AND s.id <> ? AND s.starts_at < ? AND s.ends_at > ?
+		ORDER BY s.starts_at LIMIT 1`,
+		sh.UserID, sh.ID, FormatTime(sh.EndsAt), FormatTime(sh.StartsAt)).Scan(&id, &date, &start, &end, &c.StartsAt, &c.EndsAt, &c.UserName)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	return Errorf(EShiftOverlap, "the shift overlaps shift %s of the same user on %s %s-%s", id, date, start, end)
+	e := Errorf(EShiftOverlap, "the shift overlaps shift %s of the same user on %s %s-%s", id, date, start, end)
+	c.ID = id
+	e.Conflict = &c
+	return e
 }
 
 // shiftChanges names the API fields that differ between a and b.

@@ -32,7 +32,7 @@ type CopySkip struct {
 // them all as overlaps.
 func (s *Store) CopyWeek(ctx context.Context, r *Restaurant, from, to ShiftWeek) (copied []*Shift, skipped []CopySkip, err error) {
 	if from == to {
-		return nil, nil, Invalid("to_week", "must be another week than from_week")
+		return nil, nil, Invalid("to_week", FEqualsField, "must be another week than from_week", "field", "from_week")
 	}
 	f0, _ := time.Parse(DateFormat, from.From)
 	t0, _ := time.Parse(DateFormat, to.From)

@@ -19,7 +19,7 @@ type ShiftWeek struct {
 func WeekOf(field, date string) (ShiftWeek, error) {
 	d, err := time.Parse(DateFormat, date)
 	if err != nil {
-		return ShiftWeek{}, Invalid(field, "must be a date YYYY-MM-DD")
+		return ShiftWeek{}, Invalid(field, FNotDate, "must be a date YYYY-MM-DD")
 	}
 	monday := d.AddDate(0, 0, -((int(d.Weekday()) + 6) % 7))
 	return ShiftWeek{monday.Format(DateFormat), monday.AddDate(0, 0, 6).Format(DateFormat)}, nil

@@ -7,6 +7,18 @@
 // its connections and their prepared statements, and reads a WAL snapshot
 // while a write is in progress. This file is the one place the database
 // is opened.
+//
+// Field errors: every invalid field is reported with a stable code from
+// FieldCodes (field_codes.go), an English message for API users, and the
+// code's params as key/value pairs:
+//
+//	f.Add("name", FLength, "must be 1-200 characters", "min", 1, "max", 200)
+//	return Invalid("to", FBeforeField, "must not be before from", "field", "from")
+//
+// Clients translate the code, never the message (docs/API.md lists the
+// codes). A new kind of error gets a new fieldCode entry, its row in
+// docs/API.md and its ferr.<code> texts in console/assets/js/errors.js;
+// the tests hold the three together.
 package store
 
 import (

@@ -15,6 +15,6 @@ func hasControl(s string) bool {
 // character (a line break included).
 func checkName(f *Fields, field, s string) {
 	if hasControl(s) || strings.ContainsAny(s, "\r\n") {
-		f.Add(field, "must not contain control characters or line breaks")
+		f.Add(field, FControlChars, "must not contain control characters or line breaks")
 	}
 }

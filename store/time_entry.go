@@ -87,7 +87,7 @@ func (s *Store) ClockIn(ctx context.Context, r *Restaurant, u *User) (*TimeEntry
 // given total break, which may not exceed the entry's length.
 func (s *Store) ClockOut(ctx context.Context, r *Restaurant, u *User, breakMinutes int) (*TimeEntry, error) {
 	if breakMinutes < 0 {
-		return nil, Invalid("break_minutes", "must be 0 or more")
+		return nil, Invalid("break_minutes", FTooSmall, "must be 0 or more", "min", 0)
 	}
 	var e *TimeEntry
 	err := s.write(ctx, func(tx *Tx) error {
@@ -101,7 +101,7 @@ func (s *Store) ClockOut(ctx context.Context, r *Restaurant, u *User, breakMinut
 			return err
 		}
 		if length := tx.Now.Sub(e.ClockIn); time.Duration(breakMinutes)*time.Minute > length {
-			return Invalid("break_minutes", fmt.Sprintf("must not exceed the time since clock-in (%d minutes)", int(length/time.Minute)))
+			return Invalid("break_minutes", FBreakTooLong, fmt.Sprintf("must not exceed the time since clock-in (%d minutes)", int(length/time.Minute)), "minutes", int(length/time.Minute))
 		}
 		now := tx.Now
 		e.ClockOut, e.BreakMinutes, e.UpdatedAt = &now, breakMinutes, now
@@ -137,7 +137,7 @@ func (s *Store) OpenEntry(ctx context.Context, restaurantID, userID string) (*Ti
 func (s *Store) TimeEntries(ctx context.Context, r *Restaurant, date string) ([]*TimeEntry, error) {
 	d, err := time.Parse(DateFormat, date)
 	if err != nil {
-		return nil, Invalid("date", "must be a date YYYY-MM-DD")
+		return nil, Invalid("date", FNotDate, "must be a date YYYY-MM-DD")
 	}
 	return s.timeEntriesBetween(ctx, r, d, d)
 }
@@ -151,20 +151,20 @@ func (s *Store) TimeEntriesBetween(ctx context.Context, r *Restaurant, from, to 
 	var f Fields
 	df, err := time.Parse(DateFormat, from)
 	if err != nil {
-		f.Add("from", "must be a date YYYY-MM-DD")
+		f.Add("from", FNotDate, "must be a date YYYY-MM-DD")
 	}
 	dt, err := time.Parse(DateFormat, to)
 	if err != nil {
-		f.Add("to", "must be a date YYYY-MM-DD")
+		f.Add("to", FNotDate, "must be a date YYYY-MM-DD")
 	}
 	if err := f.Err(); err != nil {
 		return nil, err
 	}
 	switch {
 	case dt.Before(df):
-		return nil, Invalid("to", "must not be before from")
+		return nil, Invalid("to", FBeforeField, "must not be before from", "field", "from")
 	case dt.Sub(df) >= MaxTimeEntryDays*24*time.Hour:
-		return nil, Invalid("to", fmt.Sprintf("the range may span at most %d days", MaxTimeEntryDays))
+		return nil, Invalid("to", FRangeTooLong, fmt.Sprintf("the range may span at most %d days", MaxTimeEntryDays), "days", MaxTimeEntryDays)
 	}
 	return s.timeEntriesBetween(ctx, r, df, dt)
 }

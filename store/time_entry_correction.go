@@ -65,9 +65,9 @@ func checkReason(f *Fields, reason string) string {
 	reason = strings.TrimSpace(reason)
 	switch {
 	case reason == "":
-		f.Add("reason", "is required: say why the entry is changed")
+		f.Add("reason", FRequired, "is required: say why the entry is changed")
 	case utf8.RuneCountInString(reason) > MaxReasonLen:
-		f.Add("reason", fmt.Sprintf("must be at most %d characters", MaxReasonLen))
+		f.Add("reason", FTooLong, fmt.Sprintf("must be at most %d characters", MaxReasonLen), "max", MaxReasonLen)
 	}
 	checkName(f, "reason", reason)
 	return reason
@@ -76,21 +76,21 @@ func checkReason(f *Fields, reason string) string {
 // checkSpan validates an entry's values against now.
 func checkSpan(f *Fields, v EntryValues, now time.Time) {
 	if v.ClockIn.After(now) {
-		f.Add("clock_in", "must not be in the future")
+		f.Add("clock_in", FInFuture, "must not be in the future")
 	}
 	if v.BreakMinutes < 0 {
-		f.Add("break_minutes", "must be 0 or more")
+		f.Add("break_minutes", FTooSmall, "must be 0 or more", "min", 0)
 	}
 	if v.ClockOut == nil {
 		return
 	}
 	switch {
 	case !v.ClockOut.After(v.ClockIn):
-		f.Add("clock_out", "must be after clock_in")
+		f.Add("clock_out", FNotAfterField, "must be after clock_in", "field", "clock_in")
 	case v.ClockOut.After(now):
-		f.Add("clock_out", "must not be in the future")
+		f.Add("clock_out", FInFuture, "must not be in the future")
 	case time.Duration(v.BreakMinutes)*time.Minute > v.ClockOut.Sub(v.ClockIn):
-		f.Add("break_minutes", fmt.Sprintf("must not exceed the entry's length (%d minutes)", int(v.ClockOut.Sub(v.ClockIn)/time.Minute)))
+		f.Add("break_minutes", FBreakTooLong, fmt.Sprintf("must not exceed the entry's length (%d minutes)", int(v.ClockOut.Sub(v.ClockIn)/time.Minute)), "minutes", int(v.ClockOut.Sub(v.ClockIn)/time.Minute))
 	}
 }
 
@@ -103,23 +103,29 @@ func checkEntryOverlap(ctx context.Context, tx *Tx, userID, id string, v EntryVa
 		end = *v.ClockOut
 	}
 	var other, in string
-	err := tx.QueryRowContext(ctx, `SELECT id, clock_in FROM time_entries WHERE user_id = ? AND id <> ?
-		AND clock_in < ? AND coalesce(clock_out, ?) > ? ORDER BY clock_in LIMIT 1`,
-		userID, id, FormatTime(end), FormatTime(tx.Now), FormatTime(v.ClockIn)).Scan(&other, &in)
+	var out sql.NullString
+	var c Conflict
+	err := tx.QueryRowContext(ctx, `SELECT e.id, e.clock_in, e.clock_out, u.name
+		FROM time_entries e JOIN users u ON u.id = e.user_id WHERE e.user_id = ? AND e.id <> ?
+		AND e.clock_in < ? AND coalesce(e.clock_out, ?) > ? ORDER BY e.clock_in LIMIT 1`,
+		userID, id, FormatTime(end), FormatTime(tx.Now), FormatTime(v.ClockIn)).Scan(&other, &in, &out, &c.UserName)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	return Errorf(ETimeEntryOverlap, "the entry overlaps time entry %s of the same user (clock-in %s)", other, in)
+	e := Errorf(ETimeEntryOverlap, "the entry overlaps time entry %s of the same user (clock-in %s)", other, in)
+	c.ID, c.StartsAt, c.EndsAt = other, in, out.String
+	e.Conflict = &c
+	return e
 }
 
 // CreateTimeEntry enters a missing, closed entry for a user of r.
 func (s *Store) CreateTimeEntry(ctx context.Context, r *Restaurant, by *User, userID string, v EntryValues, reason string) (*TimeEntry, error) {
 	var f Fields
 	if !ValidID(userID) {
-		f.Add("user_id", "must be a user of this restaurant")
+		f.Add("user_id", FUnknownUser, "must be a user of this restaurant")
 	}
 	reason = checkReason(&f, reason)
 	checkSpan(&f, v, s.now())
@@ -131,7 +137,7 @@ func (s *Store) CreateTimeEntry(ctx context.Context, r *Restaurant, by *User, us
 		var name string
 		err := tx.QueryRowContext(ctx, `SELECT name FROM users WHERE restaurant_id = ? AND id = ? AND deleted_at IS NULL`, r.ID, userID).Scan(&name)
 		if errors.Is(err, sql.ErrNoRows) {
-			return Invalid("user_id", "must be a user of this restaurant")
+			return Invalid("user_id", FUnknownUser, "must be a user of this restaurant")
 		}
 		if err != nil {
 			return err

@@ -30,23 +30,23 @@ func checkStorno(ctx context.Context, tx *Tx, n NewTSESale) error {
 		WHERE t.tx_id = ? AND t.restaurant_id = ?`, d.CancelsTxID, n.RestaurantID).Scan(&receiptType, &state, &kind, &cancels)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		return Invalid("cancels", "names no sale of this restaurant")
+		return Invalid("cancels", FUnknownSale, "names no sale of this restaurant")
 	case err != nil:
 		return err
 	case !kind.Valid:
 		// Learnt from the provider only: posbox does not know what it
 		// contained, and it is in no closing.
-		return Invalid("cancels", "names a sale posbox did not record; it cannot be cancelled here")
+		return Invalid("cancels", FNotCancellable, "names a sale posbox did not record; it cannot be cancelled here")
 	case kind.String == SaleKindOrder:
-		return Invalid("cancels", "names an order; only a receipt can be cancelled")
+		return Invalid("cancels", FNotCancellable, "names an order; only a receipt can be cancelled")
 	case cancels.Valid:
-		return Invalid("cancels", "names a storno; a storno cannot be cancelled")
+		return Invalid("cancels", FNotCancellable, "names a storno; a storno cannot be cancelled")
 	case state == tseTxCancelled:
-		return Invalid("cancels", "names a sale the TSE aborted; it counts nothing and cannot be cancelled")
+		return Invalid("cancels", FNotCancellable, "names a sale the TSE aborted; it counts nothing and cannot be cancelled")
 	case !slices.Contains(ClosingCountedTypes, receiptType):
-		return Invalid("cancels", "names a sale that moved no money ("+receiptType+"); only a receipt, invoice or benefit in kind can be cancelled")
+		return Invalid("cancels", FNotCancellable, "names a sale that moved no money ("+receiptType+"); only a receipt, invoice or benefit in kind can be cancelled")
 	case n.ReceiptType != receiptType:
-		return Invalid("receipt_type", "must be "+receiptType+", the type of the sale it cancels")
+		return Invalid("receipt_type", FOneOf, "must be "+receiptType+", the type of the sale it cancels", "values", []string{receiptType})
 	}
 	var by string
 	err = tx.QueryRowContext(ctx, `SELECT tx_id FROM tse_sale_details WHERE cancels_tx_id = ? AND cancels_void = 0`, d.CancelsTxID).Scan(&by)
@@ -72,7 +72,7 @@ func checkStorno(ctx context.Context, tx *Tx, n NewTSESale) error {
 			}
 			want = append(want, v.VATRate+" "+amount)
 		}
-		return Invalid("amounts_per_vat_rate", "a storno reverses the whole sale: its amounts must be "+strings.Join(want, ", "))
+		return Invalid("amounts_per_vat_rate", FStornoTotal, "a storno reverses the whole sale: its amounts must be "+strings.Join(want, ", "))
 	}
 	return nil
 }

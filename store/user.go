@@ -82,29 +82,29 @@ func validEmail(s string) bool {
 func (u *User) validate(f *Fields) {
 	switch {
 	case u.Email != "" && !validEmail(u.Email):
-		f.Add("email", "must be an email address")
+		f.Add("email", FNotEmail, "must be an email address")
 	case u.Email != "" && u.PasswordHash == "":
-		f.Add("password", "is required to log in by email")
+		f.Add("password", FRequired, "is required to log in by email")
 	case u.Email == "" && u.Role == RoleAdmin:
-		f.Add("email", "is required for an admin")
+		f.Add("email", FRequired, "is required for an admin")
 	case u.Email == "" && (u.StaffNumber == "" || !u.HasPIN()):
-		f.Add("email", "is required unless staff number and PIN are given")
+		f.Add("email", FRequired, "is required unless staff number and PIN are given")
 	}
 	if u.HasPIN() && u.StaffNumber == "" {
-		f.Add("staff_number", "is required for a PIN login")
+		f.Add("staff_number", FRequired, "is required for a PIN login")
 	}
 	if u.HasPIN() && u.Role == RoleAdmin {
-		f.Add("pin", "admins log in with email and password, not a PIN")
+		f.Add("pin", FNotAllowed, "admins log in with email and password, not a PIN")
 	}
 	if n := utf8.RuneCountInString(strings.TrimSpace(u.Name)); n < 1 || n > 200 {
-		f.Add("name", "must be 1-200 characters")
+		f.Add("name", FLength, "must be 1-200 characters", "min", 1, "max", 200)
 	}
 	checkName(f, "name", u.Name)
 	if u.Role != RoleAdmin && u.Role != RoleStaff {
-		f.Add("role", "must be admin or staff")
+		f.Add("role", FOneOf, "must be admin or staff", "values", []string{"admin", "staff"})
 	}
 	if u.StaffNumber != "" && !validStaffNumber(u.StaffNumber) {
-		f.Add("staff_number", "must be 1-20 letters, digits or '-'")
+		f.Add("staff_number", FNotStaffNumber, "must be 1-20 letters, digits or '-'", "max", 20)
 	}
 }
 
@@ -127,14 +127,14 @@ func validStaffNumber(s string) bool {
 // uniqueUserError names the field a unique index refused.
 func uniqueUserError(err error) error {
 	if strings.Contains(err.Error(), "staff_number") {
-		return Invalid("staff_number", "is already used by another user of this restaurant")
+		return Invalid("staff_number", FDuplicate, "is already used by another user of this restaurant")
 	}
-	return Invalid("email", "is already in use")
+	return Invalid("email", FDuplicate, "is already in use")
 }
 
 func validatePassword(f *Fields, p string) {
 	if len(p) < MinPasswordLen || len(p) > MaxPasswordLen {
-		f.Add("password", "must be 8-72 characters")
+		f.Add("password", FLength, "must be 8-72 characters", "min", 8, "max", 72)
 	}
 }
 
@@ -159,7 +159,7 @@ func ValidPIN(p string) bool {
 
 func validatePIN(f *Fields, p string) {
 	if !ValidPIN(p) {
-		f.Add("pin", "must be 4-8 digits")
+		f.Add("pin", FNotPIN, "must be 4-8 digits")
 	}
 }
 
@@ -237,7 +237,7 @@ func (s *Store) CreateUserWith(ctx context.Context, u *User, password, pin strin
 		validatePassword(&f, password)
 	}
 	if u.Email == "" && password != "" {
-		f.Add("password", "is only for a login by email")
+		f.Add("password", FNotAllowed, "is only for a login by email")
 	}
 	if pin != "" {
 		validatePIN(&f, pin)
@@ -335,16 +335,16 @@ func (s *Store) UpdateUser(ctx context.Context, restaurantID, id string, upd Use
 		validatePassword(&f, upd.Password.Value)
 	}
 	if v := upd.StaffNumber; v.Set && !v.Null && !validStaffNumber(v.Value) {
-		f.Add("staff_number", "must be 1-20 letters, digits or '-', or null")
+		f.Add("staff_number", FNotStaffNumber, "must be 1-20 letters, digits or '-', or null", "max", 20)
 	}
 	if v := upd.PIN; v.Set && !v.Null {
 		validatePIN(&f, v.Value)
 	}
 	if v := upd.Email; v.Set && !v.Null && strings.TrimSpace(v.Value) == "" {
-		f.Add("email", "must be an email address, or null")
+		f.Add("email", FNotEmail, "must be an email address, or null")
 	}
 	if v := upd.Email; v.Set && v.Null && upd.Password.Set {
-		f.Add("password", "is only for a login by email")
+		f.Add("password", FNotAllowed, "is only for a login by email")
 	}
 	if err := f.Err(); err != nil {
 		return nil, err
@@ -494,12 +494,12 @@ func (s *Store) ChangeOwnPassword(ctx context.Context, u *User, current, next st
 	var f Fields
 	switch {
 	case current == "":
-		f.Add("current_password", "is required")
+		f.Add("current_password", FRequired, "is required")
 	case len(current) > MaxPasswordLen:
-		f.Add("current_password", "is wrong")
+		f.Add("current_password", FWrongPassword, "is wrong")
 	}
 	if len(next) < MinPasswordLen || len(next) > MaxPasswordLen {
-		f.Add("new_password", "must be 8-72 characters")
+		f.Add("new_password", FLength, "must be 8-72 characters", "min", 8, "max", 72)
 	}
 	if err := f.Err(); err != nil {
 		return nil, err
@@ -508,10 +508,10 @@ func (s *Store) ChangeOwnPassword(ctx context.Context, u *User, current, next st
 		return nil, Errorf(EConflict, "this account has no email: it logs in with staff number and PIN")
 	}
 	if !CheckPassword(u, current) {
-		return nil, Invalid("current_password", "is wrong")
+		return nil, Invalid("current_password", FWrongPassword, "is wrong")
 	}
 	if current == next {
-		return nil, Invalid("new_password", "must differ from the current password")
+		return nil, Invalid("new_password", FSamePassword, "must differ from the current password")
 	}
 	hash, err := s.hashPassword(next)
 	if err != nil {

@@ -7,6 +7,8 @@ let onExpired = () => {};
 const busyListeners = new Set();
 
 // ApiError is a problem+json answer (or a network failure: status 0).
+// Its message is the API's English detail, for developers; the console
+// shows errorText (ui.js), which translates the code.
 export class ApiError extends Error {
   constructor(status, problem) {
     super(problem.detail || problem.title || `HTTP ${status}`);
@@ -14,6 +16,7 @@ export class ApiError extends Error {
     this.code = problem.code || '';
     this.detail = problem.detail || '';
     this.errors = problem.errors || [];
+    this.conflict = problem.conflict || null; // the record a 409 collided with
     this.retryAfter = problem.retryAfter || 0;
   }
 }

@@ -10,12 +10,18 @@ export function addStrings(strings) {
 }
 
 // t looks a key up in the current language (English, then the key
-// itself, when missing) and fills {name} placeholders from vars.
+// itself, when missing) and fills {name} placeholders from vars. A count
+// vars.n of 1 picks the key's singular, key_one, when there is one:
+// t('x.wait', {n}) with 'x.wait': 'in {n} Sekunden', 'x.wait_one': 'in einer Sekunde'.
 export function t(key, vars) {
+  if (vars && vars.n === 1 && has(`${key}_one`)) key = `${key}_one`;
   let s = dict[current][key] ?? dict.en[key] ?? key;
   if (vars) s = s.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
   return s;
 }
+
+// has reports whether a text exists for key.
+export function has(key) { return key in dict[current] || key in dict.en; }
 
 export function lang() { return current; }
 
@@ -46,16 +52,17 @@ addStrings({
     'common.from': 'Von', 'common.to': 'Bis', 'common.show': 'Anzeigen', 'common.status': 'Status',
     'common.name': 'Name', 'common.active': 'Aktiv', 'common.inactive': 'Inaktiv', 'common.confirm': 'Bestätigen',
     'common.updated_at': 'Stand: {time}', 'common.required': 'Pflichtfeld',
-    'error.network': 'Der posbox ist nicht erreichbar. Bitte die Verbindung prüfen.',
-    'error.server': 'Der posbox hat einen Fehler gemeldet ({status}).',
+    'error.network': 'Die posbox ist nicht erreichbar. Bitte die Verbindung prüfen.',
+    'error.server': 'Die posbox hat einen Fehler gemeldet ({status}).',
     'error.fields': 'Bitte die markierten Felder prüfen.',
     'error.forbidden': 'Dafür fehlen die Rechte.',
     'login.title': 'Anmelden', 'login.email': 'E-Mail', 'login.password': 'Passwort', 'login.submit': 'Anmelden',
     'login.expired': 'Die Sitzung ist abgelaufen. Bitte erneut anmelden; die Eingaben bleiben erhalten.',
     'login.logged_out': 'Abgemeldet.', 'login.failed': 'E-Mail oder Passwort ist falsch.',
-    'login.rate_limited': 'Zu viele Versuche. Bitte in {seconds} Sekunden erneut versuchen.',
+    'login.rate_limited': 'Zu viele Versuche. Bitte in {n} Sekunden erneut versuchen.',
+    'login.rate_limited_one': 'Zu viele Versuche. Bitte in einer Sekunde erneut versuchen.',
     'login.staff_only': 'Die Konsole ist für Administratoren. Mitarbeiter stempeln an der Kasse.',
-    'login.tls': 'Zertifikat des posbox',
+    'login.tls': 'Zertifikat der posbox',
   },
   en: {
     'app.name': 'posbox',
@@ -77,7 +84,8 @@ addStrings({
     'login.title': 'Log in', 'login.email': 'Email', 'login.password': 'Password', 'login.submit': 'Log in',
     'login.expired': 'Your session has expired. Please log in again; what you entered is kept.',
     'login.logged_out': 'Logged out.', 'login.failed': 'Wrong email or password.',
-    'login.rate_limited': 'Too many attempts. Please try again in {seconds} seconds.',
+    'login.rate_limited': 'Too many attempts. Please try again in {n} seconds.',
+    'login.rate_limited_one': 'Too many attempts. Please try again in one second.',
     'login.staff_only': 'The console is for admins. Staff clock in at the till.',
     'login.tls': 'posbox certificate',
   },

@@ -3,7 +3,7 @@
 import { t, initLang, setLang, lang } from './i18n.js';
 import * as api from './api.js';
 import { setZone } from './format.js';
-import { h, clear, toast } from './ui.js';
+import { h, clear, toast, errorText } from './ui.js';
 import { simulatorBanner } from './tse_words.js';
 
 const pages = {
@@ -23,7 +23,7 @@ const RETURN = 'posbox.return';
 const app = document.getElementById('app');
 let session = null; // { me, restaurant }
 let cleanup = null;
-let notice = null; // a message for the login page
+let notice = null; // a message for the login page: { text, kind: ok | warn }
 
 // navigate changes the page without a reload (history API); the server
 // answers every such path with this console.
@@ -50,12 +50,12 @@ async function render() {
       setZone(session.restaurant.timezone);
     } catch (err) {
       if (err.status === 401) return; // whenExpired took over
-      clear(app, h('main', { id: 'main', class: 'boot-error' }, h('p', { role: 'alert' }, err.message)));
+      clear(app, h('main', { id: 'main', class: 'boot-error' }, h('p', { role: 'alert' }, errorText(err))));
       return;
     }
   }
   if (session.me.role !== 'admin') {
-    logout(t('login.staff_only'));
+    logout(t('login.staff_only'), 'warn');
     return;
   }
   if (path === '/login') { history.replaceState(null, '', '/'); return render(); }
@@ -104,16 +104,18 @@ function layout(page) {
       menuButton,
       h('div', { class: 'who' }, h('span', { class: 'sr-only' }, t('nav.signed_in_as', { name: session.me.name })),
         h('span', { 'aria-hidden': 'true' }, session.me.name), langSwitch,
-        h('button', { type: 'button', class: 'secondary', onclick: () => logout(t('login.logged_out')) }, t('nav.logout')))),
+        h('button', { type: 'button', class: 'secondary', onclick: () => logout(t('login.logged_out'), 'ok') }, t('nav.logout')))),
     session.simulated ? simulatorBanner() : null, nav, main);
   document.querySelector('.skip').textContent = t('app.skip');
   return main;
 }
 
-function logout(message) {
+// logout ends the session; message is said on the login page, as good
+// news (ok: she logged out) or as a warning.
+function logout(message, kind) {
   api.setToken(null);
   session = null;
-  notice = message;
+  notice = { text: message, kind };
   history.replaceState(null, '', '/login');
   render();
 }
@@ -144,7 +146,7 @@ api.whenExpired(() => {
   sessionStorage.setItem(RETURN, location.pathname + location.search);
   api.setToken(null);
   session = null;
-  notice = t('login.expired');
+  notice = { text: t('login.expired'), kind: 'warn' };
   history.replaceState(null, '', '/login');
   render();
 });
@@ -157,6 +159,6 @@ api.onBusy((n) => {
 });
 
 window.addEventListener('popstate', render);
-window.addEventListener('unhandledrejection', (e) => toast(String(e.reason && e.reason.message || e.reason), 'error'));
+window.addEventListener('unhandledrejection', (e) => toast(errorText(e.reason), 'error'));
 initLang();
 render();

@@ -2,6 +2,7 @@
 // API returns can run as script.
 import { t } from './i18n.js';
 import { ApiError } from './api.js';
+import { problemText, fieldErrorText } from './errors.js';
 
 // h builds an element: h('button', {class: 'x', onclick: fn}, 'Text', child).
 export function h(tag, attrs = {}, ...children) {
@@ -97,27 +98,32 @@ export function clearErrors(root) {
 }
 
 // showError puts an API error where it belongs: each field error next to
-// its field (the problem's errors list), anything else in the form's
-// message line, or a toast when there is no form. It returns the message.
+// its field (the problem's errors list, translated by code), anything
+// else in the form's message line, or a toast when there is no form. It
+// returns the message. No API text, field name or id is shown.
 export function showError(root, err) {
   if (root) clearErrors(root);
   const msg = errorText(err);
   let placed = 0;
-  if (root && err instanceof ApiError) {
+  const unplaced = [];
+  if (err instanceof ApiError) {
+    const labelOf = (name) => (root ? labelText(findField(root, name)) : null);
     for (const fe of err.errors) {
-      const box = findField(root, fe.field);
-      if (!box) continue;
-      box.querySelector('.error').textContent = fe.message;
-      const input = box.querySelector('input, select, textarea');
+      const box = root && findField(root, fe.field);
+      const input = box && box.querySelector('input, select, textarea');
+      // "1 to 200 characters" for an empty field is said as "fill this in".
+      const empty = fe.code === 'length' && input && input.value.trim() === '';
+      const text = fieldErrorText(empty ? { ...fe, code: 'required' } : fe, labelOf);
+      if (!box) { unplaced.push(text); continue; }
+      box.querySelector('.error').textContent = text;
       if (input) input.setAttribute('aria-invalid', 'true');
       if (placed++ === 0 && input) input.focus();
     }
   }
-  const unplaced = err instanceof ApiError ? err.errors.length - placed : 0;
-  const text = unplaced > 0 ? `${msg} (${err.errors.filter((fe) => !(root && findField(root, fe.field))).map((fe) => `${fe.field}: ${fe.message}`).join('; ')})` : msg;
+  const text = unplaced.length ? `${msg} ${[...new Set(unplaced)].join(' ')}` : msg;
   const top = root && root.querySelector('.form-error');
-  if (top) top.textContent = placed && !unplaced ? t('error.fields') : text;
-  else if (!placed || unplaced) toast(text, 'error');
+  if (top) top.textContent = placed && !unplaced.length ? t('error.fields') : text;
+  else if (!placed || unplaced.length) toast(text, 'error');
   return text;
 }
 
@@ -129,13 +135,27 @@ function findField(root, name) {
     root.querySelector(`[data-field="${esc(name.replace(/^.*[.\]]/, ''))}"]`);
 }
 
-// errorText is a sentence for any error.
+// labelText is a field box's visible label, without the required mark.
+function labelText(box) {
+  const label = box && box.querySelector('label');
+  if (!label) return null;
+  const copy = label.cloneNode(true);
+  for (const el of copy.querySelectorAll('.req')) el.remove();
+  return copy.textContent.trim() || null;
+}
+
+// fieldError is the sentence for one field error of a problem, for a page
+// that places it itself; root is the form whose labels name other fields.
+export function fieldError(fe, root) {
+  return fieldErrorText(fe, (name) => (root ? labelText(findField(root, name)) : null));
+}
+
+// errorText is a sentence for any error, in the page's language: a
+// problem by its code (never the API's English detail).
 export function errorText(err) {
   if (!(err instanceof ApiError)) return String(err && err.message || err);
-  if (err.status === 0) return t('error.network');
-  if (err.status === 403) return t('error.forbidden');
-  if (err.detail) return err.detail;
-  return t('error.server', { status: err.status });
+  if (err.errors.length) return t('error.fields');
+  return problemText(err);
 }
 
 // withBusy disables a button while fn runs and marks it busy.

@@ -13,6 +13,7 @@ addStrings({
     'dash.tse': 'TSE', 'dash.tse_ok': 'in Ordnung', 'dash.tse_bad': 'Achtung', 'dash.queue': 'Warteschlange',
     'dash.attention': 'Zu prüfen', 'dash.no_outage': 'Kein offener Ausfall',
     'dash.cert': 'Zertifikat', 'dash.cert_days': 'läuft in {days} Tagen ab', 'dash.cert_expired': 'abgelaufen',
+    'dash.cert_days_one': 'läuft in einem Tag ab',
     'dash.notifications': 'Benachrichtigungen', 'dash.failed': 'In 24 Std. fehlgeschlagen', 'dash.queued': 'Wartend',
     'dash.auto': 'Aktualisiert sich alle 30 Sekunden.', 'dash.tse_unavailable': 'TSE nicht erreichbar: {reason}',
     'dash.details': 'Details',
@@ -23,6 +24,7 @@ addStrings({
     'dash.tse': 'TSE', 'dash.tse_ok': 'healthy', 'dash.tse_bad': 'needs attention', 'dash.queue': 'Queue',
     'dash.attention': 'Attention', 'dash.no_outage': 'No open outage',
     'dash.cert': 'Certificate', 'dash.cert_days': 'expires in {days} days', 'dash.cert_expired': 'expired',
+    'dash.cert_days_one': 'expires in one day',
     'dash.notifications': 'Notifications', 'dash.failed': 'Failed in 24 h', 'dash.queued': 'Queued',
     'dash.auto': 'Refreshes itself every 30 seconds.', 'dash.tse_unavailable': 'TSE unavailable: {reason}',
     'dash.details': 'Details',
@@ -94,7 +96,7 @@ function tseCard(res, navigate) {
       h('dt', {}, t('dash.queue')), h('dd', { id: 'tse-queue-depth' }, String(s.queue_depth)),
       h('dt', {}, t('dash.attention')), h('dd', {}, String(s.attention_count)),
       h('dt', {}, t('dash.cert')), h('dd', {}, s.days_to_certificate_expiry === null ? '–' :
-        s.days_to_certificate_expiry < 0 ? t('dash.cert_expired') : t('dash.cert_days', { days: s.days_to_certificate_expiry }))),
+        s.days_to_certificate_expiry < 0 ? t('dash.cert_expired') : t('dash.cert_days', { days: s.days_to_certificate_expiry, n: s.days_to_certificate_expiry }))),
     s.open_outage ? null : h('p', {}, h('span', { class: 'muted' }, t('dash.no_outage'))),
     h('a', { href: '/tse', onclick: (e) => { e.preventDefault(); navigate('/tse'); } }, t('dash.details')));
   return card;

@@ -18,7 +18,7 @@ addStrings({
     'disc.type.percentage': 'Prozent (%)', 'disc.type.fixed': 'Festbetrag (€)',
     'disc.value_hint.percentage': 'Prozent von 0 bis 100, z. B. 12,5', 'disc.value_hint.fixed': 'Euro, z. B. 2,50',
     'disc.scope': 'Gilt für', 'disc.scope.order': 'Ganze Bestellung', 'disc.scope.category': 'Eine Kategorie', 'disc.scope.item': 'Einen Artikel',
-    'disc.category_id': 'Kategorie-ID', 'disc.item_id': 'Artikel-ID', 'disc.id_hint': 'Die ID (UUID) aus dem Kassensystem. Die Kasse meldet dem posbox keine Namen für Kategorien und Artikel, nur diese ID: Sie steht in der Artikelverwaltung Ihrer Kasse.',
+    'disc.category_id': 'Kategorie-ID', 'disc.item_id': 'Artikel-ID', 'disc.id_hint': 'Die ID (UUID) aus dem Kassensystem. Die Kasse meldet der posbox keine Namen für Kategorien und Artikel, nur diese ID: Sie steht in der Artikelverwaltung Ihrer Kasse.',
     'disc.pos_id': 'ID aus der Kasse: {id}',
     'disc.min_order': 'Mindestbestellwert (€)', 'disc.min_order_hint': 'Leer: kein Mindestwert.',
     'disc.max_discount': 'Höchstens abziehen (€)', 'disc.max_discount_hint': 'Leer: keine Obergrenze.',

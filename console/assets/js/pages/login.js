@@ -1,7 +1,7 @@
 // The login page: the appliance's own auth (POST /api/auth/login).
 import { t, lang } from '../i18n.js';
 import * as api from '../api.js';
-import { h, field, values, withBusy, clearErrors } from '../ui.js';
+import { h, field, values, withBusy, clearErrors, errorText, fieldError } from '../ui.js';
 
 export default {
   render(main, { notice, onLoggedIn, onLanguage }) {
@@ -10,7 +10,7 @@ export default {
     const form = h('form', { class: 'login-form', novalidate: true },
       h('div', { class: 'brand big' }, h('img', { src: '/assets/icon.svg', alt: '', width: 40, height: 40 }), h('span', {}, 'posbox')),
       h('h1', {}, t('login.title')),
-      notice ? h('p', { class: 'notice', role: 'status' }, notice) : null,
+      notice ? h('p', { class: `notice ${notice.kind || 'warn'}`, role: 'status' }, notice.text) : null,
       field({ name: 'email', label: t('login.email'), type: 'email', required: true, attrs: { autocomplete: 'username', autofocus: true } }),
       field({ name: 'password', label: t('login.password'), type: 'password', required: true, attrs: { autocomplete: 'current-password' } }),
       msg, button,
@@ -26,14 +26,14 @@ export default {
           onLoggedIn(res.access_token);
         } catch (err) {
           if (err.status === 401) msg.textContent = t('login.failed');
-          else if (err.status === 429) msg.textContent = t('login.rate_limited', { seconds: err.retryAfter || 20 });
+          else if (err.status === 429) msg.textContent = t('login.rate_limited', { n: err.retryAfter || 20 });
           else if (err.status === 422) {
             msg.textContent = t('error.fields');
             for (const fe of err.errors) {
               const box = form.querySelector(`[data-field="${fe.field}"] .error`);
-              if (box) box.textContent = fe.message;
+              if (box) box.textContent = fieldError(fe, form);
             }
-          } else msg.textContent = err.status === 0 ? t('error.network') : err.message;
+          } else msg.textContent = errorText(err);
         }
       });
     });

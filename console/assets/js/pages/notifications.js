@@ -18,7 +18,7 @@ addStrings({
     'notif.dest_hint.email': 'Eine E-Mail-Adresse, z. B. kueche@example.com',
     'notif.dest_hint.sms': 'Eine Mobilnummer im Format +4915112345678',
     'notif.dest_hint.webhook': 'Eine http- oder https-Adresse, z. B. https://example.com/hook',
-    'notif.secret_hint': 'Für Webhooks erzeugt der posbox beim Anlegen ein Geheimnis (whsec_…), mit dem der Empfänger die Signatur prüft. Es steht danach in der Liste.',
+    'notif.secret_hint': 'Für Webhooks erzeugt die posbox beim Anlegen ein Geheimnis (whsec_…), mit dem der Empfänger die Signatur prüft. Es steht danach in der Liste.',
     'notif.show_secret': 'Anzeigen', 'notif.other_type': 'Anderes Ereignis …', 'notif.custom_type': 'Name des Ereignisses',
     'notif.custom_type_hint': 'Kleinbuchstaben, Ziffern, _ und ., z. B. table.call',
     'notif.enable': 'Aktivieren', 'notif.disable': 'Deaktivieren',

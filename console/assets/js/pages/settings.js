@@ -24,7 +24,7 @@ addStrings({
     'set.sms': 'SMS-Versand', 'set.sms_intro': 'Über diesen Anbieter verschickt der posbox SMS-Benachrichtigungen.',
     'set.state.console': 'Eingerichtet', 'set.state.config_file': 'Eingerichtet über die Konfigurationsdatei',
     'set.state.none': 'Nicht eingerichtet',
-    'set.config_file_note': 'Die Konfigurationsdatei des posbox richtet diesen Kanal ein. Was Sie hier speichern, gilt stattdessen.',
+    'set.config_file_note': 'Die Konfigurationsdatei der posbox richtet diesen Kanal ein. Was Sie hier speichern, gilt stattdessen.',
     'set.none_note': 'Solange nichts eingerichtet ist, lassen sich keine aktiven Regeln für diesen Kanal anlegen.',
     'set.host': 'Mailserver', 'set.host_hint': 'z. B. smtp.office365.com, ohne „smtp://“ und ohne Port',
     'set.port': 'Port', 'set.port_hint': 'Meist 587; bei „Verschlüsselt ab Verbindungsbeginn“ meist 465.',

@@ -11,7 +11,7 @@ import {
   h, clear, field, values, showError, clearErrors, errorText, withBusy, confirmDialog,
   bindDraft, dropDraft, readDraft, toast, badge, table,
 } from '../ui.js';
-import { fmtDay, fmtNumber, localDate, addDays, mondayOf, locale } from '../format.js';
+import { fmtDay, fmtTime, fmtNumber, localDate, addDays, mondayOf, locale } from '../format.js';
 import { warningsBox } from '../labour.js';
 
 addStrings({
@@ -33,10 +33,9 @@ addStrings({
     'shifts.notes': 'Notizen',
     'shifts.do_confirmed': 'Schicht bestätigen', 'shifts.do_cancelled': 'Schicht absagen',
     'shifts.do_pending': 'Zurück auf geplant', 'shifts.do_restore': 'Wieder aufnehmen',
-    'shifts.status_changed': 'Schicht ist jetzt {status}.',
+    'shifts.status_changed': 'Die Schicht ist jetzt {status}.',
     'shifts.delete_plain': 'Diese Schicht endgültig löschen?',
     'shifts.delete_q': 'Die Schicht von {name} am {day} ({time}) endgültig löschen? Zum Behalten stattdessen absagen.',
-    'shifts.overlap': 'Überschneidung mit einer anderen Schicht derselben Person: {detail}',
     'shifts.overlap_field': 'Überschneidet sich mit einer anderen Schicht.',
     'shifts.overlap_with': 'Überschneidet sich mit der Schicht {time} am {day}.',
     'shifts.draft': 'Nicht gespeicherte Eingaben wurden wiederhergestellt.',
@@ -83,7 +82,6 @@ addStrings({
     'shifts.status_changed': 'The shift is now {status}.',
     'shifts.delete_plain': 'Delete this shift for good?',
     'shifts.delete_q': 'Delete the shift of {name} on {day} ({time}) for good? Cancel it instead to keep it.',
-    'shifts.overlap': 'Overlaps another shift of the same person: {detail}',
     'shifts.overlap_field': 'Overlaps another shift.',
     'shifts.overlap_with': 'Overlaps the shift {time} on {day}.',
     'shifts.draft': 'Unsaved input was restored.',
@@ -450,11 +448,10 @@ export default {
         if (err.status === 401) return; // the login takes over; the draft stays
         if (err.status === 409 && err.code === 'shift_overlap') {
           clearErrors(form);
-          formError.textContent = t('shifts.overlap', { detail: err.detail || err.message });
-          // The detail names the other shift by id: said in words when it is on the page.
-          const otherId = (/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/.exec(err.detail) || [])[0];
-          const other = shifts.find((x) => x.id === otherId);
-          const text = other ? t('shifts.overlap_with', { time: `${other.start_time}–${other.end_time}`, day: fmtDay(other.shift_date) })
+          // The problem's conflict names the other shift: whose and when.
+          formError.textContent = errorText(err);
+          const other = err.conflict;
+          const text = other ? t('shifts.overlap_with', { time: `${fmtTime(other.starts_at)}–${fmtTime(other.ends_at)}`, day: fmtDay(localDate(new Date(other.starts_at))) })
             : t('shifts.overlap_field');
           for (const name of ['start_time', 'end_time']) {
             const box = form.querySelector(`[data-field="${name}"]`);
