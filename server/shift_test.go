@@ -75,6 +75,11 @@ func TestShiftCreate(t *testing.T) {
 		if !strings.Contains(p["detail"].(string), first["id"].(string)) {
 			t.Errorf("detail does not name the other shift: %v", p["detail"])
 		}
+		// conflict names it as a person knows it: whose, from when to when.
+		want := map[string]any{"id": first["id"], "starts_at": "2026-12-01T08:00:00.000Z", "ends_at": "2026-12-01T16:00:00.000Z", "user_name": "Kim Cook"}
+		if c, _ := p["conflict"].(map[string]any); !reflect.DeepEqual(c, want) {
+			t.Errorf("conflict %v, want %v", p["conflict"], want)
+		}
 		e.createShift(t, shiftBody(kim, "2026-12-01", "17:00", "20:00")) // touching
 		e.createShift(t, shiftBody(sam, "2026-12-01", "09:00", "17:00")) // another user
 		wantStatus(t, e.do(t, "PATCH", "/api/shifts/"+first["id"].(string)+"/status", map[string]string{"status": "cancelled"}, e.adminToken), http.StatusOK)

@@ -63,7 +63,10 @@ func TestTimeEntryCorrections(t *testing.T) {
 			wantFieldError(t, e.do(t, "POST", "/api/time-entries", b, e.adminToken), c.field)
 		}
 		over := map[string]any{"user_id": sam.ID, "clock_in": "2026-11-20T14:00:00+01:00", "clock_out": "2026-11-20T16:00:00+01:00", "reason": "x"}
-		wantProblem(t, e.do(t, "POST", "/api/time-entries", over, e.adminToken), http.StatusConflict, store.ETimeEntryOverlap)
+		p := wantProblem(t, e.do(t, "POST", "/api/time-entries", over, e.adminToken), http.StatusConflict, store.ETimeEntryOverlap)
+		if c, _ := p["conflict"].(map[string]any); c == nil || c["user_name"] != sam.Name || c["starts_at"] == nil || c["id"] == nil {
+			t.Errorf("conflict %v does not name the other entry", p["conflict"])
+		}
 		if n := e.countEntries(t, sam.ID); n != 1 {
 			t.Fatalf("%d entries after refusals", n)
 		}
