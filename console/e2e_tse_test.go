@@ -33,7 +33,7 @@ func TestConsoleTSE(t *testing.T) {
 		t.Fatalf("sale: %d %s", code, body)
 	}
 	cardID := jsonField(t, body, "id")
-	code, body = a.call(t, "POST", "/api/tse/transactions", admin, `{"client_serial":"KASSE-02","receipt_type":"CANCELLATION","cancels":"`+cardID+`",
+	code, body = a.call(t, "POST", "/api/tse/transactions", admin, `{"client_serial":"KASSE-02","receipt_type":"RECEIPT","cancels":"`+cardID+`",
 		"amounts_per_vat_rate":[{"vat_rate":"NORMAL","amount":-21.42}],"amounts_per_payment_type":[{"payment_type":"NON_CASH","amount":-21.42}]}`)
 	if code != http.StatusCreated {
 		t.Fatalf("storno: %d %s", code, body)

@@ -38,7 +38,7 @@ addStrings({
     'tsew.cause.E_CLIENT_NOT_FOUND': 'Kasse bei der TSE nicht registriert',
     'tsew.cause.E_FAILED_SCHEMA_VALIDATION': 'die TSE lehnt die Belegdaten ab',
     'tsew.type.RECEIPT': 'Beleg', 'tsew.type.TRAINING': 'Trainingsbeleg', 'tsew.type.TRANSFER': 'Geldtransfer', 'tsew.type.ORDER': 'Bestellung',
-    'tsew.type.CANCELLATION': 'Storno', 'tsew.type.ABORT': 'Abbruch', 'tsew.type.BENEFIT_IN_KIND': 'Sachbezug', 'tsew.type.INVOICE': 'Rechnung',
+    'tsew.type.CANCELLATION': 'Abgebrochener Vorgang', 'tsew.type.ABORT': 'Abbruch', 'tsew.type.storno': 'Storno', 'tsew.type.BENEFIT_IN_KIND': 'Sachbezug', 'tsew.type.INVOICE': 'Rechnung',
     'tsew.type.OTHER': 'Sonstiger Vorgang', 'tsew.type.none': 'Vorgang (nur bei der TSE bekannt)',
     'tsew.pay.CASH': 'Bar', 'tsew.pay.NON_CASH': 'Karte/unbar',
   },
@@ -73,7 +73,7 @@ addStrings({
     'tsew.cause.E_CLIENT_NOT_FOUND': 'till not registered at the TSE',
     'tsew.cause.E_FAILED_SCHEMA_VALIDATION': 'the TSE refuses the receipt data',
     'tsew.type.RECEIPT': 'Receipt', 'tsew.type.TRAINING': 'Training receipt', 'tsew.type.TRANSFER': 'Money transfer', 'tsew.type.ORDER': 'Order',
-    'tsew.type.CANCELLATION': 'Cancellation', 'tsew.type.ABORT': 'Aborted', 'tsew.type.BENEFIT_IN_KIND': 'Benefit in kind', 'tsew.type.INVOICE': 'Invoice',
+    'tsew.type.CANCELLATION': 'Aborted transaction', 'tsew.type.ABORT': 'Aborted', 'tsew.type.storno': 'Storno', 'tsew.type.BENEFIT_IN_KIND': 'Benefit in kind', 'tsew.type.INVOICE': 'Invoice',
     'tsew.type.OTHER': 'Other', 'tsew.type.none': 'Transaction (known only at the TSE)',
     'tsew.pay.CASH': 'Cash', 'tsew.pay.NON_CASH': 'Card/non-cash',
   },
@@ -89,8 +89,11 @@ function lookup(prefix, code, fallback) {
 // cause is a TSE error code in words.
 export const cause = (code) => lookup('tsew.cause.', code || '', 'tsew.cause.unknown');
 
-// receiptType is a receipt_type in words ("Beleg", "Storno").
-export const receiptType = (rt) => (rt ? lookup('tsew.type.', rt, 'tsew.type.OTHER') : t('tsew.type.none'));
+// receiptType is a sale's kind in words ("Beleg", "Storno"): a storno is a
+// receipt that names the sale it reverses (docs/API.md); CANCELLATION is
+// an aborted transaction, never a storno.
+export const receiptType = (rt, cancels) => (cancels ? t('tsew.type.storno')
+  : rt ? lookup('tsew.type.', rt, 'tsew.type.OTHER') : t('tsew.type.none'));
 
 // paymentType is CASH or NON_CASH in words.
 export const paymentType = (p) => lookup('tsew.pay.', p, 'tsew.pay.NON_CASH');

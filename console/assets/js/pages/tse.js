@@ -278,7 +278,7 @@ export default {
           clear(txBox, table([
             { label: t('tse.time'), cell: (x) => fmtDateTime(x.time_end || x.time_start) },
             { label: t('tse.terminal'), cell: (x) => h('span', { class: 'nowrap' }, x.client_serial) },
-            { label: t('tse.type'), cell: (x) => [receiptType(x.receipt_type),
+            { label: t('tse.type'), cell: (x) => [receiptType(x.receipt_type, x.cancels),
               x.cancelled_by || cancelled.has(x.id) ? [' ', badge(t('tse.cancelled_receipt'), 'warn')] : null,
               x.cancels && byID.has(x.cancels) ? [h('br'), h('span', { class: 'muted small-text' }, t('tse.storno_of', { time: fmtDateTime(byID.get(x.cancels).time_start) }))] : null] },
             { label: t('tse.amount'), cell: (x) => fmtMoney(x.total), class: 'num' },
