@@ -59,6 +59,8 @@ func TestConsoleUsers(t *testing.T) {
 		t.Fatalf("the form kept %q after saving", v)
 	}
 	samToken := a.token(t, "sam@linde.test", samPassword)
+	_, me := a.call(t, "GET", "/api/auth/me", samToken, "")
+	samID := jsonField(t, me, "id")
 
 	// The same email again is refused beside the email.
 	b.fill("#user-form input[name=name]", "Sam Zwei")
@@ -112,9 +114,16 @@ func TestConsoleUsers(t *testing.T) {
 		t.Fatalf("the old password: %d", code)
 	}
 
-	// Disable Sam: his login and his token stop working.
+	// Disable Sam: his login and his token stop working, and the admin
+	// is told that his planned shift from today on is now unstaffed.
+	todayT, _ := restaurantToday(t)
+	if code, body := a.call(t, "POST", "/api/shifts", admin, fmt.Sprintf(`{"user_id":%q,"shift_date":%q,"start_time":"17:00","end_time":"23:00"}`,
+		samID, isoDate(todayT.AddDate(0, 0, 1)))); code != http.StatusCreated {
+		t.Fatalf("shift: %d %s", code, body)
+	}
 	b.clickText(`#users-list tr[data-email="sam@linde.test"] button`, "Deaktivieren")
 	b.wait("Sam disabled", row("sam@linde.test")+`.innerText.includes('Deaktiviert') && `+row("sam@linde.test")+`.innerText.includes('Aktivieren')`)
+	b.wait("the unstaffed shift said", `document.querySelector('#toast').innerText.includes('Eine geplante Schicht ab heute ist jetzt unbesetzt')`)
 	if code := login("sam@linde.test", newPassword); code != http.StatusUnauthorized {
 		t.Fatalf("a disabled user logged in: %d", code)
 	}

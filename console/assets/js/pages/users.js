@@ -10,6 +10,7 @@ import * as api from '../api.js';
 import { ApiError } from '../api.js';
 import { h, clear, field, values, showError, clearErrors, confirmDialog, withBusy, bindDraft, dropDraft, readDraft,
   table, badge, toast, errorText } from '../ui.js';
+import { localDate } from '../format.js';
 
 addStrings({
   de: {
@@ -24,6 +25,8 @@ addStrings({
     'users.disable': 'Deaktivieren', 'users.enable': 'Aktivieren', 'users.reset_password': 'Passwort zurücksetzen',
     'users.created': '{name} wurde angelegt.', 'users.role_changed': '{name} ist jetzt {role}.',
     'users.disabled_msg': '{name} ist deaktiviert und kann sich nicht mehr anmelden.', 'users.enabled_msg': '{name} kann sich wieder anmelden.',
+    'users.unstaffed': '{n} geplante Schichten ab heute sind jetzt unbesetzt: bitte im Dienstplan neu besetzen.',
+    'users.unstaffed_one': 'Eine geplante Schicht ab heute ist jetzt unbesetzt: bitte im Dienstplan neu besetzen.',
     'users.deleted': '{name} wurde gelöscht.', 'users.password_changed': 'Das Passwort von {name} wurde geändert.',
     'users.password_title': 'Neues Passwort für {name}',
     'users.password_dialog_hint': 'Das neue Passwort gilt ab sofort. Bitte teilen Sie es {name} persönlich mit; bei der nächsten Anmeldung wird {name} gebeten, ein eigenes zu wählen.',
@@ -60,6 +63,8 @@ addStrings({
     'users.disable': 'Disable', 'users.enable': 'Enable', 'users.reset_password': 'Reset password',
     'users.created': '{name} was created.', 'users.role_changed': '{name} is now {role}.',
     'users.disabled_msg': '{name} is disabled and can no longer log in.', 'users.enabled_msg': '{name} can log in again.',
+    'users.unstaffed': '{n} planned shifts from today on are now unstaffed: please reassign them in the shift plan.',
+    'users.unstaffed_one': 'One planned shift from today on is now unstaffed: please reassign it in the shift plan.',
     'users.deleted': '{name} was deleted.', 'users.password_changed': 'The password of {name} was changed.',
     'users.password_title': 'New password for {name}',
     'users.password_dialog_hint': 'The new password works at once. Please tell {name} in person; at the next login {name} is asked to choose their own.',
@@ -141,7 +146,7 @@ export default {
       const ok = await withBusy(button, async () => {
         try {
           const res = await api.put(`/api/users/${u.id}`, body);
-          toast(done(res.user));
+          toast(await done(res.user));
           return true;
         } catch (err) {
           if (err.status === 401) return false;
@@ -163,8 +168,22 @@ export default {
 
     async function setActive(u, button) {
       if (u.id === me.id && u.is_active && !(await confirmDialog(t('users.confirm_self_disable')))) return;
-      await change(u, button, { is_active: !u.is_active },
-        (x) => t(x.is_active ? 'users.enabled_msg' : 'users.disabled_msg', { name: x.name }));
+      await change(u, button, { is_active: !u.is_active }, async (x) => {
+        const said = t(x.is_active ? 'users.enabled_msg' : 'users.disabled_msg', { name: x.name });
+        const n = x.is_active ? 0 : await unstaffedFrom(x);
+        return n ? `${said} ${t('users.unstaffed', { n })}` : said;
+      });
+    }
+
+    // unstaffedFrom counts the planned shifts from today on that a
+    // disabled user leaves without anyone (the plan marks them too).
+    async function unstaffedFrom(u) {
+      try {
+        const res = await api.get(`/api/shifts${api.query({ unstaffed: 'true', date_from: localDate() })}`);
+        return res.shifts.filter((sh) => sh.user_id === u.id).length;
+      } catch {
+        return 0;
+      }
     }
 
     async function removePin(u, button) {
