@@ -36,6 +36,7 @@ addStrings({
     'notif.log': 'Versandprotokoll', 'notif.log_intro': 'Die letzten 50 Versuche, neueste zuerst.', 'notif.no_log': 'Noch nichts gesendet.',
     'notif.time': 'Zeit', 'notif.result': 'Ergebnis', 'notif.message': 'Nachricht', 'notif.attempt_n': '{n}. Versuch',
     'notif.delivered': 'Zugestellt', 'notif.error': 'Fehler',
+    'notif.technical': 'Meldung des Empfängers oder Mailservers (technisch, unübersetzt):',
     'notif.auto': 'Warteschlange und Protokoll aktualisieren sich alle 30 Sekunden.',
     'notif.type.new_order': 'Neue Bestellung', 'notif.type.order_cancelled': 'Storno', 'notif.type.payment_received': 'Zahlung eingegangen',
     'notif.type.low_stock': 'Bestand niedrig', 'notif.type.shift_change': 'Schichtänderung', 'notif.type.clock_in': 'Eingestempelt',
@@ -76,6 +77,7 @@ addStrings({
     'notif.log': 'Delivery log', 'notif.log_intro': 'The last 50 attempts, newest first.', 'notif.no_log': 'Nothing sent yet.',
     'notif.time': 'Time', 'notif.result': 'Result', 'notif.message': 'Message', 'notif.attempt_n': 'attempt {n}',
     'notif.delivered': 'Delivered', 'notif.error': 'Error',
+    'notif.technical': 'What the receiver or mail server said (technical):',
     'notif.auto': 'The queue and the log refresh themselves every 30 seconds.',
     'notif.type.new_order': 'New order', 'notif.type.order_cancelled': 'Order cancelled', 'notif.type.payment_received': 'Payment received',
     'notif.type.low_stock': 'Low stock', 'notif.type.shift_change': 'Shift change', 'notif.type.clock_in': 'Clock-in',
@@ -185,7 +187,7 @@ export default {
         } },
         { label: t('notif.attempts'), class: 'num', cell: (d) => String(d.attempts) },
         { label: t('notif.next_attempt'), cell: (d) => d.next_attempt_at ? fmtDateTime(d.next_attempt_at) : '–' },
-        { label: t('notif.last_error'), class: 'wrap-anywhere', cell: (d) => d.last_error ? h('span', { class: 'error-text' }, d.last_error) : '–' },
+        { label: t('notif.last_error'), class: 'wrap-anywhere', cell: (d) => d.last_error ? technical(d.last_error) : '–' },
         { label: t('notif.created_at'), cell: (d) => fmtDateTime(d.created_at) },
       ];
       const show = (box, res, empty, caption, render) => clear(box, res.status === 'rejected'
@@ -199,7 +201,7 @@ export default {
         { label: t('notif.destination'), class: 'wrap-anywhere', cell: (l) => h('div', {}, h('div', { class: 'muted small-text' }, channelName(l.channel)), l.destination) },
         { label: t('notif.event_type'), cell: (l) => typeCell(l.event_type) },
         { label: t('notif.result'), class: 'wrap-anywhere', cell: (l) => h('div', {},
-          l.status === 'delivered' ? badge(t('notif.delivered'), 'ok') : [badge(t('notif.error'), 'bad'), ' ', h('span', { class: 'error-text' }, l.error || '')],
+          l.status === 'delivered' ? badge(t('notif.delivered'), 'ok') : [badge(t('notif.error'), 'bad'), ' ', technical(l.error || '')],
           l.attempt > 1 ? h('div', { class: 'muted small-text' }, t('notif.attempt_n', { n: l.attempt })) : null) },
         { label: t('notif.message'), class: 'wrap-anywhere', cell: (l) => h('span', { class: 'muted' }, l.message || '') },
       ], v.logs, { caption, empty, rowAttrs: (l) => ({ dataset: { id: l.id, status: l.status, eventType: l.event_type } }) }));
@@ -367,10 +369,14 @@ export default {
         const v = values(form);
         await withBusy(submit, async () => {
           try {
+            if (!setup[v.channel]) { // it could only fail: say why and where to fix it
+              clear(result, h('div', { class: 'result bad' }, notSetUp(v.channel)));
+              return;
+            }
             const r = (await api.post('/api/notifications/test', { channel: v.channel, destination: v.destination.trim() })).result;
             clear(result, h('div', { class: `result ${r.success ? 'ok' : 'bad'}` },
               h('p', {}, badge(t(r.success ? 'notif.test_ok' : 'notif.test_failed'), r.success ? 'ok' : 'bad'), ' ',
-                h('span', { class: 'result-message' }, r.message)),
+                r.success ? h('span', { class: 'result-message' }, r.message) : technical(r.message, 'result-message')),
               h('p', { class: 'muted small-text' }, t('notif.test_at', { channel: channelName(r.channel), destination: r.destination, time: fmtDateTime(r.sent_at) }))));
           } catch (err) {
             if (err.status === 401) return;
@@ -395,4 +401,12 @@ function destinationHint(box, channel) {
   const input = box.querySelector('input');
   input.type = channel === 'email' ? 'email' : channel === 'sms' ? 'tel' : 'url';
   input.inputMode = channel === 'sms' ? 'tel' : channel === 'email' ? 'email' : 'url';
+}
+
+// technical shows what a mail server, SMS gateway or webhook receiver (or
+// the sender before it) answered: its own words, which posbox cannot
+// translate, labelled as such so nobody takes them for the console's.
+function technical(text, cls = '') {
+  return h('span', { class: `technical ${cls}`.trim() },
+    h('span', { class: 'muted small-text' }, t('notif.technical')), ' ', h('code', { class: 'error-text' }, text));
 }
