@@ -20,8 +20,8 @@ addStrings({
     'account.mismatch': 'Die beiden neuen Passwörter stimmen nicht überein.',
     'account.submit': 'Passwort ändern', 'account.changed': 'Ihr Passwort wurde geändert. Sie bleiben angemeldet.',
     'account.other_devices': 'Auf anderen Geräten, an denen Sie angemeldet sind, müssen Sie sich danach neu anmelden.',
-    'account.wrong': 'Das jetzige Passwort ist falsch.',
-    'account.rate_limited': 'Zu viele Versuche. Bitte in {seconds} Sekunden erneut versuchen.',
+    'account.rate_limited': 'Zu viele Versuche. Bitte in {n} Sekunden erneut versuchen.',
+    'account.rate_limited_one': 'Zu viele Versuche. Bitte in einer Sekunde erneut versuchen.',
   },
   en: {
     'account.title': 'My account', 'account.password': 'Change password',
@@ -32,8 +32,8 @@ addStrings({
     'account.mismatch': 'The two new passwords do not match.',
     'account.submit': 'Change password', 'account.changed': 'Your password was changed. You stay logged in.',
     'account.other_devices': 'On other devices where you are logged in you will have to log in again.',
-    'account.wrong': 'The current password is wrong.',
-    'account.rate_limited': 'Too many attempts. Please try again in {seconds} seconds.',
+    'account.rate_limited': 'Too many attempts. Please try again in {n} seconds.',
+    'account.rate_limited_one': 'Too many attempts. Please try again in one second.',
   },
 });
 
@@ -69,11 +69,9 @@ export default {
         } catch (err) {
           if (err.status === 401) return;
           if (err.status === 429) {
-            form.querySelector('.form-error').textContent = t('account.rate_limited', { seconds: err.retryAfter || 20 });
+            form.querySelector('.form-error').textContent = t('account.rate_limited', { n: err.retryAfter || 20 });
             return;
           }
-          // The API's own words for a wrong current password, in hers.
-          for (const fe of err.errors || []) if (fe.field === 'current_password' && fe.message === 'is wrong') fe.message = t('account.wrong');
           showError(form, err);
         }
       });

@@ -209,7 +209,8 @@ export default {
       const warnings = [];
       if (a.oldest_unarchived_days >= 60) warnings.push(t('fiscal.warn_old', { n: a.oldest_unarchived_days }));
       if (a.rejected_ranges > 0) warnings.push(t(a.rejected_ranges === 1 ? 'fiscal.warn_rejected_one' : 'fiscal.warn_rejected', { n: a.rejected_ranges }));
-      if (a.warning && !warnings.length) warnings.push(a.warning);
+      // The API's `warning` says the same two things in English; the console
+      // words them itself from the numbers above.
       clear(stateBox,
         warnings.length ? h('div', { id: 'archive-warning', role: 'alert' }, warnings.map((w) => h('p', { class: 'notice' }, w))) : null,
         h('dl', { class: 'facts' },
