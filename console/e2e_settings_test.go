@@ -2,73 +2,14 @@ package console_test
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/emersion/go-sasl"
-	"github.com/emersion/go-smtp"
+	"posbox/notify/smtptest"
 )
-
-// testMailbox is a real SMTP server (emersion/go-smtp) on 127.0.0.1,
-// plain and without AUTH, that keeps the recipients it received.
-type testMailbox struct {
-	port int
-	mu   sync.Mutex
-	to   []string
-}
-
-func newTestMailbox(tb testing.TB) *testMailbox {
-	tb.Helper()
-	m := &testMailbox{}
-	srv := smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) { return &mailboxSession{m: m}, nil }))
-	srv.Domain, srv.AllowInsecureAuth = "localhost", true
-	srv.ReadTimeout, srv.WriteTimeout = 10*time.Second, 10*time.Second
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	m.port = ln.Addr().(*net.TCPAddr).Port
-	go srv.Serve(ln)
-	tb.Cleanup(func() { srv.Close() })
-	return m
-}
-
-func (m *testMailbox) received() []string {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return append([]string(nil), m.to...)
-}
-
-type mailboxSession struct {
-	m  *testMailbox
-	to []string
-}
-
-func (x *mailboxSession) AuthMechanisms() []string             { return []string{sasl.Plain} }
-func (x *mailboxSession) Auth(string) (sasl.Server, error)     { return nil, errors.New("no auth here") }
-func (x *mailboxSession) Mail(string, *smtp.MailOptions) error { return nil }
-func (x *mailboxSession) Rcpt(to string, _ *smtp.RcptOptions) error {
-	x.to = append(x.to, to)
-	return nil
-}
-func (x *mailboxSession) Data(r io.Reader) error {
-	if _, err := io.ReadAll(r); err != nil {
-		return err
-	}
-	x.m.mu.Lock()
-	x.m.to = append(x.m.to, x.to...)
-	x.m.mu.Unlock()
-	return nil
-}
-func (x *mailboxSession) Reset()        { x.to = nil }
-func (x *mailboxSession) Logout() error { return nil }
 
 // The settings page: the restaurant's name, state and rest hours; email
 // saved pointing at a local SMTP server, a test mail that arrives, and a
@@ -77,7 +18,7 @@ func TestConsoleSettings(t *testing.T) {
 	a := newAppliance(t)
 	b := newBrowser(t, a)
 	admin := a.token(t, "chef@linde.test", adminPassword)
-	mb := newTestMailbox(t)
+	mb := smtptest.Start(t, smtptest.Options{})
 
 	b.open("/settings")
 	b.login("chef@linde.test", adminPassword)
@@ -113,7 +54,7 @@ func TestConsoleSettings(t *testing.T) {
 	// A bad sender address: the field says so and nothing is saved.
 	b.fill("#email-form input[name=host]", "127.0.0.1")
 	b.fill("#email-form select[name=tls]", "none")
-	b.fill("#email-form input[name=port]", fmt.Sprint(mb.port))
+	b.fill("#email-form input[name=port]", fmt.Sprint(mb.Port()))
 	b.fill("#email-form input[name=from]", "kasse")
 	b.fill("#email-form input[name=password]", "geheim-Passwort-1")
 	b.click("#email-form button[type=submit]")
@@ -139,9 +80,9 @@ func TestConsoleSettings(t *testing.T) {
 	b.fill("#email-test-form input[name=destination]", "inhaberin@linde.test")
 	b.click("#email-test-form button[type=submit]")
 	b.wait("the test's success", `document.querySelector('#email-test-form .result.ok')?.innerText.includes('vom Mailserver angenommen')`)
-	for deadline := time.Now().Add(10 * time.Second); len(mb.received()) == 0 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Second); len(mb.Received()) == 0 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 	}
-	if got := mb.received(); len(got) != 1 || got[0] != "inhaberin@linde.test" {
+	if got := mb.Received(); len(got) != 1 || len(got[0].To) != 1 || got[0].To[0] != "inhaberin@linde.test" {
 		t.Fatalf("the mailbox got %v", got)
 	}
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"posbox/notify/smtptest"
 	"posbox/store"
 )
 
@@ -14,7 +15,7 @@ func TestSavedEmailSettingsOverrideTheConfigFile(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
-	fromFile, fromConsole := newSMTPServer(t, nil), newSMTPServer(t, nil)
+	fromFile, fromConsole := smtptest.Start(t, smtptest.Options{}), smtptest.Start(t, smtptest.Options{})
 	d := e.dispatcher(t, map[string]Sender{store.ChannelEmail: emailSender(t, plainConfig(fromFile)),
 		store.ChannelSMS: smsSender(t, SMSConfig{})})
 	setup, err := d.ChannelSetup(ctx, e.rest.ID)
@@ -24,18 +25,18 @@ func TestSavedEmailSettingsOverrideTheConfigFile(t *testing.T) {
 	e.rule(t, store.ChannelEmail, "new_order", "chef@trattoria.example")
 	e.event(t, "new_order", map[string]any{"order_number": 1})
 	runOnce(t, d)
-	if len(fromFile.received()) != 1 {
-		t.Fatalf("config file's relay got %d mails", len(fromFile.received()))
+	if len(fromFile.Received()) != 1 {
+		t.Fatalf("config file's relay got %d mails", len(fromFile.Received()))
 	}
 
-	if _, err := e.st.PutEmailSettings(ctx, e.rest.ID, store.EmailSettingsInput{Host: store.Of("127.0.0.1"), Port: store.Of(fromConsole.port()),
+	if _, err := e.st.PutEmailSettings(ctx, e.rest.ID, store.EmailSettingsInput{Host: store.Of("127.0.0.1"), Port: store.Of(fromConsole.Port()),
 		From: store.Of("kasse@trattoria.example"), TLS: store.Of("none")}); err != nil {
 		t.Fatal(err)
 	}
 	e.event(t, "new_order", map[string]any{"order_number": 2})
 	runOnce(t, d)
-	if len(fromConsole.received()) != 1 || len(fromFile.received()) != 1 {
-		t.Fatalf("after saving: console relay %d, file relay %d mails", len(fromConsole.received()), len(fromFile.received()))
+	if len(fromConsole.Received()) != 1 || len(fromFile.Received()) != 1 {
+		t.Fatalf("after saving: console relay %d, file relay %d mails", len(fromConsole.Received()), len(fromFile.Received()))
 	}
 	if setup, _ := d.ChannelSetup(ctx, e.rest.ID); setup[store.ChannelEmail] != store.SettingsFromConsole {
 		t.Fatalf("setup %v", setup)

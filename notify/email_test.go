@@ -12,113 +12,14 @@ import (
 	"net/http/httptest"
 	"net/mail"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 
+	"posbox/notify/smtptest"
 	"posbox/store"
 )
-
-// smtpServer is a real SMTP server (emersion/go-smtp) on 127.0.0.1 that
-// keeps what it receives; rcptErr scripts a failure of RCPT TO.
-type smtpServer struct {
-	addr     string
-	srv      *smtp.Server
-	mu       sync.Mutex
-	msgs     []rcvd
-	sessions int
-	rcptErr  error
-	authed   []string
-}
-
-type rcvd struct {
-	from string
-	to   []string
-	data []byte
-}
-
-func newSMTPServer(t testing.TB, tlsCfg *tls.Config) *smtpServer {
-	t.Helper()
-	s := &smtpServer{}
-	s.srv = smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) {
-		s.mu.Lock()
-		s.sessions++
-		s.mu.Unlock()
-		return &smtpSession{s: s}, nil
-	}))
-	s.srv.Domain = "localhost"
-	s.srv.AllowInsecureAuth = tlsCfg == nil
-	s.srv.TLSConfig = tlsCfg
-	s.srv.ReadTimeout, s.srv.WriteTimeout = 10*time.Second, 10*time.Second
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.addr = ln.Addr().String()
-	go s.srv.Serve(ln)
-	t.Cleanup(func() { s.srv.Close() })
-	return s
-}
-
-func (s *smtpServer) port() int {
-	_, p, _ := net.SplitHostPort(s.addr)
-	n := 0
-	for _, c := range p {
-		n = n*10 + int(c-'0')
-	}
-	return n
-}
-
-func (s *smtpServer) received() []rcvd {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]rcvd(nil), s.msgs...)
-}
-
-type smtpSession struct {
-	s    *smtpServer
-	from string
-	to   []string
-}
-
-func (x *smtpSession) AuthMechanisms() []string { return []string{sasl.Plain} }
-func (x *smtpSession) Auth(string) (sasl.Server, error) {
-	return sasl.NewPlainServer(func(_, user, pass string) error {
-		if user != "posbox" || pass != "secret" {
-			return errors.New("bad credentials")
-		}
-		x.s.mu.Lock()
-		x.s.authed = append(x.s.authed, user)
-		x.s.mu.Unlock()
-		return nil
-	}), nil
-}
-func (x *smtpSession) Mail(from string, _ *smtp.MailOptions) error { x.from = from; return nil }
-func (x *smtpSession) Rcpt(to string, _ *smtp.RcptOptions) error {
-	x.s.mu.Lock()
-	err := x.s.rcptErr
-	x.s.mu.Unlock()
-	if err != nil {
-		return err
-	}
-	x.to = append(x.to, to)
-	return nil
-}
-func (x *smtpSession) Data(r io.Reader) error {
-	b, err := io.ReadAll(r)
-	if err != nil {
-		return err
-	}
-	x.s.mu.Lock()
-	x.s.msgs = append(x.s.msgs, rcvd{x.from, x.to, b})
-	x.s.mu.Unlock()
-	return nil
-}
-func (x *smtpSession) Reset()        { x.from, x.to = "", nil }
-func (x *smtpSession) Logout() error { return nil }
 
 func emailSender(t testing.TB, cfg EmailConfig) *EmailSender {
 	t.Helper()
@@ -131,8 +32,8 @@ func emailSender(t testing.TB, cfg EmailConfig) *EmailSender {
 
 // plainConfig talks to s without TLS and without AUTH: go-mail (rightly)
 // sends no password over an unencrypted connection.
-func plainConfig(s *smtpServer) EmailConfig {
-	return EmailConfig{Host: "127.0.0.1", Port: s.port(), From: "kasse@trattoria.example", TLS: "none", Timeout: 5 * time.Second}
+func plainConfig(s *smtptest.Server) EmailConfig {
+	return EmailConfig{Host: "127.0.0.1", Port: s.Port(), From: "kasse@trattoria.example", TLS: "none", Timeout: 5 * time.Second}
 }
 
 // An event with an email rule arrives as a proper mail: headers, text and
@@ -140,21 +41,21 @@ func plainConfig(s *smtpServer) EmailConfig {
 func TestEmailDeliveredWithHeadersAndBothParts(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	srv := newSMTPServer(t, nil)
+	srv := smtptest.Start(t, smtptest.Options{})
 	e.rule(t, store.ChannelEmail, "clock_in", "chef@trattoria.example")
 	e.event(t, "clock_in", map[string]any{"action": "clock_in", "local_time": "2026-11-22 10:00",
 		"time_entry": map[string]any{"user_name": "Jörg <Koch>"}})
 	d := e.dispatcher(t, map[string]Sender{store.ChannelEmail: emailSender(t, plainConfig(srv))})
 	runOnce(t, d)
 
-	msgs := srv.received()
+	msgs := srv.Received()
 	if len(msgs) != 1 {
 		t.Fatalf("%d mails, want 1; logs %+v", len(msgs), e.logs(t))
 	}
-	if msgs[0].from != "kasse@trattoria.example" || len(msgs[0].to) != 1 || msgs[0].to[0] != "chef@trattoria.example" {
-		t.Fatalf("envelope %q -> %q", msgs[0].from, msgs[0].to)
+	if msgs[0].From != "kasse@trattoria.example" || len(msgs[0].To) != 1 || msgs[0].To[0] != "chef@trattoria.example" {
+		t.Fatalf("envelope %q -> %q", msgs[0].From, msgs[0].To)
 	}
-	m, err := mail.ReadMessage(strings.NewReader(string(msgs[0].data)))
+	m, err := mail.ReadMessage(strings.NewReader(string(msgs[0].Data)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,16 +125,15 @@ func TestEmailFailuresAreNotRetried(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t)
-			srv := newSMTPServer(t, nil)
-			srv.rcptErr = tc.err
+			srv := smtptest.Start(t, smtptest.Options{RcptErr: tc.err})
 			e.rule(t, store.ChannelEmail, "tse_error", "chef@trattoria.example")
 			e.event(t, "tse_error", map[string]any{"message": "TSE did not answer"})
 			d := e.dispatcher(t, map[string]Sender{store.ChannelEmail: emailSender(t, plainConfig(srv))})
 			runOnce(t, d)
 			e.clock.Add(48 * time.Hour)
 			runOnce(t, d)
-			if srv.sessions != 1 || len(srv.received()) != 0 {
-				t.Fatalf("%d SMTP sessions, %d mails; want 1 session, 0 mails", srv.sessions, len(srv.received()))
+			if srv.Sessions() != 1 || len(srv.Received()) != 0 {
+				t.Fatalf("%d SMTP sessions, %d mails; want 1 session, 0 mails", srv.Sessions(), len(srv.Received()))
 			}
 			logs := e.logs(t)
 			if len(logs) != 1 || logs[0].Status != store.LogFailed || logs[0].Temporary != tc.temporary ||
@@ -283,17 +183,17 @@ func TestEmailTLSPolicies(t *testing.T) {
 	clientTLS := &tls.Config{RootCAs: pool, ServerName: "127.0.0.1", MinVersion: tls.VersionTLS12}
 	serverTLS := &tls.Config{Certificates: ts.TLS.Certificates}
 
-	secure := newSMTPServer(t, serverTLS)
+	secure := smtptest.Start(t, smtptest.Options{User: "posbox", Password: "secret", TLS: serverTLS})
 	cfg := plainConfig(secure)
 	cfg.TLS, cfg.TLSConfig, cfg.Username, cfg.Password = "starttls", clientTLS, "posbox", "secret"
 	if err := emailSender(t, cfg).Send(context.Background(), Message{Destination: "x@y.example", Subject: "s", Text: "t"}); err != nil {
 		t.Fatalf("starttls: %v", err)
 	}
-	if len(secure.received()) != 1 || len(secure.authed) != 1 {
+	if len(secure.Received()) != 1 || len(secure.Authenticated()) != 1 {
 		t.Fatal("no authenticated mail over STARTTLS")
 	}
 
-	plain := newSMTPServer(t, nil) // offers no STARTTLS
+	plain := smtptest.Start(t, smtptest.Options{}) // offers no STARTTLS
 	cfg = plainConfig(plain)
 	cfg.TLS, cfg.TLSConfig = "starttls", clientTLS
 	if err := emailSender(t, cfg).Send(context.Background(), Message{Destination: "x@y.example", Subject: "s", Text: "t"}); err == nil {
@@ -304,30 +204,13 @@ func TestEmailTLSPolicies(t *testing.T) {
 		t.Fatalf("opportunistic: %v", err)
 	}
 
-	implicit := newSMTPServer(t, nil)
-	implicit.srv.Close()
-	ln, err := tls.Listen("tcp", "127.0.0.1:0", serverTLS)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s2 := newSMTPServerOn(t, ln)
+	s2 := smtptest.Start(t, smtptest.Options{TLS: serverTLS, ImplicitTLS: true})
 	cfg = plainConfig(s2)
 	cfg.TLS, cfg.TLSConfig = "tls", clientTLS
 	if err := emailSender(t, cfg).Send(context.Background(), Message{Destination: "x@y.example", Subject: "s", Text: "t"}); err != nil {
 		t.Fatalf("tls: %v", err)
 	}
-	if len(s2.received()) != 1 {
+	if len(s2.Received()) != 1 {
 		t.Fatal("no mail over implicit TLS")
 	}
-}
-
-// newSMTPServerOn serves on a given (TLS) listener.
-func newSMTPServerOn(t testing.TB, ln net.Listener) *smtpServer {
-	t.Helper()
-	s := &smtpServer{addr: ln.Addr().String()}
-	s.srv = smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) { return &smtpSession{s: s}, nil }))
-	s.srv.Domain = "localhost"
-	go s.srv.Serve(ln)
-	t.Cleanup(func() { s.srv.Close() })
-	return s
 }

@@ -4,81 +4,18 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/emersion/go-sasl"
-	"github.com/emersion/go-smtp"
-
 	"posbox/notify"
+	"posbox/notify/smtptest"
 	"posbox/store"
 )
-
-// mailbox is a real SMTP server (emersion/go-smtp) on 127.0.0.1, plain
-// and without AUTH, that keeps what it receives.
-type mailbox struct {
-	port int
-	mu   sync.Mutex
-	msgs []string // "to|data"
-}
-
-func newMailbox(tb testing.TB) *mailbox {
-	tb.Helper()
-	m := &mailbox{}
-	srv := smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) { return &mailboxSession{m: m}, nil }))
-	srv.Domain, srv.AllowInsecureAuth = "localhost", true
-	srv.ReadTimeout, srv.WriteTimeout = 10*time.Second, 10*time.Second
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	m.port = ln.Addr().(*net.TCPAddr).Port
-	go srv.Serve(ln)
-	tb.Cleanup(func() { srv.Close() })
-	return m
-}
-
-func (m *mailbox) received() []string {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return append([]string(nil), m.msgs...)
-}
-
-type mailboxSession struct {
-	m  *mailbox
-	to []string
-}
-
-func (x *mailboxSession) AuthMechanisms() []string { return []string{sasl.Plain} }
-func (x *mailboxSession) Auth(string) (sasl.Server, error) {
-	return nil, errors.New("no auth here")
-}
-func (x *mailboxSession) Mail(string, *smtp.MailOptions) error { return nil }
-func (x *mailboxSession) Rcpt(to string, _ *smtp.RcptOptions) error {
-	x.to = append(x.to, to)
-	return nil
-}
-func (x *mailboxSession) Data(r io.Reader) error {
-	b, err := io.ReadAll(r)
-	if err != nil {
-		return err
-	}
-	x.m.mu.Lock()
-	x.m.msgs = append(x.m.msgs, strings.Join(x.to, ",")+"|"+string(b))
-	x.m.mu.Unlock()
-	return nil
-}
-func (x *mailboxSession) Reset()        { x.to = nil }
-func (x *mailboxSession) Logout() error { return nil }
 
 // runDispatcher runs d until the test ends.
 func runDispatcher(tb testing.TB, d *notify.Dispatcher) {
@@ -128,9 +65,9 @@ func TestEmailSettingsFromTheAPIDeliver(t *testing.T) {
 	rule := map[string]any{"channel": "email", "event_type": "new_order", "is_enabled": true, "destination": "chefin@trattoria.example"}
 	wantProblem(t, e.do(t, "POST", "/api/notifications/settings", rule, e.adminToken), http.StatusConflict, store.EChannelNotConfigured)
 
-	mb := newMailbox(t)
+	mb := smtptest.Start(t, smtptest.Options{})
 	const secret = "s3cr3t-Passw0rt"
-	res := put(map[string]any{"host": "127.0.0.1", "port": mb.port, "from": "kasse@trattoria.example", "tls": "none", "password": secret})
+	res := put(map[string]any{"host": "127.0.0.1", "port": mb.Port(), "from": "kasse@trattoria.example", "tls": "none", "password": secret})
 	if res["status"] != http.StatusOK || strings.Contains(res["body"].(string), secret) {
 		t.Fatalf("PUT: %v", res)
 	}
@@ -139,7 +76,7 @@ func TestEmailSettingsFromTheAPIDeliver(t *testing.T) {
 		t.Fatalf("GET shows the password: %s", rec.Body)
 	}
 	got = decodeJSON(t, rec)["email"].(map[string]any)
-	if got["configured"] != true || got["source"] != "console" || got["host"] != "127.0.0.1" || got["port"] != float64(mb.port) ||
+	if got["configured"] != true || got["source"] != "console" || got["host"] != "127.0.0.1" || got["port"] != float64(mb.Port()) ||
 		got["password_set"] != true || got["tls"] != "none" || got["from"] != "kasse@trattoria.example" {
 		t.Fatalf("after: %v", got)
 	}
@@ -155,11 +92,11 @@ func TestEmailSettingsFromTheAPIDeliver(t *testing.T) {
 		rec := e.do(t, "PUT", "/api/settings/email", bad, e.adminToken)
 		wantStatus(t, rec, http.StatusUnprocessableEntity)
 	}
-	if s, _ := e.st.EmailSettings(context.Background(), e.restaurant.ID); s.Host != "127.0.0.1" || s.Password != secret || s.Port != mb.port {
+	if s, _ := e.st.EmailSettings(context.Background(), e.restaurant.ID); s.Host != "127.0.0.1" || s.Password != secret || s.Port != mb.Port() {
 		t.Fatalf("a refused PUT changed the settings: %+v", s)
 	}
 	// A PUT without password keeps it.
-	if res := put(map[string]any{"host": "127.0.0.1", "port": mb.port, "from": "kasse@trattoria.example", "tls": "none"}); res["status"] != http.StatusOK {
+	if res := put(map[string]any{"host": "127.0.0.1", "port": mb.Port(), "from": "kasse@trattoria.example", "tls": "none"}); res["status"] != http.StatusOK {
 		t.Fatalf("PUT: %v", res)
 	}
 	if s, _ := e.st.EmailSettings(context.Background(), e.restaurant.ID); s.Password != secret {
@@ -170,16 +107,16 @@ func TestEmailSettingsFromTheAPIDeliver(t *testing.T) {
 	wantStatus(t, e.do(t, "POST", "/api/notifications/settings", rule, e.adminToken), http.StatusCreated)
 	_, staff := e.staff(t, "Sam Staff")
 	wantStatus(t, e.do(t, "POST", "/api/events", map[string]any{"type": "new_order", "data": map[string]any{"order_number": 1042, "total_cents": 4580}}, staff), http.StatusAccepted)
-	waitUntil(t, "the mail", func() bool { return len(mb.received()) == 1 })
-	if m := mb.received()[0]; !strings.HasPrefix(m, "chefin@trattoria.example|") || !strings.Contains(m, "1042") {
-		t.Fatalf("mail %q", m)
+	waitUntil(t, "the mail", func() bool { return len(mb.Received()) == 1 })
+	if m := mb.Received()[0]; strings.Join(m.To, ",") != "chefin@trattoria.example" || !strings.Contains(string(m.Data), "1042") {
+		t.Fatalf("mail to %q: %q", m.To, m.Data)
 	}
 	// The test send of the settings page goes through the same settings.
 	rec = e.do(t, "POST", "/api/notifications/test", map[string]any{"channel": "email", "destination": "test@trattoria.example"}, e.adminToken)
 	if r := decodeJSON(t, rec)["result"].(map[string]any); r["success"] != true {
 		t.Fatalf("test send %v", r)
 	}
-	waitUntil(t, "the test mail", func() bool { return len(mb.received()) == 2 })
+	waitUntil(t, "the test mail", func() bool { return len(mb.Received()) == 2 })
 	if logs := e.do(t, "GET", "/api/notifications/logs", nil, e.adminToken).Body.String(); strings.Contains(logs, secret) {
 		t.Fatal("the notification log shows the password")
 	}
