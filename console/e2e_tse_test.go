@@ -93,7 +93,7 @@ func TestConsoleSimulatorIsNoTSE(t *testing.T) {
 	b := newBrowser(t, a)
 	b.open("/")
 	b.login("chef@linde.test", adminPassword)
-	for _, path := range []string{"/", "/shifts", "/time", "/discounts", "/tse", "/fiscal", "/notifications", "/users"} {
+	for _, path := range []string{"/", "/shifts", "/time", "/discounts", "/tse", "/fiscal", "/notifications", "/users", "/settings", "/account"} {
 		b.open(path)
 		b.wait("the page "+path, `document.querySelector('main h1')`)
 		got := b.text("#sim-banner")
