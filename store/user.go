@@ -326,27 +326,7 @@ func (s *Store) Users(ctx context.Context, restaurantID string) ([]*User, error)
 // UpdateUser applies a partial update. It refuses to leave the restaurant
 // without an active admin.
 func (s *Store) UpdateUser(ctx context.Context, restaurantID, id string, upd UserUpdate) (*User, error) {
-	var f Fields
-	NotNull(&f, "name", upd.Name)
-	NotNull(&f, "role", upd.Role)
-	NotNull(&f, "is_active", upd.IsActive)
-	NotNull(&f, "password", upd.Password)
-	if upd.Password.Set && !upd.Password.Null {
-		validatePassword(&f, upd.Password.Value)
-	}
-	if v := upd.StaffNumber; v.Set && !v.Null && !validStaffNumber(v.Value) {
-		f.Add("staff_number", FNotStaffNumber, "must be 1-20 letters, digits or '-', or null", "max", 20)
-	}
-	if v := upd.PIN; v.Set && !v.Null {
-		validatePIN(&f, v.Value)
-	}
-	if v := upd.Email; v.Set && !v.Null && strings.TrimSpace(v.Value) == "" {
-		f.Add("email", FNotEmail, "must be an email address, or null")
-	}
-	if v := upd.Email; v.Set && v.Null && upd.Password.Set {
-		f.Add("password", FNotAllowed, "is only for a login by email")
-	}
-	if err := f.Err(); err != nil {
+	if err := upd.validate(); err != nil {
 		return nil, err
 	}
 	var hash, pinHash string
@@ -374,37 +354,7 @@ func (s *Store) UpdateUser(ctx context.Context, restaurantID, id string, upd Use
 		}
 		wasAdmin := u.Role == RoleAdmin && u.IsActive
 		before := *u
-		if upd.Email.Set {
-			u.Email = ""
-			if !upd.Email.Null {
-				u.Email = strings.TrimSpace(upd.Email.Value)
-			}
-		}
-		upd.Name.Apply(&u.Name)
-		upd.Role.Apply(&u.Role)
-		upd.IsActive.Apply(&u.IsActive)
-		if upd.StaffNumber.Set {
-			u.StaffNumber = ""
-			if !upd.StaffNumber.Null {
-				u.StaffNumber = upd.StaffNumber.Value
-			}
-		}
-		if upd.PIN.Set {
-			u.PINHash = pinHash
-		}
-		if u.Role == RoleAdmin && before.Role != RoleAdmin && !upd.PIN.Set {
-			// An admin logs in with email and password only.
-			u.PINHash = ""
-		}
-		switch {
-		case hash != "":
-			u.PasswordHash = hash
-			// A password set by someone else is for the first login only.
-			u.MustChangePassword = upd.ByUserID != id
-		case u.Email == "":
-			// Without an email nothing could log in with a password.
-			u.PasswordHash, u.MustChangePassword = "", false
-		}
+		upd.apply(u, hash, pinHash)
 		var f Fields
 		u.validate(&f)
 		if err := f.Err(); err != nil {
@@ -438,6 +388,69 @@ func (s *Store) UpdateUser(ctx context.Context, restaurantID, id string, upd Use
 		return nil, err
 	}
 	return u, nil
+}
+
+// validate checks an update's members on their own; what depends on the
+// stored user is checked by User.validate after apply.
+func (upd UserUpdate) validate() error {
+	var f Fields
+	NotNull(&f, "name", upd.Name)
+	NotNull(&f, "role", upd.Role)
+	NotNull(&f, "is_active", upd.IsActive)
+	NotNull(&f, "password", upd.Password)
+	if upd.Password.Set && !upd.Password.Null {
+		validatePassword(&f, upd.Password.Value)
+	}
+	if v := upd.StaffNumber; v.Set && !v.Null && !validStaffNumber(v.Value) {
+		f.Add("staff_number", FNotStaffNumber, "must be 1-20 letters, digits or '-', or null", "max", 20)
+	}
+	if v := upd.PIN; v.Set && !v.Null {
+		validatePIN(&f, v.Value)
+	}
+	if v := upd.Email; v.Set && !v.Null && strings.TrimSpace(v.Value) == "" {
+		f.Add("email", FNotEmail, "must be an email address, or null")
+	}
+	if v := upd.Email; v.Set && v.Null && upd.Password.Set {
+		f.Add("password", FNotAllowed, "is only for a login by email")
+	}
+	return f.Err()
+}
+
+// apply sets the update's members on the stored user u; hash and pinHash
+// are the new password's and PIN's hashes, "" when not changed.
+func (upd UserUpdate) apply(u *User, hash, pinHash string) {
+	wasAdmin := u.Role == RoleAdmin
+	if upd.Email.Set {
+		u.Email = ""
+		if !upd.Email.Null {
+			u.Email = strings.TrimSpace(upd.Email.Value)
+		}
+	}
+	upd.Name.Apply(&u.Name)
+	upd.Role.Apply(&u.Role)
+	upd.IsActive.Apply(&u.IsActive)
+	if upd.StaffNumber.Set {
+		u.StaffNumber = ""
+		if !upd.StaffNumber.Null {
+			u.StaffNumber = upd.StaffNumber.Value
+		}
+	}
+	if upd.PIN.Set {
+		u.PINHash = pinHash
+	}
+	if u.Role == RoleAdmin && !wasAdmin && !upd.PIN.Set {
+		// An admin logs in with email and password only.
+		u.PINHash = ""
+	}
+	switch {
+	case hash != "":
+		u.PasswordHash = hash
+		// A password set by someone else is for the first login only.
+		u.MustChangePassword = upd.ByUserID != u.ID
+	case u.Email == "":
+		// Without an email nothing could log in with a password.
+		u.PasswordHash, u.MustChangePassword = "", false
+	}
 }
 
 // ensureOtherAdmin fails with last_admin unless the restaurant keeps an
