@@ -10,7 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"posbox/tse/archive"
+	"posbox/fiscal/archive"
 	"slices"
 	"strings"
 )

@@ -10,9 +10,9 @@ import (
 
 	"github.com/robfig/cron/v3"
 
+	"posbox/fiscal/archive"
 	"posbox/store"
 	"posbox/tse"
-	"posbox/tse/archive"
 )
 
 // archiveTSEDir is where the TSE's TAR exports are kept, inside the data

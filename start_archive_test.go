@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"posbox/fiscal/archive"
 	"posbox/store"
 	"posbox/store/storetest"
 	"posbox/tse"
-	"posbox/tse/archive"
 )
 
 // The TSE archive is kept ten years: the nightly backups' retention never

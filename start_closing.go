@@ -8,8 +8,9 @@ import (
 
 	"github.com/robfig/cron/v3"
 
+	"posbox/fiscal/closing"
+	"posbox/fiscal/dsfinvk"
 	"posbox/store"
-	"posbox/tse/dsfinvk"
 )
 
 // checkClosing validates closing_time at start.
@@ -31,7 +32,7 @@ func startClosings(ctx context.Context, sched *cron.Cron, st *store.Store, cfg C
 	if cfg.ClosingTime == "" {
 		return nil
 	}
-	job := &dsfinvk.AutoCloser{St: st, At: cfg.ClosingTime, Log: log}
+	job := &closing.AutoCloser{St: st, At: cfg.ClosingTime, Log: log}
 	_, err := sched.AddFunc("* * * * *", func() {
 		if err := job.Run(ctx); err != nil && ctx.Err() == nil {
 			log.Error("daily closing", "err", err)

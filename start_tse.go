@@ -9,9 +9,9 @@ import (
 
 	"github.com/robfig/cron/v3"
 
+	"posbox/fiscal/queue"
 	"posbox/store"
 	"posbox/tse"
-	"posbox/tse/queue"
 )
 
 // TSE job schedules. The self-test time is the seed's (02:00 UTC); the

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"posbox/fiscal/queue"
 	"posbox/store"
 	"posbox/tse"
-	"posbox/tse/queue"
 )
 
 // The TSE jobs sit in the UTC scheduler at their times: the self-test at

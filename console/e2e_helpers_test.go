@@ -29,13 +29,13 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"posbox/console"
+	"posbox/fiscal/archive"
+	"posbox/fiscal/dsfinvk"
+	"posbox/fiscal/queue"
 	"posbox/notify"
 	"posbox/server"
 	"posbox/store"
 	"posbox/tse"
-	"posbox/tse/archive"
-	"posbox/tse/dsfinvk"
-	"posbox/tse/queue"
 )
 
 const adminPassword = "correct-horse-battery"

@@ -228,7 +228,7 @@ var subjects = map[string]func(v view, typ string) string{
 		case "self_test_failed":
 			return v.pick("TSE-FEHLER: Selbsttest fehlgeschlagen ("+cause[0]+")", "TSE ERROR: self-test failed ("+cause[1]+")")
 		case "archive_verification_failed":
-			// The TSE archive (tse/archive): a TAR export failed its check.
+			// The TSE archive (fiscal/archive): a TAR export failed its check.
 			finding := archiveFindings[v.s("error_code")]
 			if finding[0] == "" {
 				finding = [2]string{"Prüfung fehlgeschlagen", "check failed"}
@@ -345,7 +345,7 @@ var tseCauses = map[string][2]string{
 // tseCause is the event's error in words: by its code, else its message,
 // else "?".
 // archiveFindings names why a TSE archive export was refused
-// (tse/archive's finding codes).
+// (fiscal/archive's finding codes).
 var archiveFindings = map[string][2]string{
 	"tar_gap":                 {"Lücke in den Signaturzählern", "gap in the signature counters"},
 	"tar_bad_signature":       {"ungültige Signatur", "bad signature"},

@@ -12,7 +12,7 @@ import (
 	"posbox/store"
 )
 
-// DSFinVK builds the DSFinV-K export (package tse/dsfinvk's Exporter,
+// DSFinVK builds the DSFinV-K export (package fiscal/dsfinvk's Exporter,
 // built by main): the closings f selects, as a ZIP written to w.
 type DSFinVK interface {
 	Export(ctx context.Context, r *store.Restaurant, f store.ClosingFilter, tss store.TSEInfo, w io.Writer) error

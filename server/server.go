@@ -1,6 +1,6 @@
 // Package server is posbox's HTTP API: routes, authentication, decoding,
 // validation of request bodies and the JSON views. Domain work lives in
-// the store, the TSE queue (tse/queue) and notify, which it reaches
+// the store, the TSE queue (fiscal/queue) and notify, which it reaches
 // through the interfaces main passes in (Config.TSE, Config.Notifier).
 package server
 
@@ -27,15 +27,15 @@ type Config struct {
 	LoginPerIP        Limit
 	LoginPerAccountIP Limit
 	LoginPerAccount   Limit
-	// TSE signs sales (package tse/queue's Queue); nil answers 503
+	// TSE signs sales (package fiscal/queue's Queue); nil answers 503
 	// tse_unavailable on every TSE endpoint.
 	TSE TSE
 	// Archive is the fiscal archive of the TSE's TAR exports (package
-	// tse/archive); nil when the provider cannot export.
+	// fiscal/archive); nil when the provider cannot export.
 	Archive Archive
 	// Notifier sends test notifications (package notify's Dispatcher).
 	Notifier Notifier
-	// DSFinVK builds the DSFinV-K export (package tse/dsfinvk's
+	// DSFinVK builds the DSFinV-K export (package fiscal/dsfinvk's
 	// Exporter); nil answers 503 on GET /api/fiscal/dsfinvk.
 	DSFinVK DSFinVK
 	// Console is the admin console's files (package console), served at

@@ -12,7 +12,7 @@ import (
 	"posbox/tse"
 )
 
-// TSE is the fiscal signing the API drives: package tse/queue's Queue,
+// TSE is the fiscal signing the API drives: package fiscal/queue's Queue,
 // built and run by main. Every method that reaches the TSS answers 409
 // tse_not_configured for a restaurant the TSS does not sign for.
 type TSE interface {

@@ -12,7 +12,7 @@ import (
 )
 
 // Archive is the fiscal archive of the TSE's TAR exports: package
-// tse/archive's Archive, built and scheduled by main. Lists and rows come
+// fiscal/archive's Archive, built and scheduled by main. Lists and rows come
 // from the store; the archive owns the files and the exports.
 type Archive interface {
 	// Open opens an archived TAR (the caller closes it).

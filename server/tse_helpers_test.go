@@ -13,12 +13,12 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"posbox/fiscal/archive"
+	"posbox/fiscal/dsfinvk"
+	"posbox/fiscal/queue"
 	"posbox/store"
 	"posbox/store/storetest"
 	"posbox/tse"
-	"posbox/tse/archive"
-	"posbox/tse/dsfinvk"
-	"posbox/tse/queue"
 )
 
 // tseEnv is a test appliance with the in-process simulator (its state in

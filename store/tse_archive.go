@@ -11,7 +11,7 @@ import (
 )
 
 // The fiscal archive's rows (migration 00009): one per TAR export posbox
-// asked the provider for. The job in tse/archive drives them; every state
+// asked the provider for. The job in fiscal/archive drives them; every state
 // change is one of the functions below, in one write transaction.
 
 // Archive kinds and states.
@@ -375,7 +375,7 @@ type TSEArchiveState struct {
 	// LastProblem is the newest open range's reason (empty: none).
 	Rejected    int
 	LastProblem string
-	// Set by the archive (tse/archive), not by the store: the age of
+	// Set by the archive (fiscal/archive), not by the store: the age of
 	// OldestUnarchived in whole days, and a warning for the admin ("" when
 	// there is nothing to warn about).
 	OldestUnarchivedDays *int

@@ -6,7 +6,7 @@
 // its SHA-256, under DATA_DIR/archive/tse. fiskaly keeps a TSS's data for
 // three months; the tax office may ask for ten years (docs/FISCAL.md).
 //
-// Shaped like tse/queue: built by main (New), its job scheduled by main
+// Shaped like fiscal/queue: built by main (New), its job scheduled by main
 // (Run, off-peak; Resume at start), reached by the server through
 // server.Archive. It knows nothing of HTTP; everything durable is in the
 // store (store/tse_archive.go), so a restart resumes an export under the

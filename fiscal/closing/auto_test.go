@@ -1,4 +1,4 @@
-package dsfinvk
+package closing
 
 import (
 	"context"

@@ -13,10 +13,10 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"posbox/fiscal/queue"
 	"posbox/store"
 	"posbox/store/storetest"
 	"posbox/tse"
-	"posbox/tse/queue"
 	"posbox/tse/simtest"
 )
 

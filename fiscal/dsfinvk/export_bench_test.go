@@ -13,7 +13,7 @@ import (
 // BenchmarkExportDay exports one closing of 1,000 sales of three lines
 // each (a busy restaurant's day) from a real SQLite file.
 func BenchmarkExportDay(b *testing.B) {
-	e := newJobEnv(b, time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
+	e := newExportEnv(b, time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
 	ctx := context.Background()
 	for range 1000 {
 		_, _, err := e.st.CreateTSESale(ctx, store.NewTSESale{RestaurantID: e.r.ID, TSSID: "tss", TxID: tse.NewUUID4(),

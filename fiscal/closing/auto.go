@@ -1,8 +1,7 @@
-// Package dsfinvk builds the fiscal records of the cash registers posbox
-// signs for: the daily closings' automatic run and the DSFinV-K export
-// (docs/FISCAL.md). It knows nothing of HTTP; main schedules the job and
-// the server renders what it returns.
-package dsfinvk
+// Package closing takes the daily closings (Kassenabschluss) of the
+// registers posbox signs for, on its own when the POS does not
+// (docs/FISCAL.md). It knows nothing of HTTP; main schedules the job.
+package closing
 
 import (
 	"context"
