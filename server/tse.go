@@ -8,6 +8,7 @@ import (
 
 	"github.com/julienschmidt/httprouter"
 
+	"posbox/fiscal/queue"
 	"posbox/store"
 	"posbox/tse"
 )
@@ -24,7 +25,7 @@ type TSE interface {
 	// answered just now.
 	TSS(ctx context.Context, restaurantID string) (info store.TSEInfo, fresh bool, err error)
 	Kind() string
-	Status(ctx context.Context, restaurantID string) (*store.TSEStatus, error)
+	Status(ctx context.Context, restaurantID string) (*queue.Status, error)
 	StartSelfTest(ctx context.Context, restaurantID string) (*store.TSESelfTest, error)
 	Retry(ctx context.Context, restaurantID, txID string) error
 	Cancel(ctx context.Context, restaurantID, txID string) error

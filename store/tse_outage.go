@@ -61,7 +61,9 @@ func openTSEOutage(ctx context.Context, tx *Tx, restaurantID, tssID, code, reaso
 }
 
 // tseCodeClientLimit is the provider's "this terminal cannot be
-// registered" (tse.CodeClientLimitReached; store imports nothing of tse).
+// registered": the value of tse.CodeClientLimitReached, written out
+// because store imports nothing of posbox but migrations (server's
+// TestTSETerminalOverClientLimitIsHeldAlone sees the two agree).
 const tseCodeClientLimit = "E_CLIENT_LIMIT_REACHED"
 
 // HoldTSEClient records that the TSS refuses a terminal: its receipts go

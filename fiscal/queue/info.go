@@ -3,14 +3,11 @@ package queue
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"time"
 
 	"posbox/store"
 	"posbox/tse"
 )
-
-func (q *Queue) infoKey() string { return "tse.info." + q.tssID }
 
 // cacheInfo remembers what the provider said about the TSS and returns it
 // as cached.
@@ -19,8 +16,7 @@ func (q *Queue) cacheInfo(ctx context.Context, info tse.TSSInfo) store.TSEInfo {
 		PublicKey: info.PublicKey, CertNotAfter: info.CertNotAfter.UTC(), ActiveTransactions: info.ActiveTransactions,
 		MaxActiveTx: info.MaxActiveTx, FetchedAt: q.now().UTC(),
 		Certificate: base64.StdEncoding.EncodeToString(info.CertificateDER), BSICertificationID: info.BSICertificationID}
-	raw, _ := json.Marshal(c)
-	if err := q.st.SetKV(context.WithoutCancel(ctx), q.infoKey(), string(raw)); err != nil {
+	if err := q.st.CacheTSEInfo(context.WithoutCancel(ctx), q.tssID, c); err != nil {
 		q.log.Error("cache TSS info", "err", err)
 	}
 	return c
@@ -28,12 +24,7 @@ func (q *Queue) cacheInfo(ctx context.Context, info tse.TSSInfo) store.TSEInfo {
 
 // cachedInfo is the last known TSS info; ok is false when none is known.
 func (q *Queue) cachedInfo(ctx context.Context) (store.TSEInfo, bool, error) {
-	var c store.TSEInfo
-	v, ok, err := q.st.KV(ctx, q.infoKey())
-	if err != nil || !ok {
-		return c, false, err
-	}
-	return c, json.Unmarshal([]byte(v), &c) == nil, nil
+	return q.st.CachedTSEInfo(ctx, q.tssID)
 }
 
 // TSS is what is known of the restaurant's TSS: the provider is asked
