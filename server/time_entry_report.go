@@ -107,7 +107,7 @@ func (s *Server) timeEntryReport(w http.ResponseWriter, r *http.Request, _ httpr
 				key := w.UserID + w.Date + w.Code
 				if days[w.Date] && !seen[key] {
 					seen[key] = true
-					st.Warnings = append(st.Warnings, store.EventWarnings([]store.LabourWarning{w})...)
+					st.Warnings = append(st.Warnings, toWarningJSON(w))
 				}
 			}
 		}

@@ -20,14 +20,14 @@ type LabourWarningEvent struct {
 	UserName    string         `json:"user_name"`
 	TimeEntryID string         `json:"time_entry_id,omitempty"`
 	ShiftID     string         `json:"shift_id,omitempty"`
-	Warnings    []EventWarning `json:"warnings"`
+	Warnings    []eventWarning `json:"warnings"`
 	Timezone    string         `json:"timezone"`
 }
 
-// EventWarning is a warning as events and the API show it. Params are
-// the numbers of the message by name, so a client can word it in the
+// eventWarning is a warning as the event holds it. Params are the
+// numbers of the message by name, so a subscriber can word it in the
 // reader's language (docs/TIMECLOCK.md lists them per code).
-type EventWarning struct {
+type eventWarning struct {
 	Code    string         `json:"code"`
 	Rule    string         `json:"rule"`
 	Date    string         `json:"date"`
@@ -35,11 +35,11 @@ type EventWarning struct {
 	Params  map[string]int `json:"params"`
 }
 
-// EventWarnings converts warnings to their JSON form.
-func EventWarnings(ws []LabourWarning) []EventWarning {
-	out := make([]EventWarning, 0, len(ws))
+// eventWarnings converts warnings to the event's form.
+func eventWarnings(ws []LabourWarning) []eventWarning {
+	out := make([]eventWarning, 0, len(ws))
 	for _, w := range ws {
-		out = append(out, EventWarning{w.Code, w.Rule, w.Date, w.Message, w.Params})
+		out = append(out, eventWarning{w.Code, w.Rule, w.Date, w.Message, w.Params})
 	}
 	return out
 }
@@ -92,7 +92,7 @@ func entryWarnings(ctx context.Context, tx *Tx, r *Restaurant, e *TimeEntry, sou
 		return nil, nil
 	}
 	_, err = InsertEvent(ctx, tx, r.ID, EventLabourLawWarning, LabourWarningEvent{Source: source, UserID: e.UserID, UserName: e.UserName,
-		TimeEntryID: e.ID, Warnings: EventWarnings(ws), Timezone: r.Timezone})
+		TimeEntryID: e.ID, Warnings: eventWarnings(ws), Timezone: r.Timezone})
 	return ws, err
 }
 
@@ -114,7 +114,7 @@ func shiftWarnings(ctx context.Context, tx *Tx, r *Restaurant, sh *Shift) ([]Lab
 		return nil, nil
 	}
 	_, err = InsertEvent(ctx, tx, r.ID, EventLabourLawWarning, LabourWarningEvent{Source: "shift", UserID: sh.UserID, UserName: sh.UserName,
-		ShiftID: sh.ID, Warnings: EventWarnings(ws), Timezone: r.Timezone})
+		ShiftID: sh.ID, Warnings: eventWarnings(ws), Timezone: r.Timezone})
 	return ws, err
 }
 
