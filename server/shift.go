@@ -10,20 +10,13 @@ import (
 	"posbox/store"
 )
 
-// shiftJSON is a scheduled shift; the field order is the contract's.
+// shiftJSON is a scheduled shift; the field order is the contract's. It
+// begins with the shift's own fields as the shift_change event carries
+// them (store.ShiftCore, embedded so its fields come first and flat).
 type shiftJSON struct {
-	ID           string  `json:"id"`
-	UserID       string  `json:"user_id"`
-	UserName     string  `json:"user_name"`
-	ShiftDate    string  `json:"shift_date"`
-	StartTime    string  `json:"start_time"`
-	EndTime      string  `json:"end_time"`
-	BreakMinutes int     `json:"break_minutes"`
-	Role         string  `json:"role"`
-	Status       string  `json:"status"`
-	Notes        *string `json:"notes"`
-	CreatedAt    string  `json:"created_at"`
-	UpdatedAt    string  `json:"updated_at"`
+	store.ShiftCore
+	CreatedAt string `json:"created_at"`
+	UpdatedAt string `json:"updated_at"`
 	// The appliance's: ArbZG warnings against the user's other shifts
 	// (they never refuse a plan); when the shift was published (null: a
 	// draft staff do not see); unstaffed: not cancelled, but its user is
@@ -36,8 +29,7 @@ type shiftJSON struct {
 }
 
 func toShiftJSON(sh *store.Shift, ws []store.LabourWarning) shiftJSON {
-	return shiftJSON{sh.ID, sh.UserID, sh.UserName, sh.ShiftDate, sh.StartTime, sh.EndTime, sh.BreakMinutes,
-		sh.Role, sh.Status, sh.Notes, ts(sh.CreatedAt), ts(sh.UpdatedAt), toWarningsJSON(ws),
+	return shiftJSON{sh.Core(), ts(sh.CreatedAt), ts(sh.UpdatedAt), toWarningsJSON(ws),
 		tsPtr(sh.PublishedAt), sh.Unstaffed(), store.HoursJSON(sh.PlannedHundredths())}
 }
 

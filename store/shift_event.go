@@ -17,8 +17,11 @@ type eventUser struct {
 	Name   string `json:"name"`
 }
 
-// eventShift is a shift as the API shows it plus its UTC instants.
-type eventShift struct {
+// ShiftCore is a shift's own fields in the order they are read. The
+// shift_change event holds it (the events table keeps that JSON and
+// webhooks deliver it), and the API's shift begins with it (server embeds
+// it), so the event and the answer cannot drift apart.
+type ShiftCore struct {
 	ID           string  `json:"id"`
 	UserID       string  `json:"user_id"`
 	UserName     string  `json:"user_name"`
@@ -29,13 +32,23 @@ type eventShift struct {
 	Role         string  `json:"role"`
 	Status       string  `json:"status"`
 	Notes        *string `json:"notes"`
-	StartsAt     string  `json:"starts_at"`
-	EndsAt       string  `json:"ends_at"`
+}
+
+// Core is the shift's own fields.
+func (sh *Shift) Core() ShiftCore {
+	return ShiftCore{sh.ID, sh.UserID, sh.UserName, sh.ShiftDate, sh.StartTime, sh.EndTime, sh.BreakMinutes,
+		sh.Role, sh.Status, sh.Notes}
+}
+
+// eventShift is a shift's own fields plus its UTC instants.
+type eventShift struct {
+	ShiftCore
+	StartsAt string `json:"starts_at"`
+	EndsAt   string `json:"ends_at"`
 }
 
 func toEventShift(sh *Shift) *eventShift {
-	return &eventShift{sh.ID, sh.UserID, sh.UserName, sh.ShiftDate, sh.StartTime, sh.EndTime, sh.BreakMinutes,
-		sh.Role, sh.Status, sh.Notes, FormatTime(sh.StartsAt), FormatTime(sh.EndsAt)}
+	return &eventShift{sh.Core(), FormatTime(sh.StartsAt), FormatTime(sh.EndsAt)}
 }
 
 // ShiftChange is the data of a shift_change event. Action is created,
