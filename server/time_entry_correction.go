@@ -133,6 +133,11 @@ func (s *Server) correctTimeEntry(w http.ResponseWriter, r *http.Request, p http
 	}
 	c := caller(r.Context())
 	e, err := s.store.CorrectTimeEntry(r.Context(), c.restaurant, c.user, id, upd, *req.Reason)
+	if store.ErrorCode(err) == store.ETimeEntryOpen {
+		// The store says what is wrong; the route that closes the entry is
+		// the API's to name.
+		return store.Errorf(store.ETimeEntryOpen, "the entry is open: close it with POST /api/time-entries/%s/close", id)
+	}
 	if err != nil {
 		return err
 	}

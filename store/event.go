@@ -23,10 +23,10 @@ const (
 	EventTimeEntryOpenTooLong = "time_entry_open_too_long"
 )
 
-// Event types the POS terminals post (POST /api/events), named in the
-// contract; a terminal's own names go under POSEventPrefix. Everything
-// else is raised by posbox itself and cannot be posted from outside, so a
-// till cannot send the owner a fake TSE alarm or daily report.
+// Event types the POS terminals post, named in the contract; a
+// terminal's own names go under POSEventPrefix. Everything else is
+// raised by posbox itself and cannot be posted from outside, so a till
+// cannot send the owner a fake TSE alarm or daily report.
 const (
 	EventNewOrder        = "new_order"
 	EventOrderCancelled  = "order_cancelled"
@@ -106,7 +106,7 @@ func (s *Store) Event(ctx context.Context, id string) (*Event, error) {
 	return &e, nil
 }
 
-// PublishEvent records an event on its own (POST /api/events).
+// PublishEvent records an event on its own (one a terminal posts).
 func (s *Store) PublishEvent(ctx context.Context, restaurantID, typ string, data any) (*Event, error) {
 	var e *Event
 	err := s.write(ctx, func(tx *Tx) (err error) {

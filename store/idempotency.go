@@ -10,8 +10,8 @@ import (
 // EIdempotencyKeyReused: the same Idempotency-Key came with a different request.
 const EIdempotencyKeyReused = "idempotency_key_reused"
 
-// Idempotency scopes: one per endpoint, so the same key sent to two
-// endpoints names two different requests.
+// Idempotency scopes: one per kind of request, so the same key sent
+// with a sale and with a redemption names two different requests.
 const (
 	IdemTSESale        = "tse_sale"
 	IdemDiscountRedeem = "discount_redeem"
@@ -25,7 +25,7 @@ const IdempotencyRetention = 7 * 24 * time.Hour
 
 // IdempotencyKey is one use of an Idempotency-Key header. Keys are scoped
 // per restaurant (any user of it: a retry after a re-login or a handover
-// at the till is still the same request) and per endpoint (Scope).
+// at the till is still the same request) and per kind of request (Scope).
 type IdempotencyKey struct {
 	RestaurantID string
 	Scope        string

@@ -62,8 +62,8 @@ func ValidChannel(s string) bool {
 }
 
 // ValidateDestination adds a field error unless dest fits the channel: one
-// email address, an E.164 number, or an absolute http(s) URL. The rule
-// API and the test endpoint share it.
+// email address, an E.164 number, or an absolute http(s) URL. A saved
+// setting and a test send share it.
 func ValidateDestination(f *Fields, channel, dest string) {
 	switch channel {
 	case ChannelEmail:

@@ -12,7 +12,7 @@ const (
 	LogFailed    = "failed"
 )
 
-// Log limits of GET /api/notifications/logs.
+// Limits of a notification log listing.
 const (
 	DefaultLogLimit = 50
 	MaxLogLimit     = 200

@@ -66,7 +66,7 @@ func (s *Store) CreateRestaurant(ctx context.Context, r *Restaurant) error {
 }
 
 // RestaurantSettings is a partial update of a restaurant's time-clock
-// settings (PATCH /api/restaurant).
+// settings: only the fields that are Set change.
 type RestaurantSettings struct {
 	Name                Field[string]
 	FederalState        Field[string]

@@ -26,7 +26,7 @@ func ChannelNotConfigured(channel string) error {
 	return e
 }
 
-// Sources of a channel's settings, as GET /api/settings/* names them.
+// Sources of a channel's settings, by the names the API shows.
 const (
 	SettingsFromConsole = "console"     // saved on the box (these tables)
 	SettingsFromConfig  = "config_file" // the configuration file's keys

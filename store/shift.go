@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 )
 
-// Shift statuses. Any may follow any (PATCH /status).
+// Shift statuses. Any may follow any (a status change).
 const (
 	ShiftPending   = "pending"
 	ShiftConfirmed = "confirmed"
@@ -431,7 +431,7 @@ func shiftChanges(a, b *Shift) []string {
 
 // UserShifts lists one user's published shifts with shift_date in
 // [from, to] (both required), every status, by date and start time: a
-// staff member's own plan (GET /api/shifts/mine). Drafts are the admins'
+// staff member's own plan. Drafts are the admins'
 // until their week is published.
 func (s *Store) UserShifts(ctx context.Context, restaurantID, userID, from, to string) ([]*Shift, error) {
 	return queryAll(ctx, s.rdb, scanShift, `SELECT `+shiftColumns+` FROM shifts s JOIN users u ON u.id = s.user_id

@@ -7,7 +7,8 @@ import (
 
 // Publishing the plan of a week (docs/TIMECLOCK.md "Drafts and
 // publishing"): a new shift is a draft until its week is published; then
-// staff see it under GET /api/shifts/mine and shift_change is raised.
+// staff see it in their own plan (UserShifts) and shift_change is
+// raised.
 
 // ShiftWeek is a week of the plan, Monday to Sunday (local dates).
 type ShiftWeek struct {

@@ -13,8 +13,8 @@ import (
 // Corrections of time entries by an admin (GoBD: a change stays visible).
 // Every change writes one row of time_entry_corrections in the same
 // transaction: who, when, why, the values before and after. That table is
-// append-only in the database itself (migration 00008's triggers), and no
-// route updates or deletes it. The punch itself stays readable as the
+// append-only in the database itself (migration 00008's triggers), and
+// nothing here updates or deletes it. The punch itself stays readable as the
 // "before" of the first correction.
 
 // Correction actions.
@@ -27,7 +27,7 @@ const (
 // Errors of corrections.
 const (
 	ETimeEntryClosed  = "time_entry_closed"  // close: the entry was closed meanwhile
-	ETimeEntryOpen    = "time_entry_open"    // correct: an open entry is closed with close
+	ETimeEntryOpen    = "time_entry_open"    // correct: an open entry is closed (CloseTimeEntry), not corrected
 	ETimeEntryOverlap = "time_entry_overlap" // two entries of a user may not share a minute
 )
 
@@ -54,7 +54,7 @@ type Correction struct {
 	After       EntryValues
 }
 
-// EntryUpdate is a correction of a closed entry (PATCH); absent members stay.
+// EntryUpdate is a correction of a closed entry; members not Set stay.
 type EntryUpdate struct {
 	ClockIn      Field[time.Time]
 	ClockOut     Field[time.Time]
@@ -231,7 +231,7 @@ func (s *Store) CorrectTimeEntry(ctx context.Context, r *Restaurant, by *User, i
 			return err
 		}
 		if e.ClockOut == nil && upd.ClockOut.Set {
-			return Errorf(ETimeEntryOpen, "the entry is open: close it with POST /api/time-entries/%s/close", id)
+			return Errorf(ETimeEntryOpen, "the entry is open: it is closed with a reason, not corrected")
 		}
 		before := EntryValues{e.ClockIn, e.ClockOut, e.BreakMinutes}
 		after := before

@@ -7,7 +7,7 @@ import (
 )
 
 // TSEInfo is the TSS as last seen, cached in kv (as this JSON) by the TSE
-// queue so the info endpoint, the status and the DSFinV-K export can
+// queue so the TSS info, the TSE status and the DSFinV-K export can
 // answer while the provider is unreachable.
 type TSEInfo struct {
 	ID           string    `json:"id"`
