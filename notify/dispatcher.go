@@ -106,7 +106,7 @@ func (d *Dispatcher) work(ctx context.Context) {
 			mu.Lock()
 			skip := slices.Collect(maps.Keys(sending))
 			mu.Unlock()
-			items, err := d.st.ClaimDeliveriesSpread(ctx, d.now(), free, skip)
+			items, err := d.st.ClaimDeliveries(ctx, d.now(), free, &store.DeliverySpread{Busy: skip})
 			if err != nil && ctx.Err() == nil {
 				d.log.Error("notifications: claim", "err", err)
 			}
@@ -148,7 +148,7 @@ func (d *Dispatcher) work(ctx context.Context) {
 func (d *Dispatcher) RunOnce(ctx context.Context) (int, error) {
 	total := 0
 	for {
-		items, err := d.st.ClaimDeliveries(ctx, d.now(), d.workers)
+		items, err := d.st.ClaimDeliveries(ctx, d.now(), d.workers, nil)
 		if err != nil || len(items) == 0 {
 			return total, err
 		}

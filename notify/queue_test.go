@@ -50,7 +50,7 @@ func TestDeliveryDroppedWhenRuleChangedAfterClaim(t *testing.T) {
 			rule := e.rule(t, store.ChannelWebhook, "new_order", rcv.URL)
 			e.event(t, "new_order", map[string]any{})
 			ctx := context.Background()
-			claimed, err := e.st.ClaimDeliveries(ctx, e.clock.Now(), 10)
+			claimed, err := e.st.ClaimDeliveries(ctx, e.clock.Now(), 10, nil)
 			if err != nil || len(claimed) != 1 {
 				t.Fatalf("claimed %d, %v", len(claimed), err)
 			}
@@ -162,7 +162,7 @@ func TestCrashLeftInFlightIsSentAfterRestart(t *testing.T) {
 		e.event(t, "new_order", map[string]any{"order_number": i})
 	}
 	// The "crashed" dispatcher claimed three and died before sending.
-	if c, err := e.st.ClaimDeliveries(context.Background(), e.clock.Now(), 3); err != nil || len(c) != 3 {
+	if c, err := e.st.ClaimDeliveries(context.Background(), e.clock.Now(), 3, nil); err != nil || len(c) != 3 {
 		t.Fatalf("claimed %d, %v", len(c), err)
 	}
 	e.st.Close()

@@ -102,10 +102,19 @@ func scanDelivery(sc scanner) (*Delivery, error) {
 	return &d, nil
 }
 
+// DeliverySpread makes a claim take at most one delivery per rule and
+// none of the rules in Busy (the dispatcher is sending to them already):
+// a receiver that hangs then holds one of the dispatcher's workers, never
+// all of them, and a rule's deliveries still go out in order.
+type DeliverySpread struct {
+	Busy []string // setting ids
+}
+
 // ClaimDeliveries moves at most limit pending deliveries due at now to
-// in_flight and returns them, oldest due first. One statement in one
-// immediate transaction: two dispatchers never claim the same row.
-func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, limit int) ([]*Delivery, error) {
+// in_flight and returns them, oldest due first; spread (nil: none) limits
+// which. One statement in one immediate transaction: two dispatchers
+// never claim the same row.
+func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, limit int, spread *DeliverySpread) ([]*Delivery, error) {
 	// A cheap look on the reader first: an idle poll never takes the
 	// writer connection from a sale.
 	var due bool
@@ -113,12 +122,12 @@ func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, limit int) (
 		WHERE status = 'pending' AND next_attempt_at <= ?)`, FormatTime(now)).Scan(&due); err != nil || !due {
 		return nil, err
 	}
+	pick, args := claimPick(spread)
 	var out []*Delivery
 	err := s.write(ctx, func(tx *Tx) error {
 		rows, err := tx.QueryContext(ctx, `UPDATE notification_deliveries SET status = 'in_flight', updated_at = ?
-			WHERE id IN (SELECT id FROM notification_deliveries WHERE status = 'pending' AND next_attempt_at <= ?
-				ORDER BY next_attempt_at, id LIMIT ?)
-			RETURNING `+deliveryCols, FormatTime(tx.Now), FormatTime(now), limit)
+			WHERE id IN (`+pick+`)
+			RETURNING `+deliveryCols, append(append([]any{FormatTime(tx.Now), FormatTime(now)}, args...), limit)...)
 		if err != nil {
 			return err
 		}
@@ -145,56 +154,24 @@ func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, limit int) (
 	return out, nil
 }
 
-// ClaimDeliveriesSpread is ClaimDeliveries for the dispatcher: at most one
-// delivery per rule, none of the rules in busy (the dispatcher is sending
-// to them already). A receiver that hangs then holds one of the
-// dispatcher's workers, never all of them, and a rule's deliveries still
-// go out in order.
-func (s *Store) ClaimDeliveriesSpread(ctx context.Context, now time.Time, limit int, busy []string) ([]*Delivery, error) {
-	var due bool
-	if err := s.rs.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM notification_deliveries
-		WHERE status = 'pending' AND next_attempt_at <= ?)`, FormatTime(now)).Scan(&due); err != nil || !due {
-		return nil, err
+// claimPick is the query of the ids a claim takes, oldest due first; its
+// parameters are the due time, then args, then the limit.
+func claimPick(spread *DeliverySpread) (query string, args []any) {
+	if spread == nil {
+		return `SELECT id FROM notification_deliveries WHERE status = 'pending' AND next_attempt_at <= ?
+				ORDER BY next_attempt_at, id LIMIT ?`, nil
 	}
-	skip, args := "", []any{}
-	if len(busy) > 0 {
+	skip := ""
+	if busy := spread.Busy; len(busy) > 0 {
 		skip = ` AND setting_id NOT IN (?` + strings.Repeat(`, ?`, len(busy)-1) + `)`
 		for _, b := range busy {
 			args = append(args, b)
 		}
 	}
-	var out []*Delivery
-	err := s.write(ctx, func(tx *Tx) error {
-		q := `UPDATE notification_deliveries SET status = 'in_flight', updated_at = ?
-			WHERE id IN (SELECT id FROM (
+	return `SELECT id FROM (
 				SELECT id, next_attempt_at, ROW_NUMBER() OVER (PARTITION BY setting_id ORDER BY next_attempt_at, id) AS n
 				FROM notification_deliveries WHERE status = 'pending' AND next_attempt_at <= ?` + skip + `)
-				WHERE n = 1 ORDER BY next_attempt_at, id LIMIT ?)
-			RETURNING ` + deliveryCols
-		rows, err := tx.QueryContext(ctx, q, append(append([]any{FormatTime(tx.Now), FormatTime(now)}, args...), limit)...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			d, err := scanDelivery(rows)
-			if err != nil {
-				return err
-			}
-			out = append(out, d)
-		}
-		return rows.Err()
-	})
-	if err != nil {
-		return nil, err
-	}
-	slices.SortFunc(out, func(a, b *Delivery) int {
-		if c := a.NextAttemptAt.Compare(b.NextAttemptAt); c != 0 {
-			return c
-		}
-		return strings.Compare(a.ID, b.ID)
-	})
-	return out, nil
+				WHERE n = 1 ORDER BY next_attempt_at, id LIMIT ?`, args
 }
 
 // RequeueInFlight puts deliveries left in_flight (by a crash) back to

@@ -130,8 +130,13 @@ func TestEventsQueueOneDeliveryPerEnabledRule(t *testing.T) {
 
 // TestClaimDeliveriesConcurrent: eight dispatchers claiming small batches
 // at once never get the same delivery, and between them claim every
-// delivery exactly once.
+// delivery exactly once; spread or not.
 func TestClaimDeliveriesConcurrent(t *testing.T) {
+	t.Run("any", func(t *testing.T) { claimConcurrently(t, nil) })
+	t.Run("spread", func(t *testing.T) { claimConcurrently(t, &DeliverySpread{}) })
+}
+
+func claimConcurrently(t *testing.T, spread *DeliverySpread) {
 	ctx := context.Background()
 	st, clock := newTestStore(t)
 	r := mustRestaurant(t, st, "R")
@@ -177,7 +182,7 @@ func TestClaimDeliveriesConcurrent(t *testing.T) {
 					t.Errorf("claimer %d still claiming after %d rounds", c, round)
 					return
 				}
-				batch, err := st.ClaimDeliveries(ctx, clock.Now(), 3)
+				batch, err := st.ClaimDeliveries(ctx, clock.Now(), 3, spread)
 				if err != nil {
 					t.Error(err)
 					return
@@ -188,6 +193,7 @@ func TestClaimDeliveriesConcurrent(t *testing.T) {
 				if len(batch) > 3 {
 					t.Errorf("claimer %d got %d deliveries, limit 3", c, len(batch))
 				}
+				rules := map[string]bool{}
 				mu.Lock()
 				for _, d := range batch {
 					if prev, dup := claimed[d.ID]; dup {
@@ -197,6 +203,10 @@ func TestClaimDeliveriesConcurrent(t *testing.T) {
 					if d.Status != DeliveryInFlight {
 						t.Errorf("claimed delivery %s has status %s", d.ID, d.Status)
 					}
+					if spread != nil && rules[d.SettingID] {
+						t.Errorf("claimer %d got two deliveries of rule %s in one spread claim", c, d.SettingID)
+					}
+					rules[d.SettingID] = true
 				}
 				mu.Unlock()
 			}
@@ -218,8 +228,46 @@ func TestClaimDeliveriesConcurrent(t *testing.T) {
 	if n := len(deliveriesOf(t, st, r.ID, DeliveryInFlight)); n != len(all) {
 		t.Fatalf("%d deliveries in flight, want %d", n, len(all))
 	}
-	if more, err := st.ClaimDeliveries(ctx, clock.Now(), 10); err != nil || len(more) != 0 {
+	if more, err := st.ClaimDeliveries(ctx, clock.Now(), 10, spread); err != nil || len(more) != 0 {
 		t.Fatalf("claim after everything was claimed: %d, %v", len(more), err)
+	}
+}
+
+// TestClaimDeliveriesSpread: a spread claim takes each rule's oldest due
+// delivery, in due order, and none of a busy rule.
+func TestClaimDeliveriesSpread(t *testing.T) {
+	ctx := context.Background()
+	st, clock := newTestStore(t)
+	r := mustRestaurant(t, st, "R")
+	paid := mustRule(t, st, r, "order.paid", true)
+	voided := mustRule(t, st, r, "order.voided", true)
+	start := clock.Now()
+	for i := range 3 {
+		for _, typ := range []string{"order.voided", "order.paid"} {
+			clock.Add(time.Second)
+			if _, err := st.PublishEvent(ctx, r.ID, typ, map[string]int{"n": i}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	clock.Add(time.Second)
+	got, err := st.ClaimDeliveries(ctx, clock.Now(), 10, &DeliverySpread{Busy: []string{paid.ID}})
+	if err != nil || len(got) != 1 || got[0].SettingID != voided.ID {
+		t.Fatalf("claim with order.paid busy = %d, %v; want order.voided's oldest alone", len(got), err)
+	}
+	// Due in publishing order: voided 1 s, paid 2 s, voided 3 s, ...; the
+	// first voided one is in flight now.
+	got, err = st.ClaimDeliveries(ctx, clock.Now(), 10, &DeliverySpread{})
+	if err != nil || len(got) != 2 {
+		t.Fatalf("spread claim = %d, %v; want one of each rule", len(got), err)
+	}
+	for i, want := range []struct {
+		rule string
+		due  time.Duration
+	}{{paid.ID, 2 * time.Second}, {voided.ID, 3 * time.Second}} {
+		if got[i].SettingID != want.rule || !got[i].NextAttemptAt.Equal(start.Add(want.due)) {
+			t.Fatalf("spread claim %d: rule %s due %v; want %s due %v", i, got[i].SettingID, got[i].NextAttemptAt, want.rule, start.Add(want.due))
+		}
 	}
 }
 
@@ -236,7 +284,7 @@ func TestReleasedDeliveryIsClaimableAgain(t *testing.T) {
 		}
 		clock.Add(time.Millisecond)
 	}
-	got, err := st.ClaimDeliveries(ctx, clock.Now(), 10)
+	got, err := st.ClaimDeliveries(ctx, clock.Now(), 10, nil)
 	if err != nil || len(got) != 3 {
 		t.Fatalf("first claim: %d, %v; want 3", len(got), err)
 	}
@@ -245,7 +293,7 @@ func TestReleasedDeliveryIsClaimableAgain(t *testing.T) {
 			t.Fatalf("claim not oldest first: %v after %v", got[i-1].NextAttemptAt, got[i].NextAttemptAt)
 		}
 	}
-	if again, err := st.ClaimDeliveries(ctx, clock.Now(), 10); err != nil || len(again) != 0 {
+	if again, err := st.ClaimDeliveries(ctx, clock.Now(), 10, nil); err != nil || len(again) != 0 {
 		t.Fatalf("second claim: %d, %v; want none", len(again), err)
 	}
 
@@ -256,7 +304,7 @@ func TestReleasedDeliveryIsClaimableAgain(t *testing.T) {
 	if d, err := st.Delivery(ctx, released.ID); err != nil || d.Status != DeliveryPending || d.Attempts != 0 {
 		t.Fatalf("released delivery %+v, %v; want pending, no attempt", d, err)
 	}
-	again, err := st.ClaimDeliveries(ctx, clock.Now(), 10)
+	again, err := st.ClaimDeliveries(ctx, clock.Now(), 10, nil)
 	if err != nil || len(again) != 1 || again[0].ID != released.ID || again[0].Status != DeliveryInFlight {
 		t.Fatalf("claim after release: %+v, %v; want only %s", again, err, released.ID)
 	}
@@ -270,7 +318,7 @@ func TestReleasedDeliveryIsClaimableAgain(t *testing.T) {
 	if d, err := st.Delivery(ctx, got[0].ID); err != nil || d.Status != DeliveryCancelled {
 		t.Fatalf("cancelled then released: %+v, %v; want cancelled", d, err)
 	}
-	if more, err := st.ClaimDeliveries(ctx, clock.Now(), 10); err != nil || len(more) != 0 {
+	if more, err := st.ClaimDeliveries(ctx, clock.Now(), 10, nil); err != nil || len(more) != 0 {
 		t.Fatalf("claim after releasing a cancelled delivery: %d, %v; want none", len(more), err)
 	}
 }
@@ -286,7 +334,7 @@ func TestDeliveryNotClaimedBeforeDue(t *testing.T) {
 	if _, err := st.PublishEvent(ctx, r.ID, "order.paid", nil); err != nil {
 		t.Fatal(err)
 	}
-	got, err := st.ClaimDeliveries(ctx, clock.Now(), 10)
+	got, err := st.ClaimDeliveries(ctx, clock.Now(), 10, nil)
 	if err != nil || len(got) != 1 {
 		t.Fatalf("claim: %d, %v; want 1", len(got), err)
 	}
@@ -303,7 +351,7 @@ func TestDeliveryNotClaimedBeforeDue(t *testing.T) {
 		t.Fatalf("after a failed attempt: %+v, %v; want pending, 1 attempt, due %v", d, err, retryAt)
 	}
 
-	if got, err := st.ClaimDeliveries(ctx, clock.Now(), 10); err != nil || len(got) != 0 {
+	if got, err := st.ClaimDeliveries(ctx, clock.Now(), 10, nil); err != nil || len(got) != 0 {
 		t.Fatalf("claim before the retry is due: %d, %v; want none", len(got), err)
 	}
 	// A new event is due at once; the claim takes it and only it.
@@ -312,16 +360,16 @@ func TestDeliveryNotClaimedBeforeDue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err = st.ClaimDeliveries(ctx, clock.Now(), 10)
+	got, err = st.ClaimDeliveries(ctx, clock.Now(), 10, nil)
 	if err != nil || len(got) != 1 || got[0].EventID != e.ID {
 		t.Fatalf("claim with one delivery due: %+v, %v; want only the new event's", got, err)
 	}
 	clock.Add(4*time.Minute - time.Millisecond)
-	if got, err := st.ClaimDeliveries(ctx, clock.Now(), 10); err != nil || len(got) != 0 {
+	if got, err := st.ClaimDeliveries(ctx, clock.Now(), 10, nil); err != nil || len(got) != 0 {
 		t.Fatalf("claim 1 ms before the retry is due: %d, %v; want none", len(got), err)
 	}
 	clock.Add(time.Millisecond)
-	got, err = st.ClaimDeliveries(ctx, clock.Now(), 10)
+	got, err = st.ClaimDeliveries(ctx, clock.Now(), 10, nil)
 	if err != nil || len(got) != 1 || got[0].ID != d.ID || got[0].Attempts != 1 {
 		t.Fatalf("claim when due: %+v, %v; want %s with 1 attempt", got, err, d.ID)
 	}
