@@ -1,24 +1,3 @@
-// Package store holds posbox's domain types and all SQLite access.
-//
-// Write discipline: two pools on one file. The writer pool has exactly one
-// connection, used only by the writer goroutine (writer.go), which runs
-// the queued writes in one BEGIN IMMEDIATE transaction per batch (group
-// commit), each in its own savepoint; the reader pool is query_only, keeps
-// its connections and their prepared statements, and reads a WAL snapshot
-// while a write is in progress. This file is the one place the database
-// is opened.
-//
-// Field errors: every invalid field is reported with a stable code from
-// FieldCodes (field_codes.go), an English message for API users, and the
-// code's params as key/value pairs:
-//
-//	f.Add("name", FLength, "must be 1-200 characters", "min", 1, "max", 200)
-//	return Invalid("to", FBeforeField, "must not be before from", "field", "from")
-//
-// Clients translate the code, never the message (docs/API.md lists the
-// codes). A new kind of error gets a new fieldCode entry, its row in
-// docs/API.md and its ferr.<code> texts in console/assets/js/errors.js;
-// the tests hold the three together.
 package store
 
 import (
