@@ -47,6 +47,7 @@ import (
 	"github.com/pb33f/libopenapi/datamodel/high/base"
 	v3 "github.com/pb33f/libopenapi/datamodel/high/v3"
 
+	"posbox/fiscal"
 	"posbox/store"
 )
 
@@ -644,7 +645,7 @@ func componentSchemas() jobj {
 			pr("amounts_per_vat_rate", sArray(sRef("TSEVATLine"), "One line per rate. Required for a receipt; optional for an order (then it must agree with the lines).")),
 			pr("amounts_per_payment_type", sArray(sRef("TSEPayment"), "Required for a receipt; absent for an order.")),
 			pr("line_items", sArray(sRef("TSELineItem"), "Optional for a receipt, required for an order.", "maxItems", 500)),
-			pr("business_case", sEnum("DSFinV-K GV_TYP of the sale's lines; default `Umsatz`.", businessCases...)),
+			pr("business_case", sEnum("DSFinV-K GV_TYP of the sale's lines; default `Umsatz`.", fiscal.BusinessCases...)),
 			pr("allocation_group", sStr("The table or bill (DSFinV-K ABRECHNUNGSKREIS): links orders to the receipt that pays them.", "minLength", 1, "maxLength", 50)),
 			pr("cancels", sID("A storno: the sale it reverses, whole and once. It has that sale's `receipt_type` (`RECEIPT`, `INVOICE` or "+
 				"`BENEFIT_IN_KIND`; not `CANCELLATION` or `ABORT`) and its amounts per VAT rate negated. A second storno of the sale is 409 `already_cancelled`."))),
@@ -659,7 +660,7 @@ func componentSchemas() jobj {
 			prReq("vat_rate", sEnum("", "NORMAL", "REDUCED_1", "SPECIAL_RATE_1", "SPECIAL_RATE_2", "NULL")),
 			pr("item_number", sStr("DSFinV-K ART_NR.", "minLength", 1, "maxLength", 50)),
 			pr("discount_id", sID("The discount this line grants: the line is a discount (GV_TYP `Rabatt`), its total 0 or less.")),
-			pr("business_case", sEnum("GV_TYP of this line; default the sale's (`Rabatt` with `discount_id`).", businessCases...))),
+			pr("business_case", sEnum("GV_TYP of this line; default the sale's (`Rabatt` with `discount_id`).", fiscal.BusinessCases...))),
 		"TSEVATLine", vatLine,
 		"TSEPayment", payment,
 		"TSETransaction", sAnswer("A sale at the TSE: the contract's fields first, then the appliance's.",

@@ -8,6 +8,7 @@ import (
 
 	"github.com/julienschmidt/httprouter"
 
+	"posbox/fiscal"
 	"posbox/fiscal/queue"
 	"posbox/store"
 	"posbox/tse"
@@ -19,8 +20,8 @@ import (
 type TSE interface {
 	// Sell records a sale and returns it signed or marked "TSE
 	// unavailable" once the budget ran out.
-	// An idemKey ("" for none) with another requestHash is refused.
-	Sell(ctx context.Context, restaurantID string, s tse.Sale, idemKey, requestHash string) (*store.TSETransaction, error)
+	// An idemKey ("" for none) sent again with another sale is refused.
+	Sell(ctx context.Context, restaurantID string, s fiscal.Sale, idemKey string) (*store.TSETransaction, error)
 	// TSS is what is known of the TSS; fresh says whether the provider
 	// answered just now.
 	TSS(ctx context.Context, restaurantID string) (info store.TSEInfo, fresh bool, err error)
@@ -50,17 +51,19 @@ func (s *Server) createTSETransaction(w http.ResponseWriter, r *http.Request, _ 
 	if err != nil {
 		return err
 	}
-	var req tseSaleRequest
+	// The body is fiscal.Request; fiscal validates it (problem+json 422
+	// through the store's field errors) and the queue records and signs.
+	var req fiscal.Request
 	if err := decode(r, &req, false); err != nil {
 		return err
 	}
-	sale, err := req.validate()
+	sale, err := req.Validate()
 	if err != nil {
 		return err
 	}
 	who := caller(r.Context())
-	sale.Detail.OperatorID, sale.Detail.OperatorName = who.user.ID, who.user.Name
-	tx, err := t.Sell(r.Context(), caller(r.Context()).restaurant.ID, sale, key, requestHash(sale))
+	sale.OperatorID, sale.OperatorName = who.user.ID, who.user.Name
+	tx, err := t.Sell(r.Context(), who.restaurant.ID, sale, key)
 	if err != nil {
 		return err
 	}

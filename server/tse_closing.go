@@ -3,11 +3,11 @@ package server
 import (
 	"encoding/json"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/julienschmidt/httprouter"
 
+	"posbox/fiscal"
 	"posbox/store"
 )
 
@@ -73,7 +73,7 @@ func (s *Server) createClosing(w http.ResponseWriter, r *http.Request, _ httprou
 	var f store.Fields
 	if req.ClientSerial == nil {
 		f.Add("client_serial", store.FRequired, "is required")
-	} else if c := *req.ClientSerial; !clientSerialRE.MatchString(c) || strings.TrimSpace(c) != c {
+	} else if c := *req.ClientSerial; !fiscal.ValidClientSerial(c) {
 		f.Add("client_serial", store.FUnknownTill, "must be a terminal's serial as its sales name it")
 	}
 	date := today

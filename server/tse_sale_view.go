@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 
+	"posbox/fiscal"
 	"posbox/store"
 )
 
@@ -53,7 +54,7 @@ func saleContentView(d *store.TSESaleDetail) saleContent {
 		out.AmountsPerPaymentType = append(out.AmountsPerPaymentType, salePaymentJSON{p.PaymentType, p.CurrencyCode, money(p.Cents)})
 	}
 	for _, l := range d.Lines {
-		out.LineItems = append(out.LineItems, saleLineJSON{Text: l.Text, Quantity: json.Number(quantityString(l.QuantityMilli)),
+		out.LineItems = append(out.LineItems, saleLineJSON{Text: l.Text, Quantity: json.Number(fiscal.Quantity(l.QuantityMilli)),
 			UnitPrice: money(l.UnitPriceCents), Total: money(l.TotalCents), VATRate: l.VATRate, ItemNumber: strPtr(l.ItemNumber)})
 	}
 	return out

@@ -2,7 +2,6 @@ package archive
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"log/slog"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"posbox/fiscal"
 	"posbox/fiscal/queue"
 	"posbox/store"
 	"posbox/store/storetest"
@@ -134,11 +134,9 @@ func (e *env) sell(tb testing.TB, n int) {
 	for i := range n {
 		e.clock.Add(time.Minute)
 		cents := int64(1000 + i)
-		amount := fmt.Sprintf("%d.%02d", cents/100, cents%100)
-		s := tse.Sale{ClientSerial: "KASSE-01", TotalCents: cents, Receipt: tse.Receipt{ReceiptType: "RECEIPT",
-			AmountsPerVATRate:     []tse.AmountPerVATRate{{VATRate: "NORMAL", Amount: amount}},
-			AmountsPerPaymentType: []tse.AmountPerPayment{{PaymentType: "CASH", Amount: amount}}}}
-		tx, err := e.q.Sell(context.Background(), e.restaurant.ID, s, "", "")
+		s := fiscal.Sale{ClientSerial: "KASSE-01", Kind: fiscal.KindReceipt, ReceiptType: "RECEIPT", TotalCents: cents,
+			VAT: []fiscal.VATAmount{{VATRate: "NORMAL", Cents: cents}}, Payments: []fiscal.Payment{{PaymentType: "CASH", Cents: cents}}}
+		tx, err := e.q.Sell(context.Background(), e.restaurant.ID, s, "")
 		if err != nil {
 			tb.Fatal(err)
 		}

@@ -82,111 +82,150 @@ var errBusy = errors.New("archive: the provider has no room for another export")
 // all false leaves incremental ranges not yet triggered alone.
 func (a *Archive) work(ctx context.Context, info tse.TSSInfo, all bool) error {
 	pub := publicKey(info.PublicKey)
-	flights := map[string]*flight{}
-	var blockedUntil time.Time // no new export before (E_TOO_MANY_EXPORTS, 429)
-	backoff := startBackoff
-	transient := 0
+	w := &workState{flights: map[string]*flight{}, backoff: startBackoff}
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		rows, err := a.st.OpenTSEArchives(ctx, a.p.TSSID())
+		now := a.now()
+		due, err := a.due(ctx, w, all, now)
 		if err != nil {
 			return err
 		}
-		now := a.now()
-		var due []*store.TSEArchive
-		open := map[string]bool{}
-		for _, r := range rows {
-			open[r.ID] = true
-			if f, ok := flights[r.ID]; ok {
-				f.row = r
-			} else if !all && r.Kind == store.TSEArchiveIncremental && r.State == store.TSEArchivePending {
-				continue
-			} else if !r.NextAttemptAt.After(now) {
-				due = append(due, r)
-			}
-		}
-		for id := range flights {
-			if !open[id] {
-				delete(flights, id)
-			}
-		}
-		if len(flights) == 0 && len(due) == 0 {
+		if len(w.flights) == 0 && len(due) == 0 {
 			return nil
 		}
-
-		for len(due) > 0 && len(flights) < a.o.MaxRunning && !now.Before(blockedUntil) {
-			r := due[0]
-			due = due[1:]
-			f, err := a.start(ctx, r, now)
-			switch {
-			case err == nil:
-				if f != nil {
-					flights[r.ID] = f
-				}
-				backoff, transient = startBackoff, 0
-			case errors.Is(err, errBusy):
-				blockedUntil = now.Add(max(retryAfter(err), backoff))
-				backoff = min(2*backoff, maxStartBackoff)
-				a.log.Info("archive: provider busy, waiting before the next export", "until", blockedUntil, "err", err)
-			case ctx.Err() != nil:
-				return ctx.Err()
-			default:
-				if transient++; transient >= transientLimit {
-					return fmt.Errorf("archive: provider unreachable, the next run goes on: %w", err)
-				}
-				blockedUntil = now.Add(max(retryAfter(err), backoff))
-				backoff = min(2*backoff, maxStartBackoff)
-			}
+		if due, err = a.startDue(ctx, w, due, now); err != nil {
+			return err
 		}
-
-		ids := make([]string, 0, len(flights))
-		for id := range flights {
-			ids = append(ids, id)
+		if err := a.poll(ctx, w, info, pub); err != nil {
+			return err
 		}
-		slices.Sort(ids) // UUIDv7: oldest first
-		for _, id := range ids {
-			f := flights[id]
-			if now = a.now(); now.Before(f.nextCall) {
-				continue
-			}
-			done, err := a.step(ctx, f, info, pub)
-			if done {
-				delete(flights, id)
-			}
-			if err != nil {
-				if ctx.Err() != nil {
-					return ctx.Err()
-				}
-				if transient++; transient >= transientLimit {
-					return fmt.Errorf("archive: provider unreachable, the next run goes on: %w", err)
-				}
-				a.log.Warn("archive: export", "archive_id", id, "err", err)
-			} else {
-				transient = 0
-			}
-		}
-
-		// Sleep until the next poll is allowed or a start may be tried.
-		var next time.Time
-		for _, f := range flights {
-			if next.IsZero() || f.nextCall.Before(next) {
-				next = f.nextCall
-			}
-		}
-		if len(due) > 0 && len(flights) < a.o.MaxRunning && (next.IsZero() || blockedUntil.Before(next)) {
-			next = blockedUntil
-		}
-		if next.IsZero() {
-			continue // nothing in flight: the next round finds what is due, or ends
-		}
-		if d := next.Sub(a.now()); d > 0 {
-			if err := a.o.Sleep(ctx, d); err != nil {
-				return err
-			}
+		if err := a.sleep(ctx, w, due); err != nil {
+			return err
 		}
 	}
+}
+
+// workState is what one work call keeps between its rounds.
+type workState struct {
+	flights      map[string]*flight // the exports in flight, by archive id
+	blockedUntil time.Time          // no new export before (E_TOO_MANY_EXPORTS, 429)
+	backoff      time.Duration      // before the next start after a refused one
+	transient    int                // provider errors in a row
+}
+
+// due reads the open archives: the in-flight ones get their fresh row
+// (and leave w.flights once no longer open), the others are returned
+// when their next attempt is due.
+func (a *Archive) due(ctx context.Context, w *workState, all bool, now time.Time) ([]*store.TSEArchive, error) {
+	rows, err := a.st.OpenTSEArchives(ctx, a.p.TSSID())
+	if err != nil {
+		return nil, err
+	}
+	var due []*store.TSEArchive
+	open := map[string]bool{}
+	for _, r := range rows {
+		open[r.ID] = true
+		if f, ok := w.flights[r.ID]; ok {
+			f.row = r
+		} else if !all && r.Kind == store.TSEArchiveIncremental && r.State == store.TSEArchivePending {
+			continue
+		} else if !r.NextAttemptAt.After(now) {
+			due = append(due, r)
+		}
+	}
+	for id := range w.flights {
+		if !open[id] {
+			delete(w.flights, id)
+		}
+	}
+	return due, nil
+}
+
+// startDue starts due exports while there is room and the provider has
+// not asked to wait, backing off when it is busy; it returns the ones not
+// started.
+func (a *Archive) startDue(ctx context.Context, w *workState, due []*store.TSEArchive, now time.Time) ([]*store.TSEArchive, error) {
+	for len(due) > 0 && len(w.flights) < a.o.MaxRunning && !now.Before(w.blockedUntil) {
+		r := due[0]
+		due = due[1:]
+		f, err := a.start(ctx, r, now)
+		switch {
+		case err == nil:
+			if f != nil {
+				w.flights[r.ID] = f
+			}
+			w.backoff, w.transient = startBackoff, 0
+		case errors.Is(err, errBusy):
+			w.blockedUntil = now.Add(max(retryAfter(err), w.backoff))
+			w.backoff = min(2*w.backoff, maxStartBackoff)
+			a.log.Info("archive: provider busy, waiting before the next export", "until", w.blockedUntil, "err", err)
+		case ctx.Err() != nil:
+			return nil, ctx.Err()
+		default:
+			if w.transient++; w.transient >= transientLimit {
+				return nil, fmt.Errorf("archive: provider unreachable, the next run goes on: %w", err)
+			}
+			w.blockedUntil = now.Add(max(retryAfter(err), w.backoff))
+			w.backoff = min(2*w.backoff, maxStartBackoff)
+		}
+	}
+	return due, nil
+}
+
+// poll steps every export in flight whose next call is allowed, oldest
+// first; a finished one leaves w.flights.
+func (a *Archive) poll(ctx context.Context, w *workState, info tse.TSSInfo, pub *ecdsa.PublicKey) error {
+	ids := make([]string, 0, len(w.flights))
+	for id := range w.flights {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids) // UUIDv7: oldest first
+	for _, id := range ids {
+		f := w.flights[id]
+		if a.now().Before(f.nextCall) {
+			continue
+		}
+		done, err := a.step(ctx, f, info, pub)
+		if done {
+			delete(w.flights, id)
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if w.transient++; w.transient >= transientLimit {
+				return fmt.Errorf("archive: provider unreachable, the next run goes on: %w", err)
+			}
+			a.log.Warn("archive: export", "archive_id", id, "err", err)
+		} else {
+			w.transient = 0
+		}
+	}
+	return nil
+}
+
+// sleep waits until the next poll is allowed or a start of the exports
+// still due may be tried; with nothing in flight it returns at once (the
+// next round finds what is due, or ends).
+func (a *Archive) sleep(ctx context.Context, w *workState, due []*store.TSEArchive) error {
+	var next time.Time
+	for _, f := range w.flights {
+		if next.IsZero() || f.nextCall.Before(next) {
+			next = f.nextCall
+		}
+	}
+	if len(due) > 0 && len(w.flights) < a.o.MaxRunning && (next.IsZero() || w.blockedUntil.Before(next)) {
+		next = w.blockedUntil
+	}
+	if next.IsZero() {
+		return nil
+	}
+	if d := next.Sub(a.now()); d > 0 {
+		return a.o.Sleep(ctx, d)
+	}
+	return nil
 }
 
 // filterOf is the provider filter of a row.

@@ -107,13 +107,7 @@ func (x *Exporter) closing(b *build, r *store.Restaurant, m *store.FiscalMasterD
 	}
 	k := []any{c.ClientSerial, b.at(c.CreatedAt), c.ZNr}
 	row := func(t *table, vals ...any) { b.add(t, append(append([]any{}, k...), vals...)...) }
-
-	type caseKey struct {
-		gvTyp string
-		key   int
-	}
-	cases := map[caseKey]int64{} // gross cents of the counted sales' lines
-	var caseOrder []caseKey
+	cases := caseTotals{sums: map[caseKey]int64{}}
 	for _, s := range sales {
 		d := s.Detail
 		if d == nil {
@@ -124,17 +118,40 @@ func (x *Exporter) closing(b *build, r *store.Restaurant, m *store.FiscalMasterD
 			return err
 		}
 		if counted(s, d) {
-			for _, l := range lines {
-				ck := caseKey{l.BusinessCase, vatKeys[l.VATRate]}
-				if _, ok := cases[ck]; !ok {
-					caseOrder = append(caseOrder, ck)
-				}
-				cases[ck] += l.TotalCents
-			}
+			cases.add(lines)
 		}
 	}
+	x.masterData(row, r, m, tss, c)
+	closingTotals(row, c, &cases)
+	return nil
+}
 
-	// Master data module.
+// caseKey is a row of businesscases.csv: a GV_TYP at a VAT key.
+type caseKey struct {
+	gvTyp string
+	key   int
+}
+
+// caseTotals is the gross cents of a closing's counted sales' lines per
+// caseKey, in the order first seen.
+type caseTotals struct {
+	sums  map[caseKey]int64
+	order []caseKey
+}
+
+func (t *caseTotals) add(lines []store.TSESaleLine) {
+	for _, l := range lines {
+		ck := caseKey{l.BusinessCase, vatKeys[l.VATRate]}
+		if _, ok := t.sums[ck]; !ok {
+			t.order = append(t.order, ck)
+		}
+		t.sums[ck] += l.TotalCents
+	}
+}
+
+// masterData writes the closing's master data module: the closing's
+// head, the location, the register, the VAT table and the TSE.
+func (x *Exporter) masterData(row func(*table, ...any), r *store.Restaurant, m *store.FiscalMasterData, tss store.TSEInfo, c *store.TSEClosing) {
 	name, street, postcode, city, country := m.BusinessName, m.Street, m.Postcode, m.City, m.Country
 	if name == "" {
 		name = r.Name
@@ -164,16 +181,20 @@ func (x *Exporter) closing(b *build, r *store.Restaurant, m *store.FiscalMasterD
 	for _, v := range vatTable {
 		row(&tVAT, v.key, v.bp, v.desc)
 	}
+	// TSE_ZERTIFIKAT_I holds 1000 characters; the rest goes to _II.
 	cert := tss.Certificate
-	var certI, certII string
-	certI, certII = cert, ""
+	certI, certII := cert, ""
 	if len(cert) > 1000 {
 		certI, certII = cert[:1000], cert[1000:]
 	}
 	row(&tTSE, 1, tss.SerialNumber, tse.SignatureAlgorithm, "unixTime", "UTF-8", tss.PublicKey, certI, certII)
+}
 
-	// Closing module.
-	slices.SortStableFunc(caseOrder, func(p, q caseKey) int {
+// closingTotals writes the closing module: the business cases (Umsatz
+// first, then by name and VAT key), the EUR payments and the cash per
+// currency.
+func closingTotals(row func(*table, ...any), c *store.TSEClosing, cases *caseTotals) {
+	slices.SortStableFunc(cases.order, func(p, q caseKey) int {
 		if p.gvTyp != q.gvTyp {
 			if p.gvTyp == "Umsatz" {
 				return -1
@@ -185,8 +206,8 @@ func (x *Exporter) closing(b *build, r *store.Restaurant, m *store.FiscalMasterD
 		}
 		return p.key - q.key
 	})
-	for _, ck := range caseOrder {
-		gross := c5(cases[ck])
+	for _, ck := range cases.order {
+		gross := c5(cases.sums[ck])
 		net, vat := netOf(gross, rateBP(ck.key))
 		row(&tBusinessCases, ck.gvTyp, "", blank{}, ck.key, gross, net, vat)
 	}
@@ -209,7 +230,6 @@ func (x *Exporter) closing(b *build, r *store.Restaurant, m *store.FiscalMasterD
 	for _, cur := range cashOrder {
 		row(&tCashPerCurrency, cur, cash[cur])
 	}
-	return nil
 }
 
 // counted reports whether a sale moves money: the closing's rule

@@ -2,7 +2,6 @@ package queue
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"log/slog"
 	"testing"
@@ -10,6 +9,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"posbox/fiscal"
 	"posbox/store"
 	"posbox/store/storetest"
 	"posbox/tse"
@@ -110,18 +110,16 @@ func (e *env) close() {
 }
 
 // sale is a valid cash receipt of cents on terminal serial.
-func sale(serial string, cents int64) tse.Sale {
-	amount := fmt.Sprintf("%d.%02d", cents/100, cents%100)
-	return tse.Sale{ClientSerial: serial, TotalCents: cents, Receipt: tse.Receipt{ReceiptType: "RECEIPT",
-		AmountsPerVATRate:     []tse.AmountPerVATRate{{VATRate: "NORMAL", Amount: amount}},
-		AmountsPerPaymentType: []tse.AmountPerPayment{{PaymentType: "CASH", Amount: amount}}}}
+func sale(serial string, cents int64) fiscal.Sale {
+	return fiscal.Sale{ClientSerial: serial, Kind: fiscal.KindReceipt, ReceiptType: "RECEIPT", TotalCents: cents,
+		VAT: []fiscal.VATAmount{{VATRate: "NORMAL", Cents: cents}}, Payments: []fiscal.Payment{{PaymentType: "CASH", Cents: cents}}}
 }
 
 // sell records a sale through the queue; the context ends the wait at
 // once when the test only wants the sale recorded (step-driven tests).
-func (e *env) sell(tb testing.TB, s tse.Sale, idemKey, requestHash string) *store.TSETransaction {
+func (e *env) sell(tb testing.TB, s fiscal.Sale, idemKey string) *store.TSETransaction {
 	tb.Helper()
-	t, err := e.q.Sell(context.Background(), e.restaurant.ID, s, idemKey, requestHash)
+	t, err := e.q.Sell(context.Background(), e.restaurant.ID, s, idemKey)
 	if err != nil {
 		tb.Fatal(err)
 	}

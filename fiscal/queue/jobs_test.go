@@ -14,7 +14,7 @@ import (
 // permanent refusal would.
 func startedThenParked(tb testing.TB, e *env) string {
 	tb.Helper()
-	tx := e.sell(tb, sale("KASSE-01", 300), "", "")
+	tx := e.sell(tb, sale("KASSE-01", 300), "")
 	e.q.step(context.Background()) // revision 1
 	head := e.head(tb)
 	if head == nil || head.Revision != 2 {
@@ -35,7 +35,7 @@ func TestAttentionItemCancelled(t *testing.T) {
 	if err != nil || st.Healthy || st.Queue.Attention != 1 {
 		t.Fatalf("status %+v %v", st, err)
 	}
-	other := e.sell(t, sale("KASSE-02", 100), "", "")
+	other := e.sell(t, sale("KASSE-02", 100), "")
 	e.q.step(context.Background())
 	e.q.step(context.Background())
 	if !e.tx(t, other.TxID).Signed() {
@@ -99,7 +99,8 @@ func TestStaleActiveCancelledAndReconciled(t *testing.T) {
 		t.Fatal(err)
 	}
 	txID := tse.NewUUID4()
-	amounts := sale("", 100).Receipt
+	s := sale("", 100)
+	amounts := wireSale(&s).Receipt
 	start, _ := tse.UpsertBody(tse.TxActive, client, nil, nil)
 	finish, _ := tse.UpsertBody(tse.TxFinished, client, &amounts, nil)
 	for i, b := range [][]byte{start, finish} {
@@ -122,7 +123,7 @@ func TestRestoreOpenCircuit(t *testing.T) {
 	dir, simDir := t.TempDir(), t.TempDir()
 	e := newEnv(t, envOpts{dir: dir, simDir: simDir, budget: time.Millisecond})
 	e.sim.SetFault(tse.Fault{Offline: true})
-	e.sell(t, sale("KASSE-01", 100), "", "") // unsigned: opens the outage
+	e.sell(t, sale("KASSE-01", 100), "") // unsigned: opens the outage
 	e.close()
 
 	e2 := newEnv(t, envOpts{dir: dir, simDir: simDir, budget: time.Hour})
@@ -131,7 +132,7 @@ func TestRestoreOpenCircuit(t *testing.T) {
 		t.Fatalf("status after restart %+v %v", st, err)
 	}
 	began := time.Now()
-	got := e2.sell(t, sale("KASSE-01", 200), "", "")
+	got := e2.sell(t, sale("KASSE-01", 200), "")
 	if got.Signed() || !got.ReceiptWithoutTSE || got.OutageID != st.OpenOutage.ID || time.Since(began) > 5*time.Second {
 		t.Fatalf("sale after restart %+v after %s", got, time.Since(began))
 	}
@@ -150,7 +151,7 @@ func TestSelfTestRerunWhenOutageEnds(t *testing.T) {
 		t.Fatalf("self-test while offline: %+v %v", last, err)
 	}
 	e.run()
-	if got := e.sell(t, sale("KASSE-01", 100), "", ""); got.Signed() {
+	if got := e.sell(t, sale("KASSE-01", 100), ""); got.Signed() {
 		t.Fatalf("signed while offline: %+v", got)
 	}
 	e.sim.SetFault(tse.Fault{})

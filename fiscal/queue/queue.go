@@ -2,8 +2,26 @@
 // worker of one TSS (strict FIFO, backoff, circuit breaker, per-terminal
 // hold), the sale path that records a sale and waits for its signature
 // within the budget, the self-test, the status and the scheduled jobs.
-// It knows nothing of HTTP: it takes and returns domain types, and the
-// server renders them. Everything durable lives in the store.
+// It knows nothing of HTTP: it takes a validated fiscal.Sale (cents,
+// typed lines; package fiscal validates it) and returns store records,
+// and the server renders them. Everything durable lives in the store.
+//
+// Shaped like notify.Dispatcher: built by main (New, which restores the
+// circuit after a restart), run by main (Run), its jobs scheduled by
+// main (SelfTestJob, CertificateJob, ReconcileJob), called by the server
+// through server.TSE.
+//
+// Files: sale.go records a sale and waits for its outcome (Sell);
+// wire.go is where a sale meets the provider's terms: the detail the
+// store keeps (from the cents, for the DSFinV-K), fiskaly's wire form
+// (tse.Sale, amounts as decimal strings) that the finishing revision
+// carries, and the Idempotency-Key hash, kept as earlier releases
+// computed it; queue.go is the worker's loop and circuit state, send.go
+// sends the head revision and files the provider's answer, signing.go
+// commits signed revisions in batches (the reaper), hold.go the
+// per-terminal hold, info.go the TSS info cache, status.go the health,
+// selftest.go, actions.go (an admin's retry and cancel), jobs.go (stale
+// sweep, certificate check, reconciler).
 package queue
 
 import (

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"time"
 
+	"posbox/fiscal"
 	"posbox/store"
 	"posbox/tse"
 )
@@ -21,23 +22,24 @@ const (
 // budget, and returns the transaction as the till is to print it: signed,
 // or marked "TSE unavailable" (and counted in the outage). Every path
 // after the commit answers one of the two. A repeated Idempotency-Key
-// (idemKey, "" for none) answers what its first request answered;
-// requestHash identifies the request it came with, so a key reused for
+// (idemKey, "" for none) answers what its first request answered; the
+// key remembers the sale's hash (requestHash), so a key reused for
 // another sale is refused.
 //
 // A retry that finds its key not yet answered (the first attempt still
 // waits, or died with its till's connection or with the box) decides it
 // within its own budget, as a new sale would; whichever attempt records
 // its answer first gives it to every other (store.AnswerIdempotent).
-func (q *Queue) Sell(ctx context.Context, restaurantID string, s tse.Sale, idemKey, requestHash string) (*store.TSETransaction, error) {
+func (q *Queue) Sell(ctx context.Context, restaurantID string, s fiscal.Sale, idemKey string) (*store.TSETransaction, error) {
 	if err := q.serves(restaurantID); err != nil {
 		return nil, err
 	}
+	w := wireSale(&s)
 	var key *store.IdempotencyKey
 	if idemKey != "" {
-		key = &store.IdempotencyKey{RestaurantID: restaurantID, Scope: store.IdemTSESale, Key: idemKey, RequestHash: requestHash}
+		key = &store.IdempotencyKey{RestaurantID: restaurantID, Scope: store.IdemTSESale, Key: idemKey, RequestHash: requestHash(&s, w)}
 	}
-	t, replay, err := q.record(ctx, restaurantID, s, key)
+	t, replay, err := q.record(ctx, restaurantID, &s, w, key)
 	if err != nil {
 		return nil, err
 	}
@@ -80,11 +82,12 @@ func (q *Queue) answered(ctx context.Context, restaurantID string, r *store.Idem
 	return q.st.TSETransaction(ctx, restaurantID, r.ResourceID)
 }
 
-// record writes the sale, its two revisions (built here, before the write
-// transaction, for the terminal's client id) and the key in one
-// transaction. A terminal seen for the first time gets a new client id;
-// if another sale registered it first, the bodies are built again.
-func (q *Queue) record(ctx context.Context, restaurantID string, s tse.Sale, key *store.IdempotencyKey) (*store.TSETransaction, *store.IdempotentReplay, error) {
+// record writes the sale, its two revisions (built here from its wire
+// form w, before the write transaction, for the terminal's client id),
+// its detail and the key in one transaction. A terminal seen for the
+// first time gets a new client id; if another sale registered it first,
+// the bodies are built again.
+func (q *Queue) record(ctx context.Context, restaurantID string, s *fiscal.Sale, w tse.Sale, key *store.IdempotencyKey) (*store.TSETransaction, *store.IdempotentReplay, error) {
 	clientID, err := q.st.TSEClientID(ctx, q.tssID, s.ClientSerial)
 	if store.IsNotFound(err) {
 		clientID, err = tse.NewUUID4(), nil
@@ -97,13 +100,13 @@ func (q *Queue) record(ctx context.Context, restaurantID string, s tse.Sale, key
 		if err != nil {
 			return nil, nil, err
 		}
-		finish, err := tse.FinishBody(clientID, &s)
+		finish, err := tse.FinishBody(clientID, &w)
 		if err != nil {
 			return nil, nil, err
 		}
 		t, replay, err := q.st.CreateTSESale(ctx, store.NewTSESale{
 			RestaurantID: restaurantID, TSSID: q.tssID, TxID: tse.NewUUID4(), ClientSerial: s.ClientSerial, ClientID: clientID,
-			ReceiptType: s.Receipt.ReceiptType, TotalCents: s.TotalCents, StartBody: start, FinishBody: finish, Idempotency: key,
+			ReceiptType: s.ReceiptType, TotalCents: s.TotalCents, StartBody: start, FinishBody: finish, Idempotency: key,
 			Detail: saleDetail(s),
 		})
 		var changed *store.ErrTSEClientChanged

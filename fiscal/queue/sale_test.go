@@ -15,7 +15,7 @@ func TestSellSigned(t *testing.T) {
 	e := newEnv(t, envOpts{})
 	e.run()
 	for i, want := range []int64{1, 2} {
-		got := e.sell(t, sale("KASSE-01", 2142+int64(i)), "", "")
+		got := e.sell(t, sale("KASSE-01", 2142+int64(i)), "")
 		if !got.Signed() || got.State != tse.TxFinished || got.Number == nil || *got.Number != want ||
 			got.SignatureValue == "" || got.QRCodeData == "" || got.ReceiptWithoutTSE {
 			t.Fatalf("sale %d: %+v", i, got)
@@ -33,7 +33,7 @@ func TestSellDuringOutageSignedLate(t *testing.T) {
 	e := newEnv(t, envOpts{budget: 50 * time.Millisecond})
 	e.sim.SetFault(tse.Fault{Offline: true})
 	e.run()
-	got := e.sell(t, sale("KASSE-01", 500), "", "")
+	got := e.sell(t, sale("KASSE-01", 500), "")
 	if got.Signed() || !got.ReceiptWithoutTSE || got.OutageID == "" {
 		t.Fatalf("sale during the outage: %+v", got)
 	}
@@ -59,8 +59,8 @@ func TestSellDuringOutageSignedLate(t *testing.T) {
 func TestSellIdempotent(t *testing.T) {
 	e := newEnv(t, envOpts{})
 	e.run()
-	first := e.sell(t, sale("KASSE-01", 700), "k-1", "h-1")
-	again := e.sell(t, sale("KASSE-01", 700), "k-1", "h-1")
+	first := e.sell(t, sale("KASSE-01", 700), "k-1")
+	again := e.sell(t, sale("KASSE-01", 700), "k-1")
 	if again.TxID != first.TxID || *again.Number != *first.Number || again.SignatureValue != first.SignatureValue {
 		t.Fatalf("replay %+v, first %+v", again, first)
 	}
@@ -68,7 +68,7 @@ func TestSellIdempotent(t *testing.T) {
 	if err != nil || len(txs) != 1 {
 		t.Fatalf("%d transactions recorded, want 1 (%v)", len(txs), err)
 	}
-	_, err = e.q.Sell(context.Background(), e.restaurant.ID, sale("KASSE-01", 800), "k-1", "h-2")
+	_, err = e.q.Sell(context.Background(), e.restaurant.ID, sale("KASSE-01", 800), "k-1")
 	if store.ErrorCode(err) != store.EIdempotencyKeyReused {
 		t.Fatalf("reused key: %v", err)
 	}
@@ -82,7 +82,7 @@ func TestSellOtherRestaurantRefused(t *testing.T) {
 	if err := e.st.CreateRestaurant(context.Background(), other); err != nil {
 		t.Fatal(err)
 	}
-	_, err := e.q.Sell(context.Background(), other.ID, sale("KASSE-01", 100), "", "")
+	_, err := e.q.Sell(context.Background(), other.ID, sale("KASSE-01", 100), "")
 	if store.ErrorCode(err) != store.ETSENotConfigured {
 		t.Fatalf("other restaurant: %v", err)
 	}
@@ -100,7 +100,7 @@ func TestSellNewTerminalConcurrently(t *testing.T) {
 	ids := make(chan string, n)
 	for range n {
 		go func() {
-			tx, err := e.q.Sell(context.Background(), e.restaurant.ID, sale("KASSE-NEW", 100), "", "")
+			tx, err := e.q.Sell(context.Background(), e.restaurant.ID, sale("KASSE-NEW", 100), "")
 			if err != nil {
 				ids <- "error: " + err.Error()
 				return
@@ -135,7 +135,7 @@ func TestSellRetryOfUndecidedSale(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	first := make(chan error, 1)
 	go func() {
-		_, err := e.q.Sell(ctx, e.restaurant.ID, sale("KASSE-01", 900), "k-undecided", "h")
+		_, err := e.q.Sell(ctx, e.restaurant.ID, sale("KASSE-01", 900), "k-undecided")
 		first <- err
 	}()
 	key := store.IdempotencyKey{RestaurantID: e.restaurant.ID, Scope: store.IdemTSESale, Key: "k-undecided"}
@@ -145,7 +145,7 @@ func TestSellRetryOfUndecidedSale(t *testing.T) {
 		t.Fatalf("first attempt: %v", err)
 	}
 
-	retry := e.sell(t, sale("KASSE-01", 900), "k-undecided", "h")
+	retry := e.sell(t, sale("KASSE-01", 900), "k-undecided")
 	if retry.Signed() || !retry.ReceiptWithoutTSE || retry.OutageID == "" {
 		t.Fatalf("retry of the undecided sale: %+v", retry)
 	}
@@ -159,7 +159,7 @@ func TestSellRetryOfUndecidedSale(t *testing.T) {
 
 	close(gp.gate) // the provider answers: the sale is signed, late
 	waitFor(t, "the sale signed", func() bool { return e.tx(t, retry.TxID).Signed() })
-	again := e.sell(t, sale("KASSE-01", 900), "k-undecided", "h")
+	again := e.sell(t, sale("KASSE-01", 900), "k-undecided")
 	if again.TxID != retry.TxID || again.Signed() || !again.ReceiptWithoutTSE || again.OutageID != retry.OutageID {
 		t.Fatalf("a later replay answers differently: %+v, first answer %+v", again, retry)
 	}
@@ -174,8 +174,8 @@ func TestSellRetryOfUndecidedSale(t *testing.T) {
 func TestSaleWokenOnlyForItsOwnTransaction(t *testing.T) {
 	e := newEnv(t, envOpts{budget: time.Millisecond}) // recorded, then driven step by step
 	ctx := context.Background()
-	a := e.sell(t, sale("KASSE-01", 100), "", "")
-	b := e.sell(t, sale("KASSE-02", 200), "", "")
+	a := e.sell(t, sale("KASSE-01", 100), "")
+	b := e.sell(t, sale("KASSE-02", 200), "")
 	wa, wb := e.q.subscribe(a.TxID), e.q.subscribe(b.TxID)
 	defer e.q.unsubscribe(a.TxID, wa)
 	defer e.q.unsubscribe(b.TxID, wb)

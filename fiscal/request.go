@@ -1,0 +1,131 @@
+package fiscal
+
+import (
+	"encoding/json"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"posbox/store"
+)
+
+// Request is a sale as the till sends it (POST /api/tse/transactions):
+// fiskaly's standard_v1 receipt with amounts as JSON numbers, and
+// optionally what the DSFinV-K needs besides (line items, business case,
+// table, the sale it cancels) or an order for table service (kind
+// "order"). A nil member was absent. Validate turns it into a Sale.
+type Request struct {
+	ClientSerial          *string       `json:"client_serial"`
+	Kind                  *string       `json:"kind"`
+	ReceiptType           *string       `json:"receipt_type"`
+	AmountsPerVATRate     []VATLine     `json:"amounts_per_vat_rate"`
+	AmountsPerPaymentType []PaymentLine `json:"amounts_per_payment_type"`
+	LineItems             []LineItem    `json:"line_items"`
+	BusinessCase          *string       `json:"business_case"`
+	AllocationGroup       *string       `json:"allocation_group"`
+	Cancels               *string       `json:"cancels"`
+}
+
+// VATLine is one member of amounts_per_vat_rate.
+type VATLine struct {
+	VATRate *string  `json:"vat_rate"`
+	Amount  *Decimal `json:"amount"`
+}
+
+// PaymentLine is one member of amounts_per_payment_type.
+type PaymentLine struct {
+	PaymentType  *string  `json:"payment_type"`
+	Amount       *Decimal `json:"amount"`
+	CurrencyCode *string  `json:"currency_code"`
+}
+
+// LineItem is one line of a sale or an order.
+type LineItem struct {
+	Text         *string  `json:"text"`
+	Quantity     *Decimal `json:"quantity"`
+	UnitPrice    *Decimal `json:"unit_price"`
+	VATRate      *string  `json:"vat_rate"`
+	ItemNumber   *string  `json:"item_number"`
+	DiscountID   *string  `json:"discount_id"`
+	BusinessCase *string  `json:"business_case"`
+}
+
+// Decimal is a JSON number kept as its literal, so no binary float ever
+// touches money; cents and milli turn it into exact integers. (server's
+// decimal2 is the same for the other endpoints' amounts.)
+type Decimal string
+
+// UnmarshalJSON accepts only a JSON number; anything else is a type error
+// that names the field (422).
+func (d *Decimal) UnmarshalJSON(b []byte) error {
+	s := string(b)
+	if s == "" || !(s[0] == '-' || (s[0] >= '0' && s[0] <= '9')) {
+		return &json.UnmarshalTypeError{Value: "non-number", Type: reflect.TypeFor[float64]()}
+	}
+	*d = Decimal(s)
+	return nil
+}
+
+// cents reads an amount with at most two decimals in hundredths; more
+// decimals, an exponent or an overflow are field errors (0 then).
+func (d Decimal) cents(f *store.Fields, field string) int64 {
+	s := string(d)
+	if strings.ContainsAny(s, "eE") {
+		// 1e2 is valid JSON, but tills send plain decimals and one plain
+		// rule is easier to document than exponent arithmetic.
+		f.Add(field, store.FNotDecimal, "must be a plain decimal number such as 12.5")
+		return 0
+	}
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	whole, frac, _ := strings.Cut(s, ".")
+	frac = strings.TrimRight(frac, "0")
+	if len(frac) > 2 {
+		f.Add(field, store.FTooManyDecimals, "must have at most 2 decimal places", "places", 2)
+		return 0
+	}
+	for len(frac) < 2 {
+		frac += "0"
+	}
+	v, err := strconv.ParseInt(whole+frac, 10, 64)
+	if err != nil || len(whole) > 13 {
+		f.Add(field, store.FTooLarge, "is too large", "max", "9999999999999.99")
+		return 0
+	}
+	if neg {
+		v = -v
+	}
+	return v
+}
+
+// milli reads a quantity with at most three decimals (DSFinV-K MENGE) in
+// thousandths; zero is refused.
+func (d Decimal) milli(f *store.Fields, field string) (int64, bool) {
+	s := string(d)
+	if strings.ContainsAny(s, "eE") {
+		f.Add(field, store.FNotDecimal, "must be a plain decimal number such as 2 or 0.5")
+		return 0, false
+	}
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	whole, frac, _ := strings.Cut(s, ".")
+	frac = strings.TrimRight(frac, "0")
+	if len(frac) > 3 {
+		f.Add(field, store.FTooManyDecimals, "must have at most 3 decimal places", "places", 3)
+		return 0, false
+	}
+	frac += strings.Repeat("0", 3-len(frac))
+	v, err := strconv.ParseInt(whole+frac, 10, 64)
+	if err != nil || v > maxQuantityMilli {
+		f.Add(field, store.FTooLarge, "must be at most 99999.999 in size", "max", "99999.999")
+		return 0, false
+	}
+	if v == 0 {
+		f.Add(field, store.FZero, "must not be 0")
+		return 0, false
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}
