@@ -86,8 +86,12 @@ func (l LineItem) validate(f *store.Fields, at, saleCase string) Line {
 		}
 	}
 	if ok {
-		line.TotalCents, _ = LineTotal(line.QuantityMilli, line.UnitPriceCents)
-		if line.DiscountID != "" && line.TotalCents > 0 {
+		var fits bool
+		if line.TotalCents, fits = LineTotal(line.QuantityMilli, line.UnitPriceCents); !fits {
+			// Both factors are within their limits but their product is not
+			// a number of cents any till could mean.
+			f.Add(at, store.FTooLarge, "quantity × unit_price is too large", "max", "9999999999999.99")
+		} else if line.DiscountID != "" && line.TotalCents > 0 {
 			f.Add(at, store.FDiscountAdds, "a discount line (with discount_id) must not add to the total: its quantity × unit_price must be 0 or less")
 		}
 	}
@@ -121,7 +125,7 @@ func (l LineItem) amounts(f *store.Fields, at string) (line Line, ok bool) {
 		ok = false
 	} else {
 		n := len(*f)
-		c := l.UnitPrice.cents(f, at+".unit_price")
+		c := l.UnitPrice.Cents(f, at+".unit_price")
 		if len(*f) > n {
 			ok = false
 		} else if c > maxUnitCents || c < -maxUnitCents {

@@ -67,7 +67,7 @@ func (r *Request) orderVAT(f *store.Fields) []VATAmount {
 			continue
 		}
 		seen[*l.VATRate] = true
-		given = append(given, VATAmount{VATRate: *l.VATRate, Cents: l.Amount.cents(f, at+".amount")})
+		given = append(given, VATAmount{VATRate: *l.VATRate, Cents: l.Amount.Cents(f, at+".amount")})
 	}
 	return given
 }

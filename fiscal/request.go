@@ -51,8 +51,8 @@ type LineItem struct {
 }
 
 // Decimal is a JSON number kept as its literal, so no binary float ever
-// touches money; cents and milli turn it into exact integers. (server's
-// decimal2 is the same for the other endpoints' amounts.)
+// touches money; Cents and milli turn it into exact integers. The server
+// reads every amount of the API with it (sales, discounts, redemptions).
 type Decimal string
 
 // UnmarshalJSON accepts only a JSON number; anything else is a type error
@@ -66,9 +66,10 @@ func (d *Decimal) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// cents reads an amount with at most two decimals in hundredths; more
-// decimals, an exponent or an overflow are field errors (0 then).
-func (d Decimal) cents(f *store.Fields, field string) int64 {
+// Cents reads an amount with at most two decimals in hundredths (cents,
+// or hundredths of a percent); more decimals, an exponent or an overflow
+// are field errors (0 then).
+func (d Decimal) Cents(f *store.Fields, field string) int64 {
 	s := string(d)
 	if strings.ContainsAny(s, "eE") {
 		// 1e2 is valid JSON, but tills send plain decimals and one plain

@@ -116,7 +116,7 @@ func (r *Request) validateVAT(f *store.Fields, v *Sale) {
 			f.Add(field+".amount", store.FRequired, "is required")
 			continue
 		}
-		c := l.Amount.cents(f, field+".amount")
+		c := l.Amount.Cents(f, field+".amount")
 		v.TotalCents += c
 		if l.VATRate != nil {
 			v.VAT = append(v.VAT, VATAmount{VATRate: *l.VATRate, Cents: c})
@@ -152,7 +152,7 @@ func (r *Request) validatePayments(f *store.Fields, v *Sale) (paid int64, allEUR
 			f.Add(field+".amount", store.FRequired, "is required")
 			continue
 		}
-		c := l.Amount.cents(f, field+".amount")
+		c := l.Amount.Cents(f, field+".amount")
 		paid += c
 		if l.PaymentType != nil {
 			v.Payments = append(v.Payments, Payment{PaymentType: *l.PaymentType, CurrencyCode: cur, Cents: c})

@@ -59,6 +59,7 @@ func TestValidateRules(t *testing.T) {
 		{"price with three decimals", receipt("7.80", `,"line_items":[`+line("Bier", "2", "3.901", "NORMAL")+`]`), "line_items[0].unit_price too_many_decimals"},
 		{"no text", receipt("7.80", `,"line_items":[{"quantity":1,"unit_price":7.80,"vat_rate":"NORMAL"}]`), "line_items[0].text required"},
 		{"bad vat rate", receipt("7.80", `,"line_items":[`+line("Bier", "2", "3.90", "19")+`]`), "line_items[0].vat_rate one_of"},
+		{"line total beyond any amount", receipt("7.80", `,"line_items":[`+line("Bier", "99999.999", "999999999.99", "NORMAL")+`]`), "line_items[0] too_large"},
 		{"discount adds", receipt("7.80", `,"line_items":[{"text":"Rabatt","quantity":1,"unit_price":7.80,"vat_rate":"NORMAL",`+discount+`}]`), "line_items[0] discount_adds"},
 		{"unknown business case", receipt("1", `,"business_case":"Verkauf"`), "business_case one_of"},
 		{"unknown kind", receipt("1", `,"kind":"invoice"`), "kind one_of"},
@@ -212,7 +213,7 @@ func TestDecimalIsANumber(t *testing.T) {
 		t.Fatalf("%v %v", d.A, err)
 	}
 	var f store.Fields
-	if c := d.A.cents(&f, "a"); c != -1250 || len(f) != 0 {
+	if c := d.A.Cents(&f, "a"); c != -1250 || len(f) != 0 {
 		t.Fatalf("cents %d %v", c, f)
 	}
 }

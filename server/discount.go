@@ -7,6 +7,7 @@ import (
 
 	"github.com/julienschmidt/httprouter"
 
+	"posbox/fiscal"
 	"posbox/store"
 )
 
@@ -46,26 +47,26 @@ func toDiscountJSON(d *store.Discount) discountJSON {
 // Every member tells absent from null; null is accepted only on nullable
 // fields.
 type discountRequest struct {
-	Name              store.Field[string]   `json:"name"`
-	Description       store.Field[string]   `json:"description"`
-	DiscountType      store.Field[string]   `json:"discount_type"`
-	Value             store.Field[decimal2] `json:"value"`
-	MinOrderAmount    store.Field[decimal2] `json:"min_order_amount"`
-	MaxDiscountAmount store.Field[decimal2] `json:"max_discount_amount"`
-	ApplicableTo      store.Field[string]   `json:"applicable_to"`
-	CategoryID        store.Field[string]   `json:"category_id"`
-	ItemID            store.Field[string]   `json:"item_id"`
-	ValidFrom         store.Field[string]   `json:"valid_from"`
-	ValidUntil        store.Field[string]   `json:"valid_until"`
-	UsageLimit        store.Field[int64]    `json:"usage_limit"`
-	IsActive          store.Field[bool]     `json:"is_active"`
+	Name              store.Field[string]         `json:"name"`
+	Description       store.Field[string]         `json:"description"`
+	DiscountType      store.Field[string]         `json:"discount_type"`
+	Value             store.Field[fiscal.Decimal] `json:"value"`
+	MinOrderAmount    store.Field[fiscal.Decimal] `json:"min_order_amount"`
+	MaxDiscountAmount store.Field[fiscal.Decimal] `json:"max_discount_amount"`
+	ApplicableTo      store.Field[string]         `json:"applicable_to"`
+	CategoryID        store.Field[string]         `json:"category_id"`
+	ItemID            store.Field[string]         `json:"item_id"`
+	ValidFrom         store.Field[string]         `json:"valid_from"`
+	ValidUntil        store.Field[string]         `json:"valid_until"`
+	UsageLimit        store.Field[int64]          `json:"usage_limit"`
+	IsActive          store.Field[bool]           `json:"is_active"`
 }
 
 // update converts the wire forms (decimal literals, RFC 3339 strings) into
 // the store's; format errors are collected in f.
 func (req discountRequest) update(f *store.Fields) store.DiscountUpdate {
-	hundredths := func(name string, d store.Field[decimal2]) store.Field[int64] {
-		return convField(d, func(v decimal2) int64 { return v.cents(f, name) })
+	hundredths := func(name string, d store.Field[fiscal.Decimal]) store.Field[int64] {
+		return convField(d, func(v fiscal.Decimal) int64 { return v.Cents(f, name) })
 	}
 	instant := func(name string, s store.Field[string]) store.Field[time.Time] {
 		return convField(s, func(v string) time.Time { return parseTimestamp(f, name, v) })

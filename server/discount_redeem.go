@@ -6,12 +6,13 @@ import (
 
 	"github.com/julienschmidt/httprouter"
 
+	"posbox/fiscal"
 	"posbox/store"
 )
 
 type redeemRequest struct {
-	OrderTotal     *decimal2 `json:"order_total"`
-	EligibleAmount *decimal2 `json:"eligible_amount"`
+	OrderTotal     *fiscal.Decimal `json:"order_total"`
+	EligibleAmount *fiscal.Decimal `json:"eligible_amount"`
 }
 
 // redemptionJSON carries the contract's three fields first, then what a
@@ -44,10 +45,10 @@ func (s *Server) redeemDiscount(w http.ResponseWriter, r *http.Request, p httpro
 	required(&f, "order_total", req.OrderTotal)
 	in := store.RedeemInput{RedeemedBy: caller(r.Context()).user.ID}
 	if req.OrderTotal != nil {
-		in.OrderTotalCents = req.OrderTotal.cents(&f, "order_total")
+		in.OrderTotalCents = req.OrderTotal.Cents(&f, "order_total")
 	}
 	if req.EligibleAmount != nil {
-		c := req.EligibleAmount.cents(&f, "eligible_amount")
+		c := req.EligibleAmount.Cents(&f, "eligible_amount")
 		in.EligibleCents = &c
 	}
 	if err := f.Err(); err != nil {
