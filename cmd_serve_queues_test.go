@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"posbox/internal/poll"
 )
 
 // TestQueuesSurviveSIGTERM: SIGTERM arrives while webhook deliveries are
@@ -95,21 +97,23 @@ func TestQueuesSurviveSIGTERM(t *testing.T) {
 
 	b := startApplianceIn(t, bin, a.dataDir)
 	deadline := time.Now().Add(30 * time.Second)
-	for {
+	missing := 0
+	if !poll.Wait(30*time.Second, func() bool {
 		mu.Lock()
-		missing := events - len(seen)
-		mu.Unlock()
-		if missing == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d of %d events never delivered after the restart\n%s", missing, events, b.logText())
-		}
-		time.Sleep(50 * time.Millisecond)
+		defer mu.Unlock()
+		missing = events - len(seen)
+		return missing == 0
+	}) {
+		t.Fatalf("%d of %d events never delivered after the restart\n%s", missing, events, b.logText())
 	}
 	for i, id := range saleIDs {
-		for {
-			code, body, err := b.call("GET", "/api/tse/transactions/"+id, token, "", nil)
+		var (
+			code int
+			body []byte
+			err  error
+		)
+		if !poll.Wait(time.Until(deadline), func() bool {
+			code, body, err = b.call("GET", "/api/tse/transactions/"+id, token, "", nil)
 			var res struct {
 				Transaction struct {
 					Signed bool
@@ -117,13 +121,9 @@ func TestQueuesSurviveSIGTERM(t *testing.T) {
 				} `json:"transaction"`
 			}
 			json.Unmarshal(body, &res)
-			if err == nil && code == http.StatusOK && res.Transaction.Signed && res.Transaction.Number != nil {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("sale %d (%s) not signed after the restart: %d %s %v", i, id, code, body, err)
-			}
-			time.Sleep(50 * time.Millisecond)
+			return err == nil && code == http.StatusOK && res.Transaction.Signed && res.Transaction.Number != nil
+		}) {
+			t.Fatalf("sale %d (%s) not signed after the restart: %d %s %v", i, id, code, body, err)
 		}
 	}
 	if err := b.cmd.Process.Signal(syscall.SIGTERM); err != nil {

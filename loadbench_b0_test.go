@@ -19,6 +19,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"posbox/internal/poll"
 )
 
 type b0Item struct {
@@ -93,11 +95,9 @@ func startB0(tb testing.TB) string {
 	}
 	tb.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	base := "http://" + addr
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		if code, _, err := call("GET", base+"/b0/200", "", nil); err == nil && code == 200 {
-			return base
-		}
-	}
-	tb.Fatal("B0 does not answer")
-	return ""
+	poll.Until(tb, 10*time.Second, "B0 to answer", func() bool {
+		code, _, err := call("GET", base+"/b0/200", "", nil)
+		return err == nil && code == 200
+	})
+	return base
 }

@@ -32,6 +32,7 @@ import (
 	"testing"
 	"time"
 
+	"posbox/internal/poll"
 	"posbox/store"
 )
 
@@ -387,10 +388,7 @@ func (b *bench) fanOut() {
 		return want(code, raw, err, 202)
 	}, &stop)
 	wantN := len(ackedIDs) * len(paths)
-	deadline := time.Now().Add(3 * time.Minute)
-	for rc.total() < wantN && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
+	poll.Wait(3*time.Minute, func() bool { return rc.total() >= wantN })
 	took := time.Since(began)
 	missing, dup := 0, 0
 	for _, i := range ackedIDs {
@@ -499,9 +497,7 @@ func (b *bench) outage(bin, tmp, dataDir, addr string, n int) {
 	// Sales the rush left queued (slow storage) are signed first: the
 	// drain below must see only the outage's.
 	began := time.Now()
-	for b.pending() > 0 && time.Since(began) < 3*time.Minute {
-		time.Sleep(200 * time.Millisecond)
-	}
+	poll.Wait(3*time.Minute, func() bool { return b.pending() == 0 })
 	if p := b.pending(); p > 0 {
 		b.rep.note("outage: %d revisions of earlier sales still queued after 3 minutes", p)
 	} else if time.Since(began) > time.Second {
@@ -546,16 +542,13 @@ func (b *bench) outage(bin, tmp, dataDir, addr string, n int) {
 	startTSESimProc(t, bin, simDir, simAddr, 20*time.Millisecond)
 	var firstDone time.Time
 	deadline := back.Add(time.Duration(n)*80*time.Millisecond + 3*time.Minute)
-	for {
+	poll.Wait(time.Until(deadline), func() bool {
 		p := pending()
 		if firstDone.IsZero() && p < p0 {
 			firstDone = time.Now()
 		}
-		if p == 0 || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return p == 0
+	})
 	done := time.Now()
 	if firstDone.IsZero() {
 		b.rep.note("outage drain: FAILED: nothing signed within %s", done.Sub(back))

@@ -28,6 +28,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"posbox/internal/poll"
 	"posbox/store"
 )
 
@@ -394,21 +395,20 @@ func startTSESimProc(tb testing.TB, bin, dir, addr string, latency time.Duration
 	}
 	go func() { s.cmd.Wait(); logFile.Close(); close(s.exited) }()
 	tb.Cleanup(func() { s.cmd.Process.Kill(); <-s.exited })
-	for deadline := time.Now().Add(20 * time.Second); ; {
+	poll.Until(tb, 20*time.Second, "tse-sim to listen", func() bool {
 		if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
 			c.Close()
-			return s
+			return true
 		}
 		select {
 		case <-s.exited:
 			raw, _ := os.ReadFile(logFile.Name())
 			tb.Fatalf("tse-sim exited:\n%s", raw)
-		case <-time.After(5 * time.Millisecond):
+		default:
 		}
-		if time.Now().After(deadline) {
-			tb.Fatal("tse-sim does not listen")
-		}
-	}
+		return false
+	})
+	return s
 }
 
 // setupTSESim points the appliance in dataDir (stopped) at the tse-sim.

@@ -18,9 +18,11 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"golang.org/x/crypto/bcrypt"
 
+	"posbox/internal/poll"
 	"posbox/store"
 )
 
@@ -274,7 +276,7 @@ func TestRunServiceLogsToFile(t *testing.T) {
 
 	logFile := filepath.Join(cfg.DataDir, "logs", logFileName)
 	addr := ""
-	for addr == "" { // until the service logs where it listens
+	poll.Until(t, 20*time.Second, "the service to log where it listens", func() bool {
 		select {
 		case err := <-done:
 			t.Fatalf("runService returned early: %v\n%s", err, stderr.String())
@@ -284,8 +286,8 @@ func TestRunServiceLogsToFile(t *testing.T) {
 		if m := servingAddr.FindSubmatch(b); m != nil {
 			addr = string(m[1])
 		}
-		runtime.Gosched()
-	}
+		return addr != ""
+	})
 	res, err := http.Get("http://" + addr + "/api/health")
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"posbox/internal/poll"
 	"posbox/notify"
 	"posbox/store"
 )
@@ -140,16 +141,11 @@ func TestServeDeliversWebhooks(t *testing.T) {
 		"is_enabled": true, "destination": rcv.URL})["setting"].(map[string]any)
 	call("POST", "/api/events", tok, map[string]any{"type": "new_order", "data": map[string]any{"order_number": 1}})
 
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	poll.Wait(20*time.Second, func() bool {
 		mu.Lock()
-		n := len(got)
-		mu.Unlock()
-		if n > 0 || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		defer mu.Unlock()
+		return len(got) > 0
+	})
 	mu.Lock()
 	defer mu.Unlock()
 	if len(got) != 1 {

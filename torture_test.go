@@ -26,6 +26,7 @@ import (
 	"testing"
 	"time"
 
+	"posbox/internal/poll"
 	"posbox/store"
 )
 
@@ -286,7 +287,8 @@ func checkAfterRestart(t *testing.T, base, admin string, clockers []string, in [
 func checkSalesAndDeliveries(t *testing.T, base, admin string, st *tortureState, rc *receiver) {
 	t.Helper()
 	deadline := time.Now().Add(2 * time.Minute)
-	for {
+	pending := 0
+	if !poll.Wait(2*time.Minute, func() bool {
 		var q struct {
 			Queue struct{ Pending, Attention int }
 		}
@@ -294,13 +296,10 @@ func checkSalesAndDeliveries(t *testing.T, base, admin string, st *tortureState,
 		if q.Queue.Attention > 0 {
 			t.Fatalf("%d TSE revisions need attention", q.Queue.Attention)
 		}
-		if q.Queue.Pending == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("TSE queue still holds %d revisions", q.Queue.Pending)
-		}
-		time.Sleep(100 * time.Millisecond)
+		pending = q.Queue.Pending
+		return pending == 0
+	}) {
+		t.Fatalf("TSE queue still holds %d revisions", pending)
 	}
 	var list []struct {
 		ID     string `json:"id"`
@@ -330,11 +329,8 @@ func checkSalesAndDeliveries(t *testing.T, base, admin string, st *tortureState,
 		}
 	}
 	for _, i := range st.events {
-		for rc.got("/t", i) == 0 {
-			if time.Now().After(deadline) {
-				t.Fatalf("acknowledged event %d never delivered", i)
-			}
-			time.Sleep(50 * time.Millisecond)
+		if !poll.Wait(time.Until(deadline), func() bool { return rc.got("/t", i) > 0 }) {
+			t.Fatalf("acknowledged event %d never delivered", i)
 		}
 	}
 	dups := rc.total() - len(st.events)

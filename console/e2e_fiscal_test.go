@@ -14,8 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
+	"posbox/internal/poll"
 	"posbox/tse"
 	"posbox/tse/tsetar"
 )
@@ -24,36 +26,35 @@ import (
 // download folder and returns its name and content.
 func (b *browser) waitDownload(ext string) (string, []byte) {
 	b.tb.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
+	var name string
+	var data []byte
+	if !poll.Wait(15*time.Second, func() bool {
 		files, _ := filepath.Glob(filepath.Join(b.download, "*"+ext))
-		if len(files) == 1 {
-			data, err := os.ReadFile(files[0])
-			if err == nil && len(data) > 0 {
-				return filepath.Base(files[0]), data
-			}
-		}
 		if len(files) > 1 {
 			b.tb.Fatalf("more than one %s download: %v", ext, files)
 		}
-		if time.Now().After(deadline) {
-			entries, _ := os.ReadDir(b.download)
-			b.tb.Fatalf("no %s downloaded; folder holds %v; page: %s", ext, entries, b.text("main"))
+		if len(files) == 1 {
+			var err error
+			data, err = os.ReadFile(files[0])
+			name = filepath.Base(files[0])
+			return err == nil && len(data) > 0
 		}
-		time.Sleep(50 * time.Millisecond)
+		return false
+	}) {
+		entries, _ := os.ReadDir(b.download)
+		b.tb.Fatalf("no %s downloaded; folder holds %v; page: %s", ext, entries, b.text("main"))
 	}
+	return name, data
 }
 
 // waitLong is wait with a longer limit, for work the appliance does in
 // the background (an export of dates is polled every 5 s).
 func (b *browser) waitLong(what, cond string, limit time.Duration) {
 	b.tb.Helper()
-	deadline := time.Now().Add(limit)
-	for !eval[bool](b, "(() => { try { return !!("+cond+"); } catch { return false; } })()") {
-		if time.Now().After(deadline) {
-			b.tb.Fatalf("waiting for %s: %s is still false; page: %s", what, cond, b.text("main"))
-		}
-		time.Sleep(200 * time.Millisecond)
+	if !poll.Wait(limit, func() bool {
+		return eval[bool](b, "(() => { try { return !!("+cond+"); } catch { return false; } })()")
+	}) {
+		b.tb.Fatalf("waiting for %s: %s is still false; page: %s", what, cond, b.text("main"))
 	}
 }
 
@@ -62,9 +63,10 @@ func (b *browser) waitLong(what, cond string, limit time.Duration) {
 // applies (the console's print.css gives the body a width).
 func (b *browser) newWindowText() (text string, styled bool) {
 	b.tb.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		targets, err := chromedp.Targets(b.ctx)
+	var targets []*target.Info
+	if !poll.Wait(10*time.Second, func() bool {
+		var err error
+		targets, err = chromedp.Targets(b.ctx)
 		if err != nil {
 			b.tb.Fatal(err)
 		}
@@ -82,14 +84,15 @@ func (b *browser) newWindowText() (text string, styled bool) {
 				b.tb.Fatal(err)
 			}
 			if got[0] != "" {
-				return got[0], got[1] == "true"
+				text, styled = got[0], got[1] == "true"
+				return true
 			}
 		}
-		if time.Now().After(deadline) {
-			b.tb.Fatalf("no window with the report; targets: %v", targets)
-		}
-		time.Sleep(100 * time.Millisecond)
+		return false
+	}) {
+		b.tb.Fatalf("no window with the report; targets: %v", targets)
 	}
+	return text, styled
 }
 
 // The fiscal records page, as an owner uses it at a cash audit: a

@@ -32,6 +32,7 @@ import (
 	"posbox/fiscal/archive"
 	"posbox/fiscal/dsfinvk"
 	"posbox/fiscal/queue"
+	"posbox/internal/poll"
 	"posbox/notify"
 	"posbox/server"
 	"posbox/store"
@@ -327,12 +328,10 @@ func eval[T any](b *browser, js string) T {
 // wait polls a JavaScript condition until it is true (10 s at most).
 func (b *browser) wait(what, cond string) {
 	b.tb.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !eval[bool](b, "(() => { try { return !!("+cond+"); } catch { return false; } })()") {
-		if time.Now().After(deadline) {
-			b.tb.Fatalf("waiting for %s: %s is still false; page: %s", what, cond, b.text("main, #app"))
-		}
-		time.Sleep(50 * time.Millisecond)
+	if !poll.Wait(10*time.Second, func() bool {
+		return eval[bool](b, "(() => { try { return !!("+cond+"); } catch { return false; } })()")
+	}) {
+		b.tb.Fatalf("waiting for %s: %s is still false; page: %s", what, cond, b.text("main, #app"))
 	}
 }
 

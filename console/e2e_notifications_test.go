@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"posbox/internal/poll"
 )
 
 // The notifications page: a webhook rule to a receiver on loopback, a
@@ -47,13 +49,11 @@ func TestConsoleNotifications(t *testing.T) {
 	}
 	waitReceived := func(path string) hit {
 		t.Helper()
-		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-			if h := received(path); len(h) > 0 {
-				return h[0]
-			}
+		var h []hit
+		if !poll.Wait(10*time.Second, func() bool { h = received(path); return len(h) > 0 }) {
+			t.Fatalf("the receiver got nothing on %s", path)
 		}
-		t.Fatalf("the receiver got nothing on %s", path)
-		return hit{}
+		return h[0]
 	}
 
 	a := newAppliance(t)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"posbox/internal/poll"
 	"posbox/notify/smtptest"
 )
 
@@ -80,8 +81,7 @@ func TestConsoleSettings(t *testing.T) {
 	b.fill("#email-test-form input[name=destination]", "inhaberin@linde.test")
 	b.click("#email-test-form button[type=submit]")
 	b.wait("the test's success", `document.querySelector('#email-test-form .result.ok')?.innerText.includes('vom Mailserver angenommen')`)
-	for deadline := time.Now().Add(10 * time.Second); len(mb.Received()) == 0 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-	}
+	poll.Wait(10*time.Second, func() bool { return len(mb.Received()) > 0 })
 	if got := mb.Received(); len(got) != 1 || len(got[0].To) != 1 || got[0].To[0] != "inhaberin@linde.test" {
 		t.Fatalf("the mailbox got %v", got)
 	}

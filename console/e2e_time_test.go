@@ -8,30 +8,31 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"posbox/internal/poll"
 )
 
 // waitCSVDownload waits for one finished .csv file in the browser's download
 // folder and returns its content.
 func (b *browser) waitCSVDownload() []byte {
 	b.tb.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	var data []byte
+	if !poll.Wait(10*time.Second, func() bool {
 		files, _ := filepath.Glob(filepath.Join(b.download, "*.csv"))
-		if len(files) == 1 {
-			data, err := os.ReadFile(files[0])
-			if err == nil && len(data) > 0 {
-				return data
-			}
-		}
 		if len(files) > 1 {
 			b.tb.Fatalf("more than one download: %v", files)
 		}
-		if time.Now().After(deadline) {
-			entries, _ := os.ReadDir(b.download)
-			b.tb.Fatalf("no CSV downloaded; folder holds %v; page: %s", entries, b.text("main"))
+		if len(files) == 1 {
+			var err error
+			data, err = os.ReadFile(files[0])
+			return err == nil && len(data) > 0
 		}
-		time.Sleep(50 * time.Millisecond)
+		return false
+	}) {
+		entries, _ := os.ReadDir(b.download)
+		b.tb.Fatalf("no CSV downloaded; folder holds %v; page: %s", entries, b.text("main"))
 	}
+	return data
 }
 
 // exportRows checks the export's format (BOM, CRLF, semicolons) and splits it.

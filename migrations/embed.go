@@ -1,4 +1,23 @@
-// Package migrations holds the goose SQL migrations, embedded in the binary.
+// Package migrations holds the goose SQL migrations, embedded in the
+// binary. The store applies them at start (and posbox migrate) through a
+// short-lived pool of its own; a database newer than the binary is
+// refused. It imports nothing; only store imports it. The schema's rules
+// live in it: CHECKs, unique indexes and triggers make the invariants
+// hold whatever the code does.
+//
+// One file per change: 00001 restaurants, users, shifts, time entries,
+// events, kv; 00002 discounts; 00003 TSE; 00004 notifications; 00005
+// idempotency keys; 00006 0 % discounts; 00007 token versions; 00008 the
+// time clock (restaurant settings, staff numbers, the append-only
+// time_entry_corrections, the open-entry flag); 00009 the TSE archive
+// (tse_archives, its overlap triggers, an index of the mirror by
+// signature counter); 00010 fiscal records (what a sale contained, daily
+// closings, fiscal master data); 00011 time entries by user (the
+// clock-out's labour-law checks); 00012 one storno per sale; 00013 users
+// without an email (a rebuild of users outside goose's transaction, with
+// foreign keys off on its connection, keeping every id); 00014 the email
+// and SMS settings saved from the console; 00015 drafts and publishing of
+// the shift plan.
 package migrations
 
 import "embed"

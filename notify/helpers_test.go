@@ -172,19 +172,6 @@ func verify(t testing.TB, h hit, secret string) {
 	}
 }
 
-// waitFor polls cond until it holds; a safety net for background work,
-// not a timing assertion.
-func waitFor(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 func mustJSON(t testing.TB, b []byte) map[string]any {
 	t.Helper()
 	var m map[string]any

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"posbox/internal/poll"
 	"posbox/store"
 )
 
@@ -146,7 +147,7 @@ func TestStopMidQueueAndRestartDeliversEverythingOnce(t *testing.T) {
 	ctx2, stop2 := context.WithCancel(context.Background())
 	defer stop2()
 	go func() { done <- e.webhookDispatcher(t).Run(ctx2) }()
-	waitFor(t, "all deliveries", func() bool { return len(rcv.got()) >= n })
+	poll.Until(t, 20*time.Second, "all deliveries", func() bool { return len(rcv.got()) >= n })
 	stop2()
 	<-done
 	wantExactlyOnce(t, e, rcv, n)
@@ -170,7 +171,7 @@ func TestCrashLeftInFlightIsSentAfterRestart(t *testing.T) {
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan error)
 	go func() { done <- e.webhookDispatcher(t).Run(ctx) }()
-	waitFor(t, "all deliveries", func() bool { return len(rcv.got()) >= 5 })
+	poll.Until(t, 20*time.Second, "all deliveries", func() bool { return len(rcv.got()) >= 5 })
 	stop()
 	if err := <-done; err != nil {
 		t.Fatal(err)
@@ -217,7 +218,7 @@ func TestConcurrentDispatchersSendEachDeliveryOnce(t *testing.T) {
 	}
 	pub.Wait()
 	want := writers * each * 2
-	waitFor(t, "all deliveries", func() bool { return len(rcv.got()) >= want })
+	poll.Until(t, 20*time.Second, "all deliveries", func() bool { return len(rcv.got()) >= want })
 	stop()
 	wg.Wait()
 	wantExactlyOnce(t, e, rcv, want)

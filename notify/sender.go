@@ -1,7 +1,3 @@
-// Package notify delivers events to people and systems: email through
-// go-mail, SMS through an HTTP provider, and Standard Webhooks. The
-// Dispatcher drains the durable queue the store fills when an event is
-// written; every attempt becomes a log entry.
 package notify
 
 import (

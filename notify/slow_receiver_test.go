@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"posbox/internal/poll"
 	"posbox/store"
 )
 
@@ -39,5 +40,5 @@ func TestHangingReceiverDoesNotHoldUpOthers(t *testing.T) {
 	done := make(chan struct{})
 	go func() { defer close(done); _ = d.Run(ctx) }()
 	defer func() { close(release); cancel(); <-done }()
-	waitFor(t, "the healthy rule's six deliveries", func() bool { return len(healthy.got()) == 6 })
+	poll.Until(t, 20*time.Second, "the healthy rule's six deliveries", func() bool { return len(healthy.got()) == 6 })
 }

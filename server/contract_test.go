@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"posbox/internal/poll"
 	"posbox/store"
 )
 
@@ -465,7 +466,7 @@ func TestContractResponseFormats(t *testing.T) {
 	rec = e.do(t, "POST", "/api/tse/self-test", nil, e.adminToken)
 	wantStatus(t, rec, http.StatusAccepted)
 	e.samples["POST /api/tse/self-test"] = rec.Body.Bytes()
-	waitFor(t, "self-test done", func() bool {
+	poll.Until(t, 15*time.Second, "self-test done", func() bool {
 		st := e.status(t)["last_self_test"]
 		return st != nil && st.(map[string]any)["state"] != "RUNNING"
 	})

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"posbox/internal/poll"
 	"posbox/tse"
 )
 
@@ -265,7 +266,7 @@ func TestDSFinVKExportOfADay(t *testing.T) {
 	// shows the signatures and still the failure.
 	e.sim.SetFault(tse.Fault{})
 	e.advance(30 * time.Second)
-	waitFor(t, "queue drained", func() bool { return e.queueEmpty(t) })
+	poll.Until(t, 15*time.Second, "queue drained", func() bool { return e.queueEmpty(t) })
 	x = e.readExport(t, "client_serial=KASSE-01&z_from=1&z_to=1")
 	checkTotals(t, x, closing)
 	for _, id := range []string{late["id"].(string), late2["id"].(string)} {
@@ -415,7 +416,7 @@ func TestDSFinVKExportCancelledAtTheTSE(t *testing.T) {
 	rp.refuse.Store(false)
 	wantStatus(t, e.do(t, "POST", "/api/tse/queue/"+id+"/cancel", nil, e.adminToken), http.StatusOK)
 	e.do(t, "POST", "/api/tse/transactions", sale("KASSE-01", 500), e.adminToken)
-	waitFor(t, "queue drained", func() bool { return e.queueEmpty(t) })
+	poll.Until(t, 15*time.Second, "queue drained", func() bool { return e.queueEmpty(t) })
 	if got := e.tx(t, id); got["state"] != "CANCELLED" || got["signed"] != true {
 		t.Fatalf("cancelled sale %v", got)
 	}

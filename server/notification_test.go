@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"posbox/internal/poll"
 	"posbox/notify"
 	"posbox/store"
 )
@@ -358,10 +359,7 @@ func TestEventThroughAPIArrivesAsSignedWebhook(t *testing.T) {
 	wantStatus(t, e.do(t, "POST", "/api/events", map[string]any{"type": "payment_received",
 		"data": map[string]any{"order_number": 7, "amount_cents": 1990, "method": "cash"}}, staff), http.StatusAccepted)
 
-	deadline := time.Now().Add(20 * time.Second)
-	for rcv.count() == 0 && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
+	poll.Wait(20*time.Second, func() bool { return rcv.count() > 0 })
 	if rcv.count() != 1 {
 		t.Fatalf("receiver got %d requests", rcv.count())
 	}
@@ -374,17 +372,14 @@ func TestEventThroughAPIArrivesAsSignedWebhook(t *testing.T) {
 		t.Fatalf("body %s", body)
 	}
 	// The log shows it (the log is written right after the answer).
-	for time.Now().Before(deadline) {
-		logs := decodeJSON(t, e.do(t, "GET", "/api/notifications/logs", nil, e.adminToken))["logs"].([]any)
-		if len(logs) == 1 {
-			if l := logs[0].(map[string]any); l["status"] != "delivered" || l["message"] != "Zahlung #7: 19,90 € (cash)" {
-				t.Fatalf("log %v", l)
-			}
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
+	var logs []any
+	poll.Until(t, 20*time.Second, "the log entry", func() bool {
+		logs = decodeJSON(t, e.do(t, "GET", "/api/notifications/logs", nil, e.adminToken))["logs"].([]any)
+		return len(logs) == 1
+	})
+	if l := logs[0].(map[string]any); l["status"] != "delivered" || l["message"] != "Zahlung #7: 19,90 € (cash)" {
+		t.Fatalf("log %v", l)
 	}
-	t.Fatal("no log entry")
 }
 
 // The queue is visible: a webhook that failed with 503 is pending, with

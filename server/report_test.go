@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"posbox/internal/poll"
 	"posbox/tse"
 )
 
@@ -36,7 +37,7 @@ func TestDailyReportCountsTheDay(t *testing.T) {
 	}
 	e.sim.SetFault(tse.Fault{})
 	e.advance(30 * time.Second)
-	waitFor(t, "queue drained", func() bool { return e.queueEmpty(t) })
+	poll.Until(t, 15*time.Second, "queue drained", func() bool { return e.queueEmpty(t) })
 
 	rep, err := e.st.BuildDailyReport(context.Background(), e.restaurant, "2026-11-22")
 	if err != nil {

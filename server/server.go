@@ -1,7 +1,3 @@
-// Package server is posbox's HTTP API: routes, authentication, decoding,
-// validation of request bodies and the JSON views. Domain work lives in
-// the store, the TSE queue (fiscal/queue) and notify, which it reaches
-// through the interfaces main passes in (Config.TSE, Config.Notifier).
 package server
 
 import (

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"posbox/internal/poll"
 	"posbox/notify"
 	"posbox/notify/smtptest"
 	"posbox/store"
@@ -23,17 +24,6 @@ func runDispatcher(tb testing.TB, d *notify.Dispatcher) {
 	done := make(chan struct{})
 	go func() { defer close(done); _ = d.Run(ctx) }()
 	tb.Cleanup(func() { stop(); <-done })
-}
-
-func waitUntil(tb testing.TB, what string, cond func() bool) {
-	tb.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			tb.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }
 
 // Email settings saved through the API reach the running dispatcher
@@ -107,7 +97,7 @@ func TestEmailSettingsFromTheAPIDeliver(t *testing.T) {
 	wantStatus(t, e.do(t, "POST", "/api/notifications/settings", rule, e.adminToken), http.StatusCreated)
 	_, staff := e.staff(t, "Sam Staff")
 	wantStatus(t, e.do(t, "POST", "/api/events", map[string]any{"type": "new_order", "data": map[string]any{"order_number": 1042, "total_cents": 4580}}, staff), http.StatusAccepted)
-	waitUntil(t, "the mail", func() bool { return len(mb.Received()) == 1 })
+	poll.Until(t, 20*time.Second, "the mail", func() bool { return len(mb.Received()) == 1 })
 	if m := mb.Received()[0]; strings.Join(m.To, ",") != "chefin@trattoria.example" || !strings.Contains(string(m.Data), "1042") {
 		t.Fatalf("mail to %q: %q", m.To, m.Data)
 	}
@@ -116,7 +106,7 @@ func TestEmailSettingsFromTheAPIDeliver(t *testing.T) {
 	if r := decodeJSON(t, rec)["result"].(map[string]any); r["success"] != true {
 		t.Fatalf("test send %v", r)
 	}
-	waitUntil(t, "the test mail", func() bool { return len(mb.Received()) == 2 })
+	poll.Until(t, 20*time.Second, "the test mail", func() bool { return len(mb.Received()) == 2 })
 	if logs := e.do(t, "GET", "/api/notifications/logs", nil, e.adminToken).Body.String(); strings.Contains(logs, secret) {
 		t.Fatal("the notification log shows the password")
 	}
@@ -171,7 +161,7 @@ func TestSMSSettingsFromTheAPIDeliver(t *testing.T) {
 	}
 	wantStatus(t, e.do(t, "PUT", "/api/notifications/settings/"+id, map[string]any{"is_enabled": true}, e.adminToken), http.StatusOK)
 	wantStatus(t, e.do(t, "POST", "/api/events", map[string]any{"type": "low_stock", "data": map[string]any{"name": "Tomaten", "quantity_on_hand": 2.5, "unit": "kg", "threshold": 5}}, e.adminToken), http.StatusAccepted)
-	waitUntil(t, "the SMS", func() bool { return gw.count() == 1 })
+	poll.Until(t, 20*time.Second, "the SMS", func() bool { return gw.count() == 1 })
 	gw.mu.Lock()
 	defer gw.mu.Unlock()
 	if auth := gw.hits[0].Header.Get("Authorization"); auth != "Bearer "+token {

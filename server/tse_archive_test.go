@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"posbox/internal/poll"
 	"posbox/store"
 	"posbox/tse"
 	"posbox/tse/tsetar"
@@ -104,7 +105,7 @@ func TestTSEArchiveAPI(t *testing.T) {
 	if d["kind"] != "dates" || d["period_start"] == nil || d["first_signature_counter"] != nil {
 		t.Fatalf("export of dates: %v", d)
 	}
-	waitFor(t, "the export of dates", func() bool { return e.archiveOf(t, d["id"].(string))["state"] == "archived" })
+	poll.Until(t, 15*time.Second, "the export of dates", func() bool { return e.archiveOf(t, d["id"].(string))["state"] == "archived" })
 	d = e.archiveOf(t, d["id"].(string))
 	if !strings.Contains(d["file_name"].(string), "_dates_") || d["verification"] != "passed" {
 		t.Fatalf("export of dates: %v", d)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"posbox/internal/poll"
 	"posbox/tse"
 )
 
@@ -49,7 +50,7 @@ func startedThenParked(tb testing.TB, e *tseEnv) string {
 		tb.Fatalf("status %d", s)
 	}
 	id := tx["id"].(string)
-	waitFor(tb, "the finish parked", func() bool {
+	poll.Until(tb, 15*time.Second, "the finish parked", func() bool {
 		items := e.queue(tb)["items"].([]any)
 		for _, it := range items {
 			if m := it.(map[string]any); m["tx_id"] == id && m["status"] == "attention" {
@@ -77,7 +78,7 @@ func TestTSEAttentionItemCancelledByAdmin(t *testing.T) {
 	}
 	// An unrelated sale is not blocked by the parked one.
 	_, other := e.sell(t, sale("KASSE-02", 100), e.adminToken)
-	waitFor(t, "the unrelated sale signed", func() bool { return e.tx(t, other["id"].(string))["signed"] == true })
+	poll.Until(t, 15*time.Second, "the unrelated sale signed", func() bool { return e.tx(t, other["id"].(string))["signed"] == true })
 	// Staff may not act on the queue; a retry of an item without attention is a 409.
 	_, staffTok := e.staff(t, "Sam Staff")
 	wantProblem(t, e.do(t, "POST", "/api/tse/queue/"+id+"/cancel", nil, staffTok), 403, eForbidden)
@@ -85,7 +86,7 @@ func TestTSEAttentionItemCancelledByAdmin(t *testing.T) {
 
 	rec := e.do(t, "POST", "/api/tse/queue/"+id+"/cancel", nil, e.adminToken)
 	wantStatus(t, rec, http.StatusOK)
-	waitFor(t, "the cancellation signed", func() bool { return e.tx(t, id)["signed"] == true })
+	poll.Until(t, 15*time.Second, "the cancellation signed", func() bool { return e.tx(t, id)["signed"] == true })
 	if got := e.tx(t, id); got["state"] != "CANCELLED" {
 		t.Fatalf("after cancel %v", got)
 	}
@@ -103,7 +104,7 @@ func TestTSEAttentionItemRetried(t *testing.T) {
 	id := startedThenParked(t, e)
 	rp.refuse.Store(false)
 	wantStatus(t, e.do(t, "POST", "/api/tse/queue/"+id+"/retry", nil, e.adminToken), http.StatusOK)
-	waitFor(t, "the retried finish signed", func() bool { return e.tx(t, id)["signed"] == true })
+	poll.Until(t, 15*time.Second, "the retried finish signed", func() bool { return e.tx(t, id)["signed"] == true })
 	if got := e.tx(t, id); got["state"] != "FINISHED" {
 		t.Fatalf("after retry %v", got)
 	}
@@ -125,7 +126,7 @@ func TestTSEStaleActiveCancelledAndReconciler(t *testing.T) {
 	if err := e.q.ReconcileJob(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the stale transaction cancelled", func() bool { return e.providerTx(t, id).State == tse.TxCancelled })
+	poll.Until(t, 15*time.Second, "the stale transaction cancelled", func() bool { return e.providerTx(t, id).State == tse.TxCancelled })
 	info, err := e.sim.TSS(context.Background())
 	if err != nil || info.ActiveTransactions != 0 {
 		t.Fatalf("active transactions %d %v", info.ActiveTransactions, err)
@@ -172,7 +173,7 @@ func TestTSETxLimitReachedRecoversThroughSweep(t *testing.T) {
 	if s != http.StatusAccepted {
 		t.Fatalf("status %d", s)
 	}
-	waitFor(t, "queue paused", func() bool { return e.status(t)["queue_paused"] == true })
+	poll.Until(t, 15*time.Second, "queue paused", func() bool { return e.status(t)["queue_paused"] == true })
 	if le := e.status(t)["last_error"].(map[string]any); le["code"] != "E_TX_LIMIT_REACHED" {
 		t.Fatalf("last error %v", le)
 	}
@@ -180,7 +181,7 @@ func TestTSETxLimitReachedRecoversThroughSweep(t *testing.T) {
 	if err := e.q.ReconcileJob(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "queue drained", func() bool { return e.queueEmpty(t) })
+	poll.Until(t, 15*time.Second, "queue drained", func() bool { return e.queueEmpty(t) })
 	for _, id := range stale {
 		if got := e.tx(t, id); got["state"] != "CANCELLED" {
 			t.Fatalf("stale %v", got)

@@ -16,6 +16,7 @@ import (
 	"posbox/fiscal/archive"
 	"posbox/fiscal/dsfinvk"
 	"posbox/fiscal/queue"
+	"posbox/internal/poll"
 	"posbox/store"
 	"posbox/store/storetest"
 	"posbox/tse"
@@ -154,18 +155,6 @@ func (e *tseEnv) advance(d time.Duration) {
 	e.q.Wake()
 }
 
-// waitFor polls cond (bounded) until it holds.
-func waitFor(tb testing.TB, what string, cond func() bool) {
-	tb.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			tb.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-}
-
 // sale is a valid POST /api/tse/transactions body of amount cents.
 func sale(serial string, cents int) map[string]any {
 	amt := json.Number(fmt.Sprintf("%d.%02d", cents/100, cents%100))
@@ -202,7 +191,7 @@ func (e *tseEnv) sellAtOnce(tb testing.TB, serial string, cents int) (int, map[s
 		done <- answer{rec.Code, rec.Body.Bytes()}
 	}()
 	var a answer
-	waitFor(tb, "the sale's answer", func() bool {
+	poll.Until(tb, 15*time.Second, "the sale's answer", func() bool {
 		select {
 		case a = <-done:
 			return true
@@ -269,11 +258,11 @@ func (e *tseEnv) filed(tb testing.TB, n int) bool {
 // the retry after the 2 s backoff, the third after 4 s.
 func (e *tseEnv) failUntilCircuitOpens(tb testing.TB) {
 	tb.Helper()
-	waitFor(tb, "first failure", func() bool { return e.filed(tb, 1) })
+	poll.Until(tb, 15*time.Second, "first failure", func() bool { return e.filed(tb, 1) })
 	e.advance(2 * time.Second)
-	waitFor(tb, "second failure", func() bool { return e.filed(tb, 2) })
+	poll.Until(tb, 15*time.Second, "second failure", func() bool { return e.filed(tb, 2) })
 	e.advance(4 * time.Second)
-	waitFor(tb, "circuit open", func() bool { return e.status(tb)["circuit"] == "open" })
+	poll.Until(tb, 15*time.Second, "circuit open", func() bool { return e.status(tb)["circuit"] == "open" })
 }
 
 // queueEmpty reports that nothing is pending or in flight.

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"posbox/internal/poll"
 	"posbox/store"
 	"posbox/tse"
 )
@@ -45,7 +46,7 @@ func TestTSETerminalOverClientLimitIsHeldAlone(t *testing.T) {
 	}
 	// Tried again every 30 s; failing again raises nothing new.
 	e.advance(30 * time.Second)
-	waitFor(t, "second refusal filed", func() bool { return e.filed(t, 2) })
+	poll.Until(t, 15*time.Second, "second refusal filed", func() bool { return e.filed(t, 2) })
 	errs := e.storedEvents(t, store.EventTSEError)
 	if len(errs) != 1 {
 		t.Fatalf("%d tse_error events, want 1", len(errs))
@@ -59,7 +60,7 @@ func TestTSETerminalOverClientLimitIsHeldAlone(t *testing.T) {
 	// The owner frees a slot at the provider; the next try registers it.
 	e.sim.SetMaxClients(2)
 	e.advance(30 * time.Second)
-	waitFor(t, "queue drained", func() bool { return e.queueEmpty(t) })
+	poll.Until(t, 15*time.Second, "queue drained", func() bool { return e.queueEmpty(t) })
 	for i, id := range held {
 		got := e.tx(t, id)
 		if got["signed"] != true || got["signed_late"] != true || num(got["number"]) != 3+i {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"posbox/internal/poll"
 	"posbox/store/storetest"
 	"posbox/tse"
 	"posbox/tse/simtest"
@@ -71,7 +72,7 @@ func TestTSEOverHTTPSimRestartWhileSelling(t *testing.T) {
 
 	proc.Start(t) // same address, same state directory
 	e.advance(30 * time.Second)
-	waitFor(t, "queue drained", func() bool { return e.queueEmpty(t) })
+	poll.Until(t, 15*time.Second, "queue drained", func() bool { return e.queueEmpty(t) })
 	for i, id := range ids {
 		got := e.tx(t, id)
 		if num(got["number"]) != i+2 || got["signed"] != true || got["signed_late"] != true {
@@ -110,11 +111,11 @@ func TestTSEOverHTTPApplyThenTimeout(t *testing.T) {
 	if s != http.StatusAccepted {
 		t.Fatalf("status %d", s)
 	}
-	waitFor(t, "start applied, answer lost", func() bool { return e.filed(t, 1) })
+	poll.Until(t, 15*time.Second, "start applied, answer lost", func() bool { return e.filed(t, 1) })
 	e.advance(2 * time.Second)
-	waitFor(t, "resend answered by the provider, answer lost again", func() bool { return e.filed(t, 2) })
+	poll.Until(t, 15*time.Second, "resend answered by the provider, answer lost again", func() bool { return e.filed(t, 2) })
 	e.advance(4 * time.Second)
-	waitFor(t, "queue drained", func() bool { return e.queueEmpty(t) })
+	poll.Until(t, 15*time.Second, "queue drained", func() bool { return e.queueEmpty(t) })
 	page, err := proc.Sim.ListTx(context.Background(), tse.ListQuery{})
 	if err != nil || page.Count != 2 {
 		t.Fatalf("provider holds %d transactions (%v), want 2", page.Count, err)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"posbox/internal/poll"
 	"posbox/store"
 	"posbox/tse"
 )
@@ -22,11 +23,11 @@ func TestTSEApplyThenTimeoutMakesOneTransaction(t *testing.T) {
 	if status != http.StatusAccepted || tx["tse_unavailable"] != true {
 		t.Fatalf("status %d %v, want 202 unavailable", status, tx)
 	}
-	waitFor(t, "first attempt filed", func() bool { return e.filed(t, 1) })
+	poll.Until(t, 15*time.Second, "first attempt filed", func() bool { return e.filed(t, 1) })
 	e.advance(2 * time.Second) // backoff base 2 s with jitter 1
-	waitFor(t, "second attempt filed", func() bool { return e.filed(t, 2) })
+	poll.Until(t, 15*time.Second, "second attempt filed", func() bool { return e.filed(t, 2) })
 	e.advance(4 * time.Second)
-	waitFor(t, "queue drained", func() bool { return e.queueEmpty(t) })
+	poll.Until(t, 15*time.Second, "queue drained", func() bool { return e.queueEmpty(t) })
 
 	page, err := e.sim.ListTx(context.Background(), tse.ListQuery{})
 	if err != nil {
@@ -99,7 +100,7 @@ func TestTSEOutageThenRecoveryInOrder(t *testing.T) {
 	// The provider comes back; the half-open probe (every 30 s) finds it.
 	e.sim.SetFault(tse.Fault{})
 	e.advance(30 * time.Second)
-	waitFor(t, "queue drained", func() bool { return e.queueEmpty(t) })
+	poll.Until(t, 15*time.Second, "queue drained", func() bool { return e.queueEmpty(t) })
 
 	for _, id := range ids {
 		got := e.tx(t, id)
@@ -145,7 +146,7 @@ func TestTSERateLimitHonoursRetryAfter(t *testing.T) {
 	if s != http.StatusAccepted {
 		t.Fatalf("status %d", s)
 	}
-	waitFor(t, "rate-limited attempt filed", func() bool { return e.filed(t, 1) })
+	poll.Until(t, 15*time.Second, "rate-limited attempt filed", func() bool { return e.filed(t, 1) })
 	item := e.queue(t)["items"].([]any)[0].(map[string]any)
 	if item["next_attempt_at"] != ts(t0.Add(7*time.Second)) || item["last_http_status"] != 429.0 {
 		t.Fatalf("item %v, want next attempt at %s", item, ts(t0.Add(7*time.Second)))
@@ -156,7 +157,7 @@ func TestTSERateLimitHonoursRetryAfter(t *testing.T) {
 	}
 	e.sim.SetFault(tse.Fault{})
 	e.advance(7 * time.Second)
-	waitFor(t, "queue drained", func() bool { return e.queueEmpty(t) })
+	poll.Until(t, 15*time.Second, "queue drained", func() bool { return e.queueEmpty(t) })
 	if got := e.tx(t, tx["id"].(string)); got["signed"] != true {
 		t.Fatalf("transaction %v", got)
 	}
@@ -218,7 +219,7 @@ func TestTSECrashBetweenStartAndFinish(t *testing.T) {
 	}
 	e.sim.SetFault(tse.Fault{ApplyThenTimeout: 1})
 	_, tx := e.sell(t, sale("KASSE-01", 250), e.adminToken)
-	waitFor(t, "start applied, answer lost", func() bool { return e.filed(t, 1) })
+	poll.Until(t, 15*time.Second, "start applied, answer lost", func() bool { return e.filed(t, 1) })
 	if ptx := e.providerTx(t, tx["id"].(string)); ptx.State != tse.TxActive {
 		t.Fatalf("provider state %s, want ACTIVE", ptx.State)
 	}
@@ -246,7 +247,7 @@ func TestTSECrashBetweenStartAndFinish(t *testing.T) {
 	// The lost answer left an outage open, so the restart begins with the
 	// circuit open; the half-open probe 30 s later finds the provider.
 	e2.advance(30 * time.Second)
-	waitFor(t, "queue drained after restart", func() bool { return e2.queueEmpty(t) })
+	poll.Until(t, 15*time.Second, "queue drained after restart", func() bool { return e2.queueEmpty(t) })
 	got := e2.tx(t, tx["id"].(string))
 	if got["signed"] != true || num(got["number"]) != 2 || got["state"] != "FINISHED" {
 		t.Fatalf("transaction after restart %v", got)
@@ -264,7 +265,7 @@ func TestTSECrashBetweenStartAndFinish(t *testing.T) {
 	if st, err := e2.st.TSESelfTest(context.Background(), running.ID); err != nil || st.State != "FAILED" || !strings.Contains(st.Error, "interrupted") {
 		t.Fatalf("interrupted self-test after restart %+v %v", st, err)
 	}
-	waitFor(t, "a new self-test passed", func() bool {
+	poll.Until(t, 15*time.Second, "a new self-test passed", func() bool {
 		last := e2.status(t)["last_self_test"].(map[string]any)
 		return last["state"] == "PASSED" && last["id"] != running.ID
 	})
@@ -280,7 +281,7 @@ func TestTSEWorkerStopHandsBackItem(t *testing.T) {
 	if s, _ := e.sell(t, sale("KASSE-01", 100), e.adminToken); s != http.StatusAccepted {
 		t.Fatalf("status %d, want 202 after the budget", s)
 	}
-	waitFor(t, "request in flight", func() bool {
+	poll.Until(t, 15*time.Second, "request in flight", func() bool {
 		j, _ := e.st.TSEHeadJob(context.Background(), e.tssID)
 		return j != nil && j.Status == store.TSEJobInFlight
 	})
@@ -353,13 +354,13 @@ func TestTSELockedIsRetried(t *testing.T) {
 	if s != http.StatusAccepted {
 		t.Fatalf("status %d", s)
 	}
-	waitFor(t, "finish refused", func() bool { return e.filed(t, 1) })
+	poll.Until(t, 15*time.Second, "finish refused", func() bool { return e.filed(t, 1) })
 	item := e.queue(t)["items"].([]any)[0].(map[string]any)
 	if item["revision"] != 2.0 || item["last_http_status"] != 503.0 || item["last_error_code"] != "E_TSS_LOCKED" {
 		t.Fatalf("item %v", item)
 	}
 	e.advance(2 * time.Second)
-	waitFor(t, "queue drained", func() bool { return e.queueEmpty(t) })
+	poll.Until(t, 15*time.Second, "queue drained", func() bool { return e.queueEmpty(t) })
 	if got := e.tx(t, tx["id"].(string)); got["signed"] != true || num(got["number"]) != 2 {
 		t.Fatalf("transaction %v", got)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"posbox/internal/poll"
 	"posbox/store"
 	"posbox/store/storetest"
 	"posbox/tse"
@@ -71,7 +72,7 @@ func TestTSEOutageReasonIsReadableAndSurvivesRestart(t *testing.T) {
 	}
 	proc.Start(t)
 	e2.advance(30 * time.Second) // the half-open probe
-	waitFor(t, "queue drained", func() bool { return e2.queueEmpty(t) })
+	poll.Until(t, 15*time.Second, "queue drained", func() bool { return e2.queueEmpty(t) })
 	for i, id := range ids {
 		if got := e2.tx(t, id); got["signed"] != true || num(got["number"]) != i+2 {
 			t.Fatalf("sale %d: %v", i, got)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"posbox/internal/poll"
 	"posbox/store"
 	"posbox/tse"
 )
@@ -81,7 +82,7 @@ func TestTSESelfTestSingleFlight(t *testing.T) {
 		}
 	}
 	gp.open()
-	waitFor(t, "self-test finished", func() bool {
+	poll.Until(t, 15*time.Second, "self-test finished", func() bool {
 		st, err := e.st.TSESelfTest(context.Background(), ids[0])
 		return err == nil && st.State != store.SelfTestRunning
 	})

@@ -12,6 +12,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
+
+	"posbox/internal/poll"
 )
 
 // TestBackupDuringWrites copies the database while writers commit: every
@@ -52,9 +55,7 @@ func TestBackupDuringWrites(t *testing.T) {
 			}
 		}()
 	}
-	for committed.Load() < 20 { // the load is under way
-		runtime.Gosched()
-	}
+	poll.Until(t, 10*time.Second, "the load under way", func() bool { return committed.Load() >= 20 })
 	if err := os.Mkdir(filepath.Join(dir, "backups"), 0o700); err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"posbox/internal/poll"
 )
 
 // blockWriter runs an operation that holds the writer until release is
@@ -30,11 +32,8 @@ func blockWriter(t *testing.T, st *Store) (release func(), done <-chan error) {
 // waitQueued waits until n operations wait for the writer.
 func waitQueued(t *testing.T, st *Store, n int) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); len(st.w.ops) < n; {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d operations queued, want %d", len(st.w.ops), n)
-		}
-		time.Sleep(time.Millisecond)
+	if !poll.Wait(10*time.Second, func() bool { return len(st.w.ops) >= n }) {
+		t.Fatalf("%d operations queued, want %d", len(st.w.ops), n)
 	}
 }
 

@@ -1,16 +1,3 @@
-// Package archive keeps the TSE's records on the box: it pulls the TSS's
-// log messages as TAR exports (BSI TR-03151) incrementally by
-// signature-counter range, verifies each TAR (every signature, counters
-// without gap against the previous archive, every transaction posbox
-// signed in the range present) and only then files it, read-only, with
-// its SHA-256, under DATA_DIR/archive/tse. fiskaly keeps a TSS's data for
-// three months; the tax office may ask for ten years (docs/FISCAL.md).
-//
-// Shaped like fiscal/queue: built by main (New), its job scheduled by main
-// (Run, off-peak; Resume at start), reached by the server through
-// server.Archive. It knows nothing of HTTP; everything durable is in the
-// store (store/tse_archive.go), so a restart resumes an export under the
-// export id it was triggered with.
 package archive
 
 import (

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"posbox/internal/poll"
 	"posbox/store"
 	"posbox/tse"
 )
@@ -320,21 +321,17 @@ func TestArchiveExportOfDates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		got, err := e.st.TSEArchive(ctx, e.restaurant.ID, a.ID)
+	var got *store.TSEArchive
+	if !poll.Wait(15*time.Second, func() bool {
+		got, err = e.st.TSEArchive(ctx, e.restaurant.ID, a.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !got.Open() {
-			a = got
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the export of dates did not finish: %+v", got)
-		}
-		time.Sleep(5 * time.Millisecond)
+		return !got.Open()
+	}) {
+		t.Fatalf("the export of dates did not finish: %+v", got)
 	}
+	a = got
 	if a.State != store.TSEArchiveArchived || a.Kind != store.TSEArchiveDates || !strings.Contains(a.FileName, "_dates_") ||
 		*a.LogMessages < 8 || *a.LastCounter-*a.FirstCounter+1 != *a.LogMessages || *a.LastCounter != e.counter(t) {
 		t.Fatalf("export of dates: %+v", a)

@@ -1,6 +1,3 @@
-// Package closing takes the daily closings (Kassenabschluss) of the
-// registers posbox signs for, on its own when the POS does not
-// (docs/FISCAL.md). It knows nothing of HTTP; main schedules the job.
 package closing
 
 import (

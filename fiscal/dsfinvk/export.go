@@ -1,6 +1,3 @@
-// Package dsfinvk builds the DSFinV-K export of the cash registers posbox
-// signs for (docs/FISCAL.md). It knows nothing of HTTP; the server renders
-// what it returns.
 package dsfinvk
 
 import (

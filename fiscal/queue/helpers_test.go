@@ -149,18 +149,6 @@ func (e *env) head(tb testing.TB) *store.TSEJob {
 	return j
 }
 
-// waitFor polls cond (bounded) until it holds.
-func waitFor(tb testing.TB, what string, cond func() bool) {
-	tb.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			tb.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-}
-
 // gatedProvider holds every upsert until the gate opens (or the worker
 // stops): a request the provider has not answered yet.
 type gatedProvider struct {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"posbox/internal/poll"
 	"posbox/store"
 	"posbox/tse"
 )
@@ -155,7 +156,7 @@ func TestSelfTestRerunWhenOutageEnds(t *testing.T) {
 		t.Fatalf("signed while offline: %+v", got)
 	}
 	e.sim.SetFault(tse.Fault{})
-	waitFor(t, "the sale signed and the status healthy", func() bool {
+	poll.Until(t, 15*time.Second, "the sale signed and the status healthy", func() bool {
 		e.clock.Add(time.Minute) // past any backoff or probe wait
 		e.q.Wake()
 		st, err := e.q.Status(ctx, e.restaurant.ID)

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"posbox/internal/poll"
 	"posbox/store"
 	"posbox/tse"
 )
@@ -45,7 +46,7 @@ func TestSellDuringOutageSignedLate(t *testing.T) {
 	// The head backs off 2 s after the first failure; move the clock past it.
 	e.clock.Add(3 * time.Second)
 	e.q.Wake()
-	waitFor(t, "the sale signed late", func() bool { return e.tx(t, got.TxID).Signed() })
+	poll.Until(t, 15*time.Second, "the sale signed late", func() bool { return e.tx(t, got.TxID).Signed() })
 	if late := e.tx(t, got.TxID); !late.SignedLate || *late.Number != 1 {
 		t.Fatalf("signed late: %+v", late)
 	}
@@ -139,7 +140,7 @@ func TestSellRetryOfUndecidedSale(t *testing.T) {
 		first <- err
 	}()
 	key := store.IdempotencyKey{RestaurantID: e.restaurant.ID, Scope: store.IdemTSESale, Key: "k-undecided"}
-	waitFor(t, "the first attempt recorded", func() bool { _, err := e.st.Idempotent(context.Background(), key); return err == nil })
+	poll.Until(t, 15*time.Second, "the first attempt recorded", func() bool { _, err := e.st.Idempotent(context.Background(), key); return err == nil })
 	cancel() // the till hangs up before the answer
 	if err := <-first; err != context.Canceled {
 		t.Fatalf("first attempt: %v", err)
@@ -158,7 +159,7 @@ func TestSellRetryOfUndecidedSale(t *testing.T) {
 	}
 
 	close(gp.gate) // the provider answers: the sale is signed, late
-	waitFor(t, "the sale signed", func() bool { return e.tx(t, retry.TxID).Signed() })
+	poll.Until(t, 15*time.Second, "the sale signed", func() bool { return e.tx(t, retry.TxID).Signed() })
 	again := e.sell(t, sale("KASSE-01", 900), "k-undecided")
 	if again.TxID != retry.TxID || again.Signed() || !again.ReceiptWithoutTSE || again.OutageID != retry.OutageID {
 		t.Fatalf("a later replay answers differently: %+v, first answer %+v", again, retry)

@@ -1,5 +1,7 @@
-// Package storetest holds what the tests of several packages share. It
-// imports nothing of posbox, so the store's own tests can use it too.
+// Package storetest holds what the tests of several packages share: a
+// settable clock (Clock) that the store, the simulator and the workers
+// read, so a test moves time instead of waiting for it. It imports nothing
+// of posbox, so the store's own tests can use it too. Only tests import it.
 package storetest
 
 import (

@@ -1,7 +1,9 @@
 // Package simtest is `posbox tse-sim` in miniature for other packages'
 // tests: the simulator with its state in a directory, served over real
 // HTTP with fiskaly's wire format on a fixed loopback address, stoppable
-// and restartable like a process. Only tests import it.
+// and restartable like a process (an outage is a Stop, the recovery a
+// Start). The tests of server, fiscal/archive and console use it; the
+// simulator itself is tse/tsesim. Only tests import it.
 package simtest
 
 import (

@@ -5,7 +5,13 @@
 // signature counters before it counts as archived (docs/TSE.md, "TAR
 // exports").
 //
-// It imports only the standard library.
+// It imports only the standard library, so it sits below tse and
+// everything that reads a TAR. tsetar.go: the TAR's parts and reading
+// them; writer.go: writing one (the simulator's exports); logmessage.go:
+// the TR-03151 log message, parsed and built; ber.go: certified TSEs write
+// BER, not strict DER, so messages are split into TLVs here and the
+// signature is checked over the bytes as written; verify.go: Verify, every
+// signature against the TSS's key, the serial and the counters.
 package tsetar
 
 import (
