@@ -31,7 +31,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -579,18 +578,4 @@ func describeFiles(files []backupFile) string {
 		}
 	}
 	return strings.Join(parts, ", ")
-}
-
-// syncDir makes new entries in dir survive a power cut; Windows has no
-// directory fsync.
-func syncDir(dir string) error {
-	if runtime.GOOS == "windows" {
-		return nil
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
 }

@@ -159,7 +159,7 @@ func restoreBackup(ctx context.Context, src, dataDir string, passphrase func() (
 			return err
 		}
 	}
-	if err := syncDir(dataDir); err != nil {
+	if err := store.SyncDir(dataDir); err != nil {
 		return err
 	}
 
@@ -242,6 +242,6 @@ func syncTree(root string) error {
 		if err := os.Chmod(p, 0o700); err != nil {
 			return err
 		}
-		return syncDir(p)
+		return store.SyncDir(p)
 	})
 }
