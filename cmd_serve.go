@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"posbox/boxtls"
 	"posbox/console"
 	"posbox/server"
 	"posbox/store"
@@ -76,14 +77,14 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 		return err
 	}
 	// HTTPS with the owner's or a generated certificate, unless tls = off.
-	var cert *boxCert
+	var cert *boxtls.Cert
 	if cfg.TLS == "auto" {
-		if cert, err = loadBoxCert(cfg); err != nil {
+		if cert, err = boxtls.Load(cfg.DataDir, cfg.TLSCertFile, cfg.TLSKeyFile); err != nil {
 			closeTSE()
 			return err
 		}
-		log.Info("HTTPS certificate: a till can pin its fingerprint", "fingerprint_sha256", cert.fingerprint,
-			"generated", cert.generated, "names", strings.Join(cert.leaf.DNSNames, ","), "not_after", cert.leaf.NotAfter.Format(time.DateOnly))
+		log.Info("HTTPS certificate: a till can pin its fingerprint", "fingerprint_sha256", cert.Fingerprint,
+			"generated", cert.Generated, "names", strings.Join(cert.Leaf.DNSNames, ","), "not_after", cert.Leaf.NotAfter.Format(time.DateOnly))
 	}
 	scfg := server.Config{Version: version, Build: build, JWTKey: key, TokenTTL: cfg.TokenTTL,
 		TSE: tq, Notifier: notifier, Console: console.Files, DSFinVK: newDSFinVK(st)}
@@ -91,7 +92,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 		scfg.Archive = arc
 	}
 	if cert != nil {
-		scfg.RequireTLS, scfg.TLSFingerprint = true, cert.fingerprint
+		scfg.RequireTLS, scfg.TLSFingerprint = true, cert.Fingerprint
 	}
 	srv := server.New(st, scfg, log)
 	defer srv.Close()
@@ -142,7 +143,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 	scheme := "http"
 	if cert != nil {
 		scheme = "https"
-		ln = newSplitListener(ln, &tls.Config{Certificates: []tls.Certificate{cert.cert}, MinVersion: tls.VersionTLS12})
+		ln = boxtls.NewSplitListener(ln, &tls.Config{Certificates: []tls.Certificate{cert.TLS}, MinVersion: tls.VersionTLS12})
 	}
 	hs := &http.Server{
 		Handler:           srv.Handler(),
