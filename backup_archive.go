@@ -39,6 +39,7 @@ import (
 	"filippo.io/age"
 
 	"posbox/store"
+	"posbox/tse"
 )
 
 const (
@@ -74,8 +75,8 @@ var backupWorkFactor = 18
 // backupTopFiles are the single files of the data dir a complete backup
 // holds besides the database, and backupTrees its folders, when present.
 var (
-	backupTopFiles = []string{jwtKeyFile, adminPasswordFile, tseConfigFile, tseSetupFile}
-	backupTrees    = []string{tseSimDir, archiveDir, backupTLSDir}
+	backupTopFiles = []string{jwtKeyFile, adminPasswordFile, tse.SettingsFile, tse.SetupFile}
+	backupTrees    = []string{tse.SimDir, archiveDir, backupTLSDir}
 )
 
 // backupManifest is MANIFEST.json.
@@ -265,7 +266,7 @@ func writeArchive(ctx context.Context, w io.Writer, b completeBackup, snap strin
 	// The journal before the keys: a key is written before the journal
 	// line that uses it, so keys listed after the journal was read cover
 	// every TSS in it.
-	if err := addIfPresent(b.DataDir, tseSimDir+"/"+simJournal, add); err != nil {
+	if err := addIfPresent(b.DataDir, tse.SimDir+"/"+simJournal, add); err != nil {
 		return nil, err
 	}
 	for _, dir := range backupTrees {
@@ -332,7 +333,7 @@ func addTree(dataDir, dir string, add func(rel, abs string) error) error {
 		rel = filepath.ToSlash(rel)
 		name := d.Name()
 		switch {
-		case rel == tseSimDir+"/"+simJournal:
+		case rel == tse.SimDir+"/"+simJournal:
 			return nil
 		case strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".tmp"):
 			return nil

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"posbox/store"
+	"posbox/tse"
 )
 
 const restoreUsage = `usage: posbox restore [--data-dir DIR] [--config FILE] [--passphrase-file F] FILE
@@ -175,11 +176,11 @@ func restoreBackup(ctx context.Context, src, dataDir string, passphrase func() (
 		fmt.Fprintf(stdout, "restored %s (made %s by posbox %s) into %s:\n  %s\n",
 			src, m.CreatedAt.UTC().Format(time.RFC3339), m.PosboxVersion, dataDir, describeFiles(m.Files))
 		switch {
-		case pathExists(filepath.Join(dataDir, tseConfigFile)):
-			if c, err := readTSEConfig(filepath.Join(dataDir, tseConfigFile)); err == nil {
+		case pathExists(filepath.Join(dataDir, tse.SettingsFile)):
+			if c, err := tse.ReadSettings(filepath.Join(dataDir, tse.SettingsFile)); err == nil {
 				fmt.Fprintf(stdout, "  TSE: fiskaly TSS %s at %s\n", c.TSSID, c.URL)
 			}
-		case pathExists(filepath.Join(dataDir, tseSimDir, simJournal)):
+		case pathExists(filepath.Join(dataDir, tse.SimDir, simJournal)):
 			fmt.Fprintln(stdout, "  TSE: the built-in simulator (tse-sim/), with its keys and counters")
 		}
 	}

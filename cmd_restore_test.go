@@ -68,8 +68,8 @@ func seedFullDataDir(tb testing.TB) (dataDir string, sale tse.Tx) {
 	}
 	files := map[string]string{
 		adminPasswordFile:                 "first-password\n",
-		tseConfigFile:                     `{"provider":"fiskaly","url":"https://kassensichv-middleware.fiskaly.com/api/v2","api_key":"key","api_secret":"SECRET-API","tss_id":"3f1c6c52-7d2e-4b8e-9a57-6c3f3c2d1e0f","admin_puk":"PUK-123","admin_pin":"PIN-456"}` + "\n",
-		tseSetupFile:                      `{"provider":"fiskaly","admin_puk":"PUK-789"}` + "\n",
+		tse.SettingsFile:                  `{"provider":"fiskaly","url":"https://kassensichv-middleware.fiskaly.com/api/v2","api_key":"key","api_secret":"SECRET-API","tss_id":"3f1c6c52-7d2e-4b8e-9a57-6c3f3c2d1e0f","admin_puk":"PUK-123","admin_pin":"PIN-456"}` + "\n",
+		tse.SetupFile:                     `{"provider":"fiskaly","admin_puk":"PUK-789"}` + "\n",
 		"archive/2026/11/dsfinvk-1.csv":   "Z_KASSE_ID;Z_NR\nKASSE-01;1\n",
 		"tls/cert.pem":                    "-----BEGIN CERTIFICATE-----\n",
 		"archive/2026/11/.export.abc.tmp": "half written",
@@ -83,7 +83,7 @@ func seedFullDataDir(tb testing.TB) (dataDir string, sale tse.Tx) {
 			tb.Fatal(err)
 		}
 	}
-	sim, err := tse.OpenSimulator(tse.SimConfig{Dir: filepath.Join(dataDir, tseSimDir)})
+	sim, err := tse.OpenSimulator(tse.SimConfig{Dir: filepath.Join(dataDir, tse.SimDir)})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -191,12 +191,12 @@ func TestCompleteBackupRestoresEveryFile(t *testing.T) {
 		names = append(names, name)
 	}
 	slices.Sort(names)
-	simKeys, _ := filepath.Glob(filepath.Join(dataDir, tseSimDir, "*.pem"))
+	simKeys, _ := filepath.Glob(filepath.Join(dataDir, tse.SimDir, "*.pem"))
 	if len(simKeys) != 1 {
 		t.Fatalf("simulator keys %v", simKeys)
 	}
 	want := []string{"archive/2026/11/dsfinvk-1.csv", "tls/cert.pem", adminPasswordFile, jwtKeyFile, store.FileName,
-		tseConfigFile, tseSetupFile, tseSimDir + "/" + simJournal, tseSimDir + "/" + filepath.Base(simKeys[0])}
+		tse.SettingsFile, tse.SetupFile, tse.SimDir + "/" + simJournal, tse.SimDir + "/" + filepath.Base(simKeys[0])}
 	slices.Sort(want)
 	if !slices.Equal(names, want) {
 		t.Fatalf("the backup holds\n %v\nwant\n %v", names, want)
@@ -233,7 +233,7 @@ func TestCompleteBackupRestoresEveryFile(t *testing.T) {
 		}
 		wantMode(t, p, 0o600)
 	}
-	for _, dir := range []string{"", tseSimDir, archiveDir, "archive/2026", "archive/2026/11", backupTLSDir} {
+	for _, dir := range []string{"", tse.SimDir, archiveDir, "archive/2026", "archive/2026/11", backupTLSDir} {
 		wantMode(t, filepath.Join(restored, dir), 0o700)
 	}
 	entries, _ := os.ReadDir(restored)
@@ -241,7 +241,7 @@ func TestCompleteBackupRestoresEveryFile(t *testing.T) {
 	for _, e := range entries {
 		top = append(top, e.Name())
 	}
-	wantTop := []string{archiveDir, backupTLSDir, adminPasswordFile, jwtKeyFile, store.FileName, tseConfigFile, tseSetupFile, tseSimDir}
+	wantTop := []string{archiveDir, backupTLSDir, adminPasswordFile, jwtKeyFile, store.FileName, tse.SettingsFile, tse.SetupFile, tse.SimDir}
 	slices.Sort(wantTop)
 	if !slices.Equal(top, wantTop) {
 		t.Errorf("restored data dir holds %v, want %v", top, wantTop)
@@ -297,7 +297,7 @@ func TestCompleteBackupRestoreKeepsTheTSS(t *testing.T) {
 		t.Fatalf("backup of the running appliance: exit %d: %s", code, errOut.String())
 	}
 	stopAppliance(t, old)
-	oldSim, err := tse.OpenSimulator(tse.SimConfig{Dir: filepath.Join(old.dataDir, tseSimDir)})
+	oldSim, err := tse.OpenSimulator(tse.SimConfig{Dir: filepath.Join(old.dataDir, tse.SimDir)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -328,7 +328,7 @@ func TestCompleteBackupRestoreKeepsTheTSS(t *testing.T) {
 	}
 	stopAppliance(t, box)
 
-	sim, err := tse.OpenSimulator(tse.SimConfig{Dir: filepath.Join(newDir, tseSimDir)})
+	sim, err := tse.OpenSimulator(tse.SimConfig{Dir: filepath.Join(newDir, tse.SimDir)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -540,7 +540,7 @@ func TestRestoreRefusesOccupiedDataDir(t *testing.T) {
 	// but a jwt.key and simulator of its own.
 	fresh := t.TempDir()
 	os.WriteFile(filepath.Join(fresh, jwtKeyFile), bytes.Repeat([]byte("k"), 32), 0o600)
-	os.MkdirAll(filepath.Join(fresh, tseSimDir), 0o700)
+	os.MkdirAll(filepath.Join(fresh, tse.SimDir), 0o700)
 	for _, c := range []struct {
 		dir, file, want string
 	}{
@@ -670,7 +670,7 @@ func TestRestoreRefusesDamagedBackups(t *testing.T) {
 		{"checksum", craftBackup(t, good, func(m *backupManifest) { m.Files[1].SHA256 = strings.Repeat("0", 64) }, manifestLast), "jwt.key does not match its SHA-256"},
 		{"unlisted file", craftBackup(t, good, func(m *backupManifest) { m.Files = m.Files[:1] }, manifestLast), "which its manifest does not list"},
 		{"missing file", craftBackup(t, good, func(m *backupManifest) {
-			m.Files = append(m.Files, backupFile{Path: tseConfigFile, Size: 1, SHA256: "00"})
+			m.Files = append(m.Files, backupFile{Path: tse.SettingsFile, Size: 1, SHA256: "00"})
 		}, manifestLast), "lacks tse.json"},
 		{"no manifest", craftBackup(t, good, nil, manifestNone), "no manifest"},
 		{"after the manifest", craftBackup(t, good, nil, 1), `holds "jwt.key" after its manifest`},
@@ -678,7 +678,7 @@ func TestRestoreRefusesDamagedBackups(t *testing.T) {
 		{"escapes", craftBackup(t, append(slices.Clone(good), craftEntry{name: "../outside", data: key}), nil, manifestLast), "not a plain relative path"},
 		{"absolute", craftBackup(t, append(slices.Clone(good), craftEntry{name: "/etc/cron.d/x", data: key}), nil, manifestLast), "not a plain relative path"},
 		{"foreign file", craftBackup(t, append(slices.Clone(good), craftEntry{name: "backups/x.db", data: key}), nil, manifestLast), "not a file of a posbox data dir"},
-		{"link", craftBackup(t, []craftEntry{good[0], {name: tseConfigFile, typ: tar.TypeSymlink}}, nil, manifestLast), "not a regular file"},
+		{"link", craftBackup(t, []craftEntry{good[0], {name: tse.SettingsFile, typ: tar.TypeSymlink}}, nil, manifestLast), "not a regular file"},
 		{"no database", craftBackup(t, good[1:], nil, manifestLast), "holds no posbox.db"},
 		{"broken database", craftBackup(t, []craftEntry{{name: store.FileName, data: db[:len(db)/2]}}, nil, manifestLast), "the database fails its check"},
 	} {

@@ -37,7 +37,7 @@ func TestCompleteBackupKeepsTheTSEArchive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sim, err := tse.OpenSimulator(tse.SimConfig{Dir: filepath.Join(dataDir, tseSimDir), Now: clock.Now})
+	sim, err := tse.OpenSimulator(tse.SimConfig{Dir: filepath.Join(dataDir, tse.SimDir), Now: clock.Now})
 	if err != nil {
 		t.Fatal(err)
 	}

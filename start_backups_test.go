@@ -22,6 +22,7 @@ import (
 
 	"posbox/server"
 	"posbox/store"
+	"posbox/tse"
 )
 
 // TestBackupCommandDuringHTTPWrites runs "posbox backup" against the data
@@ -296,7 +297,7 @@ func TestNightlyCompleteBackup(t *testing.T) {
 	if err := cmdRestore(ctx, []string{"--data-dir", restored, "--passphrase-file", job.passphraseFile, filepath.Join(dir, want[2])}, &out, &errOut); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{store.FileName, jwtKeyFile, tseConfigFile, tseSimDir + "/" + simJournal} {
+	for _, name := range []string{store.FileName, jwtKeyFile, tse.SettingsFile, tse.SimDir + "/" + simJournal} {
 		if _, err := os.Stat(filepath.Join(restored, name)); err != nil {
 			t.Error(err)
 		}
