@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"posbox/backup"
 	"posbox/fiscal/archive"
 	"posbox/store"
 	"posbox/store/storetest"
@@ -74,11 +75,11 @@ func TestCompleteBackupKeepsTheTSEArchive(t *testing.T) {
 	}
 
 	dir := filepath.Join(t.TempDir(), "backups")
-	job := nightlyJob{dir: dir, keep: 1, dataDir: dataDir, passphraseFile: passphraseFile(t, testPassphrase)}
+	job := backup.Nightly{Dir: dir, Keep: 1, DataDir: dataDir, PassphraseFile: passphraseFile(t, testPassphrase)}
 	day := time.Date(2026, 11, 20, 3, 0, 0, 0, time.UTC)
 	var last string
 	for i := range 3 { // keep = 1: two nights are pruned, the archive is not
-		if last, err = nightlyBackup(ctx, st, job, day.AddDate(0, 0, i), log); err != nil {
+		if last, err = job.Run(ctx, st, day.AddDate(0, 0, i), log); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -98,7 +99,7 @@ func TestCompleteBackupKeepsTheTSEArchive(t *testing.T) {
 
 	restored := filepath.Join(t.TempDir(), "restored")
 	var out, errOut bytes.Buffer
-	if err := cmdRestore(ctx, []string{"--data-dir", restored, "--passphrase-file", job.passphraseFile, last}, &out, &errOut); err != nil {
+	if err := cmdRestore(ctx, []string{"--data-dir", restored, "--passphrase-file", job.PassphraseFile, last}, &out, &errOut); err != nil {
 		t.Fatal(err)
 	}
 	rst, err := store.Open(ctx, restored, store.Options{Logger: log})
