@@ -19,6 +19,7 @@ import (
 
 	"filippo.io/age"
 
+	"posbox/boxtls"
 	"posbox/store"
 	"posbox/tse"
 )
@@ -254,5 +255,8 @@ func TestHolds(t *testing.T) {
 		if Holds(p) != want {
 			t.Errorf("Holds(%q) = %v", p, !want)
 		}
+	}
+	if tlsDir != boxtls.Dir {
+		t.Errorf("a backup takes %s/, the generated certificate lives in %s/", tlsDir, boxtls.Dir)
 	}
 }
