@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"posbox/backup"
 	"posbox/store"
 )
 
@@ -38,7 +39,7 @@ func cmdBackup(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := flag.NewFlagSet("backup", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	complete := fs.Bool("complete", false, "write a complete backup (database, keys, TSE settings and simulator state), encrypted with the passphrase")
-	passFile := fs.String("passphrase-file", "", "file whose first line is the passphrase of a complete backup (default: $"+passphraseEnv+")")
+	passFile := fs.String("passphrase-file", "", "file whose first line is the passphrase of a complete backup (default: $"+backup.PassphraseEnv+")")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, backupUsage)
 		fs.PrintDefaults()
@@ -67,18 +68,18 @@ func cmdBackup(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprint(stderr, dbOnlyWarning)
 		return nil
 	}
-	pass, err := backupPassphrase(*passFile, cfg, true)
+	pass, err := backup.Passphrase(*passFile, cfg.BackupPassphraseFile, true)
 	if err != nil {
 		return fmt.Errorf("backup: %w", err)
 	}
-	m, err := writeCompleteBackup(ctx, completeBackup{
-		DataDir: cfg.DataDir, Dest: dest, Passphrase: pass, Now: time.Now(),
+	m, err := backup.Write(ctx, backup.Complete{
+		DataDir: cfg.DataDir, Dest: dest, Passphrase: pass, Now: time.Now(), Version: version, Build: build,
 		Snapshot: func(ctx context.Context, snap string) error { return store.BackupFile(ctx, dbPath, snap) },
 	})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "complete backup written and checked: %s\n  holds %s\n", dest, describeFiles(m.Files))
+	fmt.Fprintf(stdout, "complete backup written and checked: %s\n  holds %s\n", dest, backup.DescribeFiles(m.Files))
 	fmt.Fprintln(stdout, "  encrypted: keep the passphrase away from the box; without it this backup cannot be opened")
 	return nil
 }

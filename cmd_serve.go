@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"posbox/boxtls"
 	"posbox/console"
 	"posbox/server"
 	"posbox/store"
@@ -41,9 +42,7 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 // the foreground and the OS service. ready, when not nil, receives the
 // listening address once requests are accepted.
 func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- string) error {
-	var st *store.Store
-	st, err := store.Open(ctx, cfg.DataDir, store.Options{Logger: log,
-		PasswordChanged: func(u *store.User) { forgetInitialPassword(context.WithoutCancel(ctx), st, cfg, u, log) }})
+	st, err := openStore(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
@@ -52,9 +51,6 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 			log.Error("close database", "err", err)
 		}
 	}()
-	if err := bootstrap(ctx, st, cfg, log); err != nil {
-		return err
-	}
 	key, err := loadJWTKey(cfg.DataDir)
 	if err != nil {
 		return err
@@ -75,15 +71,10 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 		closeTSE()
 		return err
 	}
-	// HTTPS with the owner's or a generated certificate, unless tls = off.
-	var cert *boxCert
-	if cfg.TLS == "auto" {
-		if cert, err = loadBoxCert(cfg); err != nil {
-			closeTSE()
-			return err
-		}
-		log.Info("HTTPS certificate: a till can pin its fingerprint", "fingerprint_sha256", cert.fingerprint,
-			"generated", cert.generated, "names", strings.Join(cert.leaf.DNSNames, ","), "not_after", cert.leaf.NotAfter.Format(time.DateOnly))
+	cert, err := loadCert(cfg, log)
+	if err != nil {
+		closeTSE()
+		return err
 	}
 	scfg := server.Config{Version: version, Build: build, JWTKey: key, TokenTTL: cfg.TokenTTL,
 		TSE: tq, Notifier: notifier, Console: console.Files, DSFinVK: newDSFinVK(st)}
@@ -91,7 +82,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 		scfg.Archive = arc
 	}
 	if cert != nil {
-		scfg.RequireTLS, scfg.TLSFingerprint = true, cert.fingerprint
+		scfg.RequireTLS, scfg.TLSFingerprint = true, cert.Fingerprint
 	}
 	srv := server.New(st, scfg, log)
 	defer srv.Close()
@@ -134,31 +125,77 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 	}
 	sched.Start()
 
-	// Listen before serving so "address in use" fails the start.
-	ln, err := net.Listen("tcp", cfg.Addr)
+	ln, scheme, err := listen(cfg.Addr, cert)
 	if err != nil {
-		return fmt.Errorf("listen: %w", err)
+		return err
 	}
-	scheme := "http"
-	if cert != nil {
-		scheme = "https"
-		ln = newSplitListener(ln, &tls.Config{Certificates: []tls.Certificate{cert.cert}, MinVersion: tls.VersionTLS12})
-	}
-	hs := &http.Server{
-		Handler:           srv.Handler(),
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      60 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
-	err = serveHTTP(ctx, ln, hs, log, ready,
+	err = serveHTTP(ctx, ln, newHTTPServer(srv.Handler(), log), log, ready,
 		"posbox serving", "addr", ln.Addr().String(), "url", scheme+"://"+ln.Addr().String()+"/", "data_dir", cfg.DataDir, "version", versionString())
 	if err != nil {
 		return err
 	}
 	log.Info("posbox stopped")
 	return nil
+}
+
+// openStore opens the database and, on a new one, makes the first
+// admin; a changed password retires the first password's file.
+func openStore(ctx context.Context, cfg Config, log *slog.Logger) (*store.Store, error) {
+	var st *store.Store
+	st, err := store.Open(ctx, cfg.DataDir, store.Options{Logger: log,
+		PasswordChanged: func(u *store.User) { forgetInitialPassword(context.WithoutCancel(ctx), st, cfg, u, log) }})
+	if err != nil {
+		return nil, err
+	}
+	if err := bootstrap(ctx, st, cfg, log); err != nil {
+		if cerr := st.Close(); cerr != nil {
+			log.Error("close database", "err", cerr)
+		}
+		return nil, err
+	}
+	return st, nil
+}
+
+// loadCert is the HTTPS certificate, the owner's or a generated one, or
+// nil with tls = off. The log shows its fingerprint for pinning tills.
+func loadCert(cfg Config, log *slog.Logger) (*boxtls.Cert, error) {
+	if cfg.TLS != "auto" {
+		return nil, nil
+	}
+	cert, err := boxtls.Load(cfg.DataDir, cfg.TLSCertFile, cfg.TLSKeyFile)
+	if err != nil {
+		return nil, err
+	}
+	log.Info("HTTPS certificate: a till can pin its fingerprint", "fingerprint_sha256", cert.Fingerprint,
+		"generated", cert.Generated, "names", strings.Join(cert.Leaf.DNSNames, ","), "not_after", cert.Leaf.NotAfter.Format(time.DateOnly))
+	return cert, nil
+}
+
+// listen opens the appliance's port before serving, so "address in use"
+// fails the start. With a certificate the port takes HTTPS and, from the
+// box itself, plain HTTP; scheme is the one its URL is logged with.
+func listen(addr string, cert *boxtls.Cert) (ln net.Listener, scheme string, err error) {
+	ln, err = net.Listen("tcp", addr)
+	if err != nil {
+		return nil, "", fmt.Errorf("listen: %w", err)
+	}
+	if cert == nil {
+		return ln, "http", nil
+	}
+	return boxtls.NewSplitListener(ln, &tls.Config{Certificates: []tls.Certificate{cert.TLS}, MinVersion: tls.VersionTLS12}), "https", nil
+}
+
+// newHTTPServer is the appliance's HTTP server: timeouts that a slow or
+// silent till cannot hold a connection past, errors to the log.
+func newHTTPServer(h http.Handler, log *slog.Logger) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
 }
 
 // drainTimeout bounds how long a stop waits for requests in flight.

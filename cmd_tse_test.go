@@ -116,7 +116,7 @@ func TestTSESetupSwitchesTheApplianceToFiskaly(t *testing.T) {
 	}
 	signSale(t, p, client)
 	closer.Close()
-	if _, err := os.Stat(filepath.Join(dataDir, tseSimDir, "journal.jsonl")); err != nil {
+	if _, err := os.Stat(filepath.Join(dataDir, tse.SimDir, "journal.jsonl")); err != nil {
 		t.Fatalf("embedded simulator state: %v", err)
 	}
 
@@ -130,16 +130,16 @@ func TestTSESetupSwitchesTheApplianceToFiskaly(t *testing.T) {
 	if code, out, errOut := setup(); code != 0 || !strings.Contains(out, "INITIALIZED") {
 		t.Fatalf("tse setup: exit %d\n%s\n%s", code, out, errOut)
 	}
-	path := filepath.Join(dataDir, tseConfigFile)
+	path := filepath.Join(dataDir, tse.SettingsFile)
 	fi, err := os.Stat(path)
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("tse.json: %v %v, want mode 0600", fi, err)
 	}
-	c, err := readTSEConfig(path)
+	c, err := tse.ReadSettings(path)
 	if err != nil || c.AdminPIN == "" || c.AdminPUK == "" || c.URL != "http://"+addr {
 		t.Fatalf("tse.json holds %+v (%v)", c, err)
 	}
-	if _, err := os.Stat(filepath.Join(dataDir, tseSetupFile)); err == nil {
+	if _, err := os.Stat(filepath.Join(dataDir, tse.SetupFile)); err == nil {
 		t.Fatal("the setup's progress file was left behind")
 	}
 	if code, _, errOut := setup(); code != 1 || !strings.Contains(errOut, "already signs with TSS "+c.TSSID) {
@@ -190,18 +190,18 @@ func TestTSESetupResumesAfterAnInterruption(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := json.Marshal(tseConfig{Provider: "fiskaly", URL: url, APIKey: "key_test", TSSID: id, AdminPUK: puk, AdminPIN: "pin-123456"})
-	if err := writeSecret(filepath.Join(dataDir, tseSetupFile), b); err != nil {
+	b, _ := json.Marshal(tse.Settings{Provider: "fiskaly", URL: url, APIKey: "key_test", TSSID: id, AdminPUK: puk, AdminPIN: "pin-123456"})
+	if err := writeSecret(filepath.Join(dataDir, tse.SetupFile), b); err != nil {
 		t.Fatal(err)
 	}
 	var out, errOut bytes.Buffer
-	if err := tseSetup(context.Background(), cfg, url, "other_key", "secret_test", &out, &errOut); err == nil {
+	if err := tse.Setup(context.Background(), cfg.DataDir, url, "other_key", "secret_test", &out, quietLogger(&errOut)); err == nil {
 		t.Fatal("resumed another account's setup")
 	}
-	if err := tseSetup(context.Background(), cfg, url, "key_test", "secret_test", &out, &errOut); err != nil {
+	if err := tse.Setup(context.Background(), cfg.DataDir, url, "key_test", "secret_test", &out, quietLogger(&errOut)); err != nil {
 		t.Fatalf("resume: %v\n%s", err, out.String())
 	}
-	c, err := readTSEConfig(filepath.Join(dataDir, tseConfigFile))
+	c, err := tse.ReadSettings(filepath.Join(dataDir, tse.SettingsFile))
 	if err != nil || c.TSSID != id || c.AdminPIN != "pin-123456" || c.APISecret != "secret_test" {
 		t.Fatalf("tse.json after resume: %+v %v", c, err)
 	}

@@ -17,7 +17,7 @@ import (
 
 // archiveTSEDir is where the TSE's TAR exports are kept, inside the data
 // dir's fiscal archive (which complete backups hold).
-var archiveTSEDir = filepath.Join(archiveDir, "tse")
+var archiveTSEDir = filepath.Join("archive", "tse")
 
 // checkArchive validates tse_archive_time at start.
 func (c *Config) checkArchive() error {

@@ -151,52 +151,6 @@ func TestBackupCommandRefusesToOverwrite(t *testing.T) {
 	}
 }
 
-// TestNightlyBackupRetention: one file per UTC day, named by date, the
-// newest backup_keep kept, a second run the same day changes nothing,
-// and files that are not nightly backups are left alone.
-func TestNightlyBackupRetention(t *testing.T) {
-	ctx := context.Background()
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	st, err := store.Open(ctx, t.TempDir(), store.Options{Logger: log})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	dir := filepath.Join(t.TempDir(), "backups")
-	os.MkdirAll(dir, 0o700)
-	os.WriteFile(filepath.Join(dir, "before-upgrade.db"), []byte("mine"), 0o600)
-	os.WriteFile(filepath.Join(dir, ".posbox-2026-01-01.db.ABCD.tmp"), []byte("crash"), 0o600)
-
-	day := time.Date(2026, 11, 20, 2, 30, 0, 0, time.UTC)
-	for i := range 5 {
-		path, err := nightlyBackup(ctx, st, nightlyJob{dir: dir, keep: 3}, day.AddDate(0, 0, i), log)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if want := filepath.Join(dir, "posbox-"+day.AddDate(0, 0, i).Format("2006-01-02")+".db"); path != want {
-			t.Fatalf("path %s, want %s", path, want)
-		}
-	}
-	// Same day again: kept, not replaced, not an error.
-	if _, err := nightlyBackup(ctx, st, nightlyJob{dir: dir, keep: 3}, day.AddDate(0, 0, 4).Add(time.Hour), log); err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	entries, _ := os.ReadDir(dir)
-	for _, e := range entries {
-		names = append(names, e.Name())
-	}
-	want := []string{"before-upgrade.db", "posbox-2026-11-22.db", "posbox-2026-11-23.db", "posbox-2026-11-24.db"}
-	if !slices.Equal(names, want) {
-		t.Fatalf("backup dir holds %v, want %v", names, want)
-	}
-	for _, n := range want[1:] {
-		if err := store.CheckIntegrity(ctx, filepath.Join(dir, n)); err != nil {
-			t.Error(n, err)
-		}
-	}
-}
-
 func emailsIn(tb testing.TB, dbPath string) map[string]bool {
 	tb.Helper()
 	// Read-only through database/sql: store.Open would migrate the copy.
@@ -239,76 +193,5 @@ func TestNightlyBackupIsScheduled(t *testing.T) {
 	startBackups(context.Background(), off, nil, cfg, log)
 	if n := len(off.Entries()); n != 0 {
 		t.Errorf("backup_keep = 0 scheduled %d jobs", n)
-	}
-}
-
-// TestNightlyCompleteBackup: with a passphrase file the nightly job
-// creates its missing folder and writes complete, encrypted backups
-// (posbox-DATE.posbox-backup, mode 0600) that restore; database-only
-// files from before the switch age out with them; a passphrase that
-// cannot be read still leaves a database-only backup for the night.
-func TestNightlyCompleteBackup(t *testing.T) {
-	fastScrypt(t)
-	ctx := context.Background()
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	dataDir, _ := seedFullDataDir(t)
-	st, err := store.Open(ctx, dataDir, store.Options{Logger: log})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	dir := filepath.Join(t.TempDir(), "nightly", "backups") // missing: the job creates it
-	job := nightlyJob{dir: dir, keep: 3, dataDir: dataDir, passphraseFile: passphraseFile(t, testPassphrase)}
-
-	day := time.Date(2026, 11, 20, 3, 0, 0, 0, time.UTC)
-	// Two nights of database-only backups before the switch.
-	for i := range 2 {
-		if _, err := nightlyBackup(ctx, st, nightlyJob{dir: dir, keep: 3}, day.AddDate(0, 0, i), log); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for i := 2; i < 5; i++ {
-		path, err := nightlyBackup(ctx, st, job, day.AddDate(0, 0, i), log)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if want := filepath.Join(dir, "posbox-"+day.AddDate(0, 0, i).Format(time.DateOnly)+".posbox-backup"); path != want {
-			t.Fatalf("path %s, want %s", path, want)
-		}
-		wantMode(t, path, 0o600)
-	}
-	// The same night again: kept, not an error.
-	if _, err := nightlyBackup(ctx, st, job, day.AddDate(0, 0, 4).Add(time.Hour), log); err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	entries, _ := os.ReadDir(dir)
-	for _, e := range entries {
-		names = append(names, e.Name())
-	}
-	want := []string{"posbox-2026-11-22.posbox-backup", "posbox-2026-11-23.posbox-backup", "posbox-2026-11-24.posbox-backup"}
-	if !slices.Equal(names, want) {
-		t.Fatalf("backup dir holds %v, want %v", names, want)
-	}
-	wantMode(t, dir, 0o700)
-	restored := filepath.Join(t.TempDir(), "restored")
-	var out, errOut bytes.Buffer
-	if err := cmdRestore(ctx, []string{"--data-dir", restored, "--passphrase-file", job.passphraseFile, filepath.Join(dir, want[2])}, &out, &errOut); err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range []string{store.FileName, jwtKeyFile, tseConfigFile, tseSimDir + "/" + simJournal} {
-		if _, err := os.Stat(filepath.Join(restored, name)); err != nil {
-			t.Error(err)
-		}
-	}
-
-	// The passphrase file is gone: the night still gets a backup.
-	job.passphraseFile = filepath.Join(t.TempDir(), "moved-away")
-	path, err := nightlyBackup(ctx, st, job, day.AddDate(0, 0, 5), log)
-	if err == nil || !strings.Contains(err.Error(), "database-only backup instead") {
-		t.Fatalf("missing passphrase file: %v", err)
-	}
-	if path != filepath.Join(dir, "posbox-2026-11-25.db") || store.CheckIntegrity(ctx, path) != nil {
-		t.Fatalf("fallback backup %s", path)
 	}
 }

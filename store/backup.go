@@ -122,7 +122,7 @@ func Publish(tmp, dest string) error {
 	if err := publish(tmp, dest); err != nil {
 		return err
 	}
-	return syncDir(filepath.Dir(dest))
+	return SyncDir(filepath.Dir(dest))
 }
 
 func publish(tmp, dest string) error {
@@ -191,9 +191,11 @@ func syncFile(path string) error {
 	return f.Close()
 }
 
-// syncDir makes a new directory entry survive a power cut; Windows has
-// no directory fsync.
-func syncDir(dir string) error {
+// SyncDir makes new entries in dir survive a power cut; Windows has no
+// directory fsync. It lives here because store owns the data directory's
+// durability (the database, its backups); the backup package's restore
+// uses it for the folders it fills.
+func SyncDir(dir string) error {
 	if runtime.GOOS == "windows" {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package main
+package boxtls
 
 import (
 	"crypto/ecdsa"
@@ -22,30 +22,31 @@ import (
 
 // The generated certificate lives in DATA_DIR/tls (mode 0700, files 0600).
 const (
-	tlsDir      = "tls"
-	tlsCertName = "cert.pem"
-	tlsKeyName  = "key.pem"
+	// Dir is the generated certificate's folder in the data dir.
+	Dir      = "tls"
+	certName = "cert.pem"
+	keyName  = "key.pem"
 	// tlsValidity: tills pin the fingerprint, so the certificate is not
 	// renewed on a schedule that would break every pinned till.
 	tlsValidity = 10 * 365 * 24 * time.Hour
 )
 
-// boxCert is the appliance's HTTPS certificate and how a till can pin it.
-type boxCert struct {
-	cert        tls.Certificate
-	leaf        *x509.Certificate
-	fingerprint string // SHA-256 of the certificate, AB:CD:… as browsers show it
-	generated   bool   // made by posbox (not the owner's)
+// Cert is the appliance's HTTPS certificate and how a till can pin it.
+type Cert struct {
+	TLS         tls.Certificate
+	Leaf        *x509.Certificate
+	Fingerprint string // SHA-256 of the certificate, AB:CD:… as browsers show it
+	Generated   bool   // made by posbox (not the owner's)
 }
 
-// loadBoxCert is the owner's certificate when tls_cert_file is set, else
-// the one generated on first start for the box's names and addresses.
-func loadBoxCert(cfg Config) (*boxCert, error) {
-	certFile, keyFile := cfg.TLSCertFile, cfg.TLSKeyFile
+// Load is the owner's certificate when certFile is set (tls_cert_file,
+// with keyFile its key), else the one generated on first start in
+// dataDir/tls for the box's names and addresses.
+func Load(dataDir, certFile, keyFile string) (*Cert, error) {
 	generated := certFile == ""
 	if generated {
-		dir := filepath.Join(cfg.DataDir, tlsDir)
-		certFile, keyFile = filepath.Join(dir, tlsCertName), filepath.Join(dir, tlsKeyName)
+		dir := filepath.Join(dataDir, Dir)
+		certFile, keyFile = filepath.Join(dir, certName), filepath.Join(dir, keyName)
 		if _, err := os.Stat(certFile); errors.Is(err, fs.ErrNotExist) {
 			if err := generateBoxCert(dir, certFile, keyFile); err != nil {
 				return nil, fmt.Errorf("tls: generate a certificate: %w", err)
@@ -61,11 +62,11 @@ func loadBoxCert(cfg Config) (*boxCert, error) {
 		return nil, fmt.Errorf("tls: %s: %w", certFile, err)
 	}
 	c.Leaf = leaf
-	return &boxCert{cert: c, leaf: leaf, fingerprint: fingerprint(c.Certificate[0]), generated: generated}, nil
+	return &Cert{TLS: c, Leaf: leaf, Fingerprint: Fingerprint(c.Certificate[0]), Generated: generated}, nil
 }
 
-// fingerprint is the SHA-256 of a DER certificate in colon-separated hex.
-func fingerprint(der []byte) string {
+// Fingerprint is the SHA-256 of a DER certificate in colon-separated hex.
+func Fingerprint(der []byte) string {
 	sum := sha256.Sum256(der)
 	parts := make([]string, len(sum))
 	for i, b := range sum {
@@ -136,4 +137,23 @@ func boxNames() ([]string, []net.IP) {
 		}
 	}
 	return names, ips
+}
+
+// writeSecret creates path (mode 0600), never replacing a file, and
+// syncs it: the key must not be readable by others, and a certificate
+// once pinned by tills must not be overwritten.
+func writeSecret(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

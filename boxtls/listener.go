@@ -1,4 +1,4 @@
-package main
+package boxtls
 
 import (
 	"bufio"
@@ -27,7 +27,8 @@ type splitListener struct {
 // first byte; the HTTP server's own timeouts start after that.
 const sniffTimeout = 10 * time.Second
 
-func newSplitListener(ln net.Listener, cfg *tls.Config) *splitListener {
+// NewSplitListener serves TLS with cfg and plain HTTP on ln.
+func NewSplitListener(ln net.Listener, cfg *tls.Config) net.Listener {
 	l := &splitListener{Listener: ln, tlsConfig: cfg, conns: make(chan net.Conn), errs: make(chan error), done: make(chan struct{})}
 	go l.acceptLoop()
 	return l
