@@ -190,6 +190,7 @@ export default {
     const watching = new Set();
     let poll = null;
     let gone = false;
+    let waiting = null; // the report's window while its report is fetched
 
     // --- The TSE archive ---
     const stateBox = h('div', { id: 'archive-state', 'aria-live': 'polite' });
@@ -239,7 +240,7 @@ export default {
       try {
         showArchiveState((await api.get('/api/tse/status')).status.archive);
       } catch (err) {
-        if (err.status !== 401) clear(stateBox, h('p', { class: 'form-error', role: 'alert' }, errorText(err)));
+        clear(stateBox, h('p', { class: 'form-error', role: 'alert' }, errorText(err)));
       }
     }
 
@@ -282,7 +283,7 @@ export default {
         // change of language) is followed again.
         for (const a of archives) if (a.kind === 'dates' && !['archived', 'failed'].includes(a.state)) watch(a.id);
       } catch (err) {
-        if (err.status !== 401) clear(archiveList, h('p', { class: 'form-error', role: 'alert' }, errorText(err)));
+        clear(archiveList, h('p', { class: 'form-error', role: 'alert' }, errorText(err)));
       }
     }
 
@@ -297,7 +298,7 @@ export default {
           if (!archives.some((a) => a.id === archive.id)) { archives.push(archive); drawArchives(); }
           watch(archive.id);
         } catch (err) {
-          if (err.status !== 401) showError(exportForm, err);
+          showError(exportForm, err);
         }
       });
     }
@@ -342,7 +343,7 @@ export default {
         try {
           toast(t('fiscal.downloaded', { file: await save(path) }));
         } catch (err) {
-          if (err.status !== 401) toast(errorText(err), 'error');
+          toast(errorText(err), 'error');
         }
       });
     }
@@ -396,7 +397,7 @@ export default {
           { label: t('fiscal.taken'), cell: (c) => [fmtDateTime(c.created_at), c.automatic ? [' ', badge(t('fiscal.automatic'))] : null] },
         ], list, { caption: t('fiscal.closings'), empty: t('fiscal.no_closings'), rowAttrs: (c) => ({ dataset: { id: c.id, register: c.client_serial, z: c.z_nr } }) }));
       } catch (err) {
-        if (err.status !== 401) showError(closingRange, err);
+        showError(closingRange, err);
       }
     }
 
@@ -414,7 +415,7 @@ export default {
           // Nothing to close is said in the page's language; the API's
           // sentence names the cut-off in UTC.
           if (err.code === 'closing_empty') takeForm.querySelector('.form-error').textContent = t('fiscal.closing_empty', { register: serial });
-          else if (err.status !== 401) showError(takeForm, err);
+          else showError(takeForm, err);
         }
       });
     }
@@ -434,7 +435,7 @@ export default {
         try {
           toast(t('fiscal.downloaded', { file: await save(`/api/fiscal/dsfinvk${q}`) }));
         } catch (err) {
-          if (err.status !== 401) showError(dsfinvkForm, err);
+          showError(dsfinvkForm, err);
         }
       });
     });
@@ -514,7 +515,7 @@ export default {
         fillMaster(m, readDraft(DRAFT));
         bindDraft(masterForm, DRAFT); // restores the draft's values, then keeps it
       } catch (err) {
-        if (err.status !== 401) showError(masterForm, err);
+        showError(masterForm, err);
       }
     }
 
@@ -532,7 +533,7 @@ export default {
           toast(t('fiscal.saved'));
           await loadRegistration();
         } catch (err) {
-          if (err.status !== 401) showError(masterForm, err);
+          showError(masterForm, err);
         }
       });
     }
@@ -548,7 +549,7 @@ export default {
             ? [h('p', {}, badge(t('fiscal.missing'), 'warn')), h('ul', { class: 'problems' }, r.missing.map((m) => h('li', {}, missingText(m, simulated))))]
             : h('p', {}, badge(t('fiscal.complete'), 'ok')));
       } catch (err) {
-        if (err.status !== 401) clear(missingBox, h('p', { class: 'form-error', role: 'alert' }, errorText(err)));
+        clear(missingBox, h('p', { class: 'form-error', role: 'alert' }, errorText(err)));
       }
     }
 
@@ -560,6 +561,7 @@ export default {
     async function openReport() {
       printFallback.hidden = true;
       const win = window.open('', '_blank');
+      waiting = win;
       await withBusy(printButton, async () => {
         try {
           const { blob } = await api.request('GET', '/api/fiscal/registration/print', undefined, { raw: true });
@@ -577,7 +579,9 @@ export default {
           }
         } catch (err) {
           if (win) win.close();
-          if (err.status !== 401) toast(errorText(err), 'error');
+          toast(errorText(err), 'error');
+        } finally {
+          waiting = null;
         }
       });
     }
@@ -604,6 +608,8 @@ export default {
       await Promise.all([loadArchiveState(), loadArchives(), loadClosings(), loadRegistration()]);
     }
     await Promise.all([refresh(), loadMaster()]);
-    return () => { gone = true; clearTimeout(poll); };
+    // A report window still waiting closes with the page (the session
+    // may have ended: its request never settles).
+    return () => { gone = true; clearTimeout(poll); if (waiting) waiting.close(); };
   },
 };

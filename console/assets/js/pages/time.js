@@ -111,7 +111,7 @@ export default {
         if (my !== seq) return;
         draw(res.time_entries);
       } catch (err) {
-        if (my !== seq || err.status === 401) return;
+        if (my !== seq) return;
         clear(list, h('p', { class: 'form-error', role: 'alert' }, errorText(err)));
         total.textContent = '';
       } finally {
@@ -167,7 +167,7 @@ export default {
       try {
         users = (await withBusy(addButton, () => api.get('/api/users'))).users;
       } catch (err) {
-        if (err.status !== 401) toast(errorText(err), 'error');
+        toast(errorText(err), 'error');
         return;
       }
       openEntryForm({ host: main, mode: 'add', users, date, opener, onChanged: reload });
@@ -191,7 +191,7 @@ export default {
           setTimeout(() => URL.revokeObjectURL(url), 30000);
           toast(t('time.downloaded', { file: filename }));
         } catch (err) {
-          if (err.status !== 401) showError(exportForm, err);
+          showError(exportForm, err);
         }
       });
     }

@@ -116,7 +116,6 @@ export async function openHistory({ host, entry, opener = null }) {
       d.history.length ? h('ol', { class: 'plain changes', id: 'history-list' }, d.history.map(historyItem)) : h('p', { class: 'empty' }, t('thist.never')),
       h('p', { class: 'muted small-text' }, t('thist.kept')));
   } catch (err) {
-    if (err.status === 401) return;
     clear(body, h('p', { class: 'form-error', role: 'alert' }, errorText(err)));
   }
 }

@@ -114,7 +114,7 @@ export function monthSection({ openDay }) {
       problem.textContent = '';
       draw(res.report);
     } catch (err) {
-      if (my !== seq || err.status === 401) return;
+      if (my !== seq) return;
       problem.textContent = errorText(err);
       clear(summary);
       clear(details);
@@ -192,7 +192,7 @@ export function monthSection({ openDay }) {
         setTimeout(() => URL.revokeObjectURL(url), 30000);
         toast(t('tmonth.downloaded', { file: filename }));
       } catch (err) {
-        if (err.status !== 401) problem.textContent = errorText(err);
+        problem.textContent = errorText(err);
       }
     });
   }
