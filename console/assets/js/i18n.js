@@ -25,6 +25,10 @@ export function has(key) { return key in dict[current] || key in dict.en; }
 
 export function lang() { return current; }
 
+// keys lists a language's keys, of every module loaded so far (a test
+// compares German and English).
+export function keys(l) { return Object.keys(dict[l] || {}); }
+
 // initLang picks the saved choice, else the browser's language.
 export function initLang() {
   const saved = localStorage.getItem('posbox.lang');
