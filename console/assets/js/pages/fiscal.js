@@ -5,7 +5,7 @@
 // records are: docs/FISCAL.md.
 import { t, addStrings } from '../i18n.js';
 import * as api from '../api.js';
-import { h, clear, badge, table, field, withBusy, showError, clearErrors, errorText, toast, confirmDialog, bindDraft, readDraft, dropDraft } from '../ui.js';
+import { h, clear, badge, table, field, withBusy, showError, clearErrors, errorText, errorLine, toast, confirmDialog, bindDraft, readDraft, dropDraft, download } from '../ui.js';
 import { fmtDateTime, fmtDay, fmtMoney, fmtNumber, localDate, addDays } from '../format.js';
 
 addStrings({
@@ -36,7 +36,7 @@ addStrings({
     'fiscal.state.archived': 'archiviert', 'fiscal.state.failed': 'fehlgeschlagen',
     'fiscal.verification': 'Prüfung', 'fiscal.passed': 'bestanden', 'fiscal.failed': 'nicht bestanden',
     'fiscal.file': 'Datei (Größe, SHA-256)', 'fiscal.download': 'Herunterladen', 'fiscal.no_archives': 'Noch keine Archivdateien.',
-    'fiscal.download_file': '{file} herunterladen', 'fiscal.downloaded': '{file} wurde heruntergeladen.',
+    'fiscal.download_file': '{file} herunterladen',
     'fiscal.export_dates': 'Zeitraum jetzt exportieren',
     'fiscal.export_hint': 'Eine TAR-Datei genau für die Tage, die der Prüfer nennt (der TSE-Anbieter hält drei Monate; ältere Tage stehen in den nächtlichen Dateien). Sie ist meist nach einer Minute fertig.',
     'fiscal.export_start': 'Export starten', 'fiscal.export_started': 'Der Export läuft; die Zeile zeigt, wann er fertig ist.',
@@ -100,7 +100,7 @@ addStrings({
     'fiscal.state.archived': 'archived', 'fiscal.state.failed': 'failed',
     'fiscal.verification': 'Verification', 'fiscal.passed': 'passed', 'fiscal.failed': 'failed',
     'fiscal.file': 'File (size, SHA-256)', 'fiscal.download': 'Download', 'fiscal.no_archives': 'No archive files yet.',
-    'fiscal.download_file': 'Download {file}', 'fiscal.downloaded': '{file} was downloaded.',
+    'fiscal.download_file': 'Download {file}',
     'fiscal.export_dates': 'Export these dates now',
     'fiscal.export_hint': 'One TAR file for exactly the days the auditor names (the TSE provider keeps three months; older days are in the nightly files). It is usually ready within a minute.',
     'fiscal.export_start': 'Start export', 'fiscal.export_started': 'The export is running; its row shows when it is ready.',
@@ -156,20 +156,6 @@ function fmtBytes(n) {
   if (n < 1024) return `${n} B`;
   if (n < 1024 * 1024) return `${fmtNumber(n / 1024, 0)} KB`;
   return `${fmtNumber(n / 1024 / 1024, 1)} MB`;
-}
-
-// save fetches a file with the token in a header (a plain link would have
-// none) and saves it through a temporary <a download>.
-async function save(path) {
-  const { blob, filename } = await api.request('GET', path, undefined, { raw: true });
-  const url = URL.createObjectURL(blob);
-  const a = h('a', { href: url, download: filename, hidden: true });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  // Revoked later, not at once: the download reads the blob after the click.
-  setTimeout(() => URL.revokeObjectURL(url), 30000);
-  return filename;
 }
 
 // missingText says a registration's `missing` item in words.
@@ -240,7 +226,7 @@ export default {
       try {
         showArchiveState((await api.get('/api/tse/status')).status.archive);
       } catch (err) {
-        clear(stateBox, h('p', { class: 'form-error', role: 'alert' }, errorText(err)));
+        clear(stateBox, errorLine(err));
       }
     }
 
@@ -266,7 +252,7 @@ export default {
           h('summary', { title: a.sha256 }, h('span', { class: 'sr-only' }, 'SHA-256 '), h('span', { class: 'id-text' }, `${a.sha256.slice(0, 12)}…`)),
           h('code', { class: 'sha256' }, a.sha256))] : '' },
         { label: t('common.actions'), cell: (a) => a.state !== 'archived' ? '' : h('button', { type: 'button', class: 'secondary small download',
-          'aria-label': t('fiscal.download_file', { file: a.file_name }), onclick: (e) => download(e.currentTarget, `/api/tse/archives/${a.id}/file`) }, t('fiscal.download')) },
+          'aria-label': t('fiscal.download_file', { file: a.file_name }), onclick: (e) => downloadFile(e.currentTarget, `/api/tse/archives/${a.id}/file`) }, t('fiscal.download')) },
       ], archives, { caption: t('fiscal.archives'), empty: t('fiscal.no_archives'), rowAttrs: (a) => ({ dataset: { id: a.id, state: a.state } }) }));
     }
 
@@ -283,7 +269,7 @@ export default {
         // change of language) is followed again.
         for (const a of archives) if (a.kind === 'dates' && !['archived', 'failed'].includes(a.state)) watch(a.id);
       } catch (err) {
-        clear(archiveList, h('p', { class: 'form-error', role: 'alert' }, errorText(err)));
+        clear(archiveList, errorLine(err));
       }
     }
 
@@ -338,10 +324,10 @@ export default {
       poll = watching.size ? setTimeout(tick, 2000) : null;
     }
 
-    async function download(button, path) {
+    async function downloadFile(button, path) {
       await withBusy(button, async () => {
         try {
-          toast(t('fiscal.downloaded', { file: await save(path) }));
+          await download(path);
         } catch (err) {
           toast(errorText(err), 'error');
         }
@@ -433,7 +419,7 @@ export default {
       const q = api.query({ from: dsfinvkForm.elements.from.value, to: dsfinvkForm.elements.to.value });
       await withBusy(zipButton, async () => {
         try {
-          toast(t('fiscal.downloaded', { file: await save(`/api/fiscal/dsfinvk${q}`) }));
+          await download(`/api/fiscal/dsfinvk${q}`);
         } catch (err) {
           showError(dsfinvkForm, err);
         }
@@ -549,7 +535,7 @@ export default {
             ? [h('p', {}, badge(t('fiscal.missing'), 'warn')), h('ul', { class: 'problems' }, r.missing.map((m) => h('li', {}, missingText(m, simulated))))]
             : h('p', {}, badge(t('fiscal.complete'), 'ok')));
       } catch (err) {
-        clear(missingBox, h('p', { class: 'form-error', role: 'alert' }, errorText(err)));
+        clear(missingBox, errorLine(err));
       }
     }
 

@@ -4,7 +4,7 @@
 import { t, addStrings } from '../i18n.js';
 import * as api from '../api.js';
 import { h, clear, field, values, showError, clearErrors, confirmDialog, withBusy, bindDraft, dropDraft,
-  table, badge, toast, errorText } from '../ui.js';
+  table, badge, toast, errorText, errorLine } from '../ui.js';
 import { fmtDateTime, fmtTime } from '../format.js';
 
 addStrings({
@@ -191,7 +191,7 @@ export default {
         { label: t('notif.created_at'), cell: (d) => fmtDateTime(d.created_at) },
       ];
       const show = (box, res, empty, caption, render) => clear(box, res.status === 'rejected'
-        ? h('p', { class: 'form-error', role: 'alert' }, errorText(res.reason)) : render(res.value, empty, caption));
+        ? errorLine(res.reason) : render(res.value, empty, caption));
       show(pendingBox, pending, t('notif.no_pending'), t('notif.pending'), (v, empty, caption) =>
         table(deliveryColumns, v.deliveries, { caption, empty, rowAttrs: (d) => ({ dataset: { id: d.id } }) }));
       show(failedBox, failed, t('notif.no_failed'), t('notif.failed'), (v, empty, caption) =>
