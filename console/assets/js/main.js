@@ -145,14 +145,10 @@ async function renderLogin() {
 api.whenExpired(() => {
   if (!api.token()) return;
   sessionStorage.setItem(RETURN, location.pathname + location.search);
-  api.setToken(null);
-  session = null;
-  notice = { text: t('login.expired'), kind: 'warn' };
   // A dialog over the page (a confirmation, a password form) is not in
   // the page's element, so the login would not replace it.
   for (const d of document.querySelectorAll('body > dialog[open]')) d.close();
-  history.replaceState(null, '', '/login');
-  render();
+  logout(t('login.expired'), 'warn');
 });
 
 // The busy bar shows while any request is in flight.
