@@ -7,12 +7,35 @@
 // network and nothing fetched at run time. No library is vendored: the
 // screens are forms, tables and one week grid, and a reactive library
 // would save little code while adding a build or a blob to audit.
-// assets/js/main.js routes and keeps the session, api.js is the only way
-// to the appliance, ui.js builds DOM, format.js formats in the
-// restaurant's timezone, i18n.js translates, errors.js words the API's
-// problem and field codes, labour.js the labour-law warnings, tse_words.js
-// the TSE's states, codes and the simulator banner; pages/*.js is one
-// screen each, with a screen's dialogs in files of their own.
+//
+// The modules under assets/js:
+//
+//   - main.js routes (history API), draws the layout and keeps the
+//     session; it is the one place an ended session is handled: a 401
+//     (token expired or revoked) closes dialogs over the page and shows
+//     the login with a message, and after the login the same page comes
+//     back.
+//   - api.js is the only way to the appliance (the documented /api
+//     routes). The token lives in sessionStorage. A request that meets an
+//     ended session calls main.js's handler and never settles, so no page
+//     tells a 401 from its other errors.
+//   - ui.js builds DOM from text (never HTML), shows errors beside their
+//     fields, keeps form drafts in sessionStorage while they are typed (an
+//     expiry mid-edit loses nothing; a saved form drops its draft) and
+//     saves downloads (fetched with the token, saved through a temporary
+//     <a download>).
+//   - i18n.js translates (German and English); each module adds its own
+//     strings (addStrings) beside its code. errors.js words the API's
+//     problem and field codes, labour.js the labour-law warnings,
+//     tse_words.js the TSE's states and the simulator banner; format.js
+//     formats in the restaurant's timezone.
+//   - pages/*.js are one screen each; a screen with several parts imports
+//     them: time_form.js, time_history.js and time_month.js for the time
+//     entries; fiscal_archive.js (TSE archive and exports of dates),
+//     fiscal_closings.js (daily closings), fiscal_dsfinvk.js (DSFinV-K
+//     export) and fiscal_registration.js (§146a registration, master data,
+//     printable report) for the fiscal records.
+//
 //
 // Served beside the API, not in it: the route table stays the API's, and
 // any GET outside /api that matches no route answers a file or index.html,
@@ -29,8 +52,9 @@
 // docs/API.md.
 //
 // Session: the token lives in sessionStorage (it ends with the tab); a
-// 401 sends the user to the login and back to the page they were on, and
-// forms keep their input as drafts, so an expiry loses no edit. Staff are
+// 401 is handled in main.js alone (pages never see it): it sends the user
+// to the login and back to the page they were on, and forms keep their
+// input as drafts, so an expiry loses no edit. Staff are
 // told to use the till. Language: German or English from the browser,
 // switchable, each page adding its strings; dates and times in the
 // restaurant's timezone with Intl (de-DE, en-GB, 24-hour), money in euros
@@ -47,4 +71,6 @@
 // screenshot (375 and 1280 px, into test-artifacts/console/ or
 // POSBOX_ARTIFACTS) first checks that nothing is wider than the window.
 // Without a Chromium the tests skip, except with CI=true.
+// TestConsoleTranslationKeysMatch loads every module and fails when the
+// German and English keys differ.
 package console

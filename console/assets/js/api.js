@@ -25,7 +25,9 @@ export function token() { return sessionStorage.getItem(TOKEN); }
 export function setToken(t) { t ? sessionStorage.setItem(TOKEN, t) : sessionStorage.removeItem(TOKEN); }
 
 // whenExpired sets what happens when a request answers 401: the token
-// ran out or was revoked.
+// ran out or was revoked. That is the one place an ended session is
+// handled: the request that met it never settles (see request), so no
+// page has to tell a 401 from its other errors.
 export function whenExpired(fn) { onExpired = fn; }
 
 // onBusy tells a listener how many requests are in flight.
@@ -61,7 +63,13 @@ export async function request(method, path, body, { raw = false } = {}) {
     try { problem = await res.json(); } catch { /* not problem+json */ }
     problem.retryAfter = Number(res.headers.get('Retry-After')) || 0;
     const err = new ApiError(res.status, problem);
-    if (res.status === 401 && t && path !== '/api/auth/login') onExpired(err);
+    if (res.status === 401 && t && path !== '/api/auth/login') {
+      // The session ended: whenExpired's handler puts the login in the
+      // page's place, and the caller waits for good, so no page shows an
+      // error for it or goes on as after a failure (its drafts stay).
+      onExpired(err);
+      return new Promise(() => {});
+    }
     throw err;
   }
   if (raw) return { blob: await res.blob(), filename: filenameOf(res) };

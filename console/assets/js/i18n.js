@@ -25,6 +25,10 @@ export function has(key) { return key in dict[current] || key in dict.en; }
 
 export function lang() { return current; }
 
+// keys lists a language's keys, of every module loaded so far (a test
+// compares German and English).
+export function keys(l) { return Object.keys(dict[l] || {}); }
+
 // initLang picks the saved choice, else the browser's language.
 export function initLang() {
   const saved = localStorage.getItem('posbox.lang');
@@ -52,6 +56,7 @@ addStrings({
     'common.from': 'Von', 'common.to': 'Bis', 'common.show': 'Anzeigen', 'common.status': 'Status',
     'common.name': 'Name', 'common.active': 'Aktiv', 'common.inactive': 'Inaktiv', 'common.confirm': 'Bestätigen',
     'common.updated_at': 'Stand: {time}', 'common.required': 'Pflichtfeld',
+    'common.downloaded': '{file} wurde heruntergeladen.',
     'error.network': 'Die posbox ist nicht erreichbar. Bitte die Verbindung prüfen.',
     'error.server': 'Die posbox hat einen Fehler gemeldet ({status}).',
     'error.fields': 'Bitte die markierten Felder prüfen.',
@@ -77,6 +82,7 @@ addStrings({
     'common.from': 'From', 'common.to': 'To', 'common.show': 'Show', 'common.status': 'Status',
     'common.name': 'Name', 'common.active': 'Active', 'common.inactive': 'Inactive', 'common.confirm': 'Confirm',
     'common.updated_at': 'Updated {time}', 'common.required': 'Required',
+    'common.downloaded': '{file} was downloaded.',
     'error.network': 'The posbox cannot be reached. Please check the connection.',
     'error.server': 'The posbox reported an error ({status}).',
     'error.fields': 'Please check the marked fields.',

@@ -49,7 +49,6 @@ async function render() {
       session = { me: me.user, restaurant: rest.restaurant, simulated: !!(dash && dash.dashboard.tse && dash.dashboard.tse.simulated) };
       setZone(session.restaurant.timezone);
     } catch (err) {
-      if (err.status === 401) return; // whenExpired took over
       clear(app, h('main', { id: 'main', class: 'boot-error' }, h('p', { role: 'alert' }, errorText(err))));
       return;
     }
@@ -140,15 +139,16 @@ async function renderLogin() {
 }
 
 // An expired or revoked token: back to the login, with a message, and
-// back to the same page afterwards (its drafts are kept).
+// back to the same page afterwards (its drafts are kept). The console's
+// one handling of an ended session: the request that met it never
+// settles (api.js), so pages leave it to this.
 api.whenExpired(() => {
   if (!api.token()) return;
   sessionStorage.setItem(RETURN, location.pathname + location.search);
-  api.setToken(null);
-  session = null;
-  notice = { text: t('login.expired'), kind: 'warn' };
-  history.replaceState(null, '', '/login');
-  render();
+  // A dialog over the page (a confirmation, a password form) is not in
+  // the page's element, so the login would not replace it.
+  for (const d of document.querySelectorAll('body > dialog[open]')) d.close();
+  logout(t('login.expired'), 'warn');
 });
 
 // The busy bar shows while any request is in flight.

@@ -1,7 +1,7 @@
 // Small DOM helpers. Text goes in as text (never as HTML), so nothing an
 // API returns can run as script.
 import { t } from './i18n.js';
-import { ApiError } from './api.js';
+import { ApiError, request } from './api.js';
 import { problemText, fieldErrorText } from './errors.js';
 
 // h builds an element: h('button', {class: 'x', onclick: fn}, 'Text', child).
@@ -156,6 +156,25 @@ export function errorText(err) {
   if (!(err instanceof ApiError)) return String(err && err.message || err);
   if (err.errors.length) return t('error.fields');
   return problemText(err);
+}
+
+// errorLine is an error said in place of what could not be loaded.
+export function errorLine(err) {
+  return h('p', { class: 'form-error', role: 'alert' }, errorText(err));
+}
+
+// download fetches a file with the token in a header (a plain link would
+// have none), saves it through a temporary <a download> and says so.
+export async function download(path) {
+  const { blob, filename } = await request('GET', path, undefined, { raw: true });
+  const url = URL.createObjectURL(blob);
+  const a = h('a', { href: url, download: filename, hidden: true });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  // Revoked later, not at once: the download reads the blob after the click.
+  setTimeout(() => URL.revokeObjectURL(url), 30000);
+  toast(t('common.downloaded', { file: filename }));
 }
 
 // withBusy disables a button while fn runs and marks it busy.

@@ -67,7 +67,6 @@ export default {
           toast(t('account.changed'));
           signedIn(res.access_token, res.user);
         } catch (err) {
-          if (err.status === 401) return;
           if (err.status === 429) {
             form.querySelector('.form-error').textContent = t('account.rate_limited', { n: err.retryAfter || 20 });
             return;

@@ -97,7 +97,7 @@ export default {
       try {
         discounts = (await api.get('/api/discounts')).discounts;
       } catch (err) {
-        if (err.status !== 401) listError.textContent = errorText(err);
+        listError.textContent = errorText(err);
         return false;
       }
       listError.textContent = '';
@@ -139,7 +139,7 @@ export default {
           const res = await api.put(`/api/discounts/${d.id}`, { is_active: !d.is_active });
           toast(t(res.discount.is_active ? 'disc.activated' : 'disc.deactivated', { name: res.discount.name }));
         } catch (err) {
-          if (err.status !== 401) showError(null, err);
+          showError(null, err);
         }
       });
       await load();
@@ -151,7 +151,6 @@ export default {
         try {
           await api.del(`/api/discounts/${d.id}`);
         } catch (err) {
-          if (err.status === 401) return false;
           if (err.status !== 404) { showError(null, err); return false; } // 404: someone else deleted it
         }
         return true;
@@ -238,7 +237,6 @@ export default {
             toast(t(current ? 'disc.saved' : 'disc.created', { name: res.discount.name }));
             newButton.focus();
           } catch (err) {
-            if (err.status === 401) return; // the login takes over; the draft is kept
             showError(form, err);
             return;
           }

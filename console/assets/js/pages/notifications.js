@@ -4,7 +4,7 @@
 import { t, addStrings } from '../i18n.js';
 import * as api from '../api.js';
 import { h, clear, field, values, showError, clearErrors, confirmDialog, withBusy, bindDraft, dropDraft,
-  table, badge, toast, errorText } from '../ui.js';
+  table, badge, toast, errorText, errorLine } from '../ui.js';
 import { fmtDateTime, fmtTime } from '../format.js';
 
 addStrings({
@@ -151,7 +151,7 @@ export default {
         setup = { email: email.email.configured, sms: sms.sms.configured, webhook: true };
         main.querySelectorAll('form[data-setup]').forEach((f) => f.dispatchEvent(new Event('change')));
       } catch (err) {
-        if (err.status !== 401) rulesError.textContent = errorText(err);
+        rulesError.textContent = errorText(err);
         return;
       }
       rulesError.textContent = '';
@@ -191,7 +191,7 @@ export default {
         { label: t('notif.created_at'), cell: (d) => fmtDateTime(d.created_at) },
       ];
       const show = (box, res, empty, caption, render) => clear(box, res.status === 'rejected'
-        ? h('p', { class: 'form-error', role: 'alert' }, errorText(res.reason)) : render(res.value, empty, caption));
+        ? errorLine(res.reason) : render(res.value, empty, caption));
       show(pendingBox, pending, t('notif.no_pending'), t('notif.pending'), (v, empty, caption) =>
         table(deliveryColumns, v.deliveries, { caption, empty, rowAttrs: (d) => ({ dataset: { id: d.id } }) }));
       show(failedBox, failed, t('notif.no_failed'), t('notif.failed'), (v, empty, caption) =>
@@ -219,7 +219,7 @@ export default {
           const res = await api.put(`/api/notifications/settings/${r.id}`, { is_enabled: !r.is_enabled });
           toast(t(res.setting.is_enabled ? 'notif.enabled_msg' : 'notif.disabled_msg'));
         } catch (err) {
-          if (err.status !== 401) rulesError.textContent = err.code === 'channel_not_configured' ? t('notif.refused_not_set_up') : errorText(err);
+          rulesError.textContent = err.code === 'channel_not_configured' ? t('notif.refused_not_set_up') : errorText(err);
         }
       });
       await loadAll();
@@ -233,7 +233,7 @@ export default {
           await api.del(`/api/notifications/settings/${r.id}`);
           toast(t('notif.deleted'));
         } catch (err) {
-          if (err.status !== 401 && err.status !== 404) rulesError.textContent = errorText(err);
+          if (err.status !== 404) rulesError.textContent = errorText(err);
         }
       });
       await loadAll();
@@ -296,7 +296,6 @@ export default {
           try {
             await api.put(`/api/notifications/settings/${r.id}`, ruleBody(form));
           } catch (err) {
-            if (err.status === 401) return;
             if (custom) for (const fe of err.errors || []) if (fe.field === 'event_type') fe.field = 'event_type_custom';
             ruleError(form, err);
             return;
@@ -335,7 +334,6 @@ export default {
             sync();
             toast(t('notif.created'));
           } catch (err) {
-            if (err.status === 401) return;
             // A custom type's error belongs beside the custom name.
             if (custom) for (const fe of err.errors || []) if (fe.field === 'event_type') fe.field = 'event_type_custom';
             ruleError(form, err);
@@ -379,7 +377,6 @@ export default {
                 r.success ? h('span', { class: 'result-message' }, r.message) : technical(r.message, 'result-message')),
               h('p', { class: 'muted small-text' }, t('notif.test_at', { channel: channelName(r.channel), destination: r.destination, time: fmtDateTime(r.sent_at) }))));
           } catch (err) {
-            if (err.status === 401) return;
             showError(form, err);
             return;
           }

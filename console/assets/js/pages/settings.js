@@ -132,7 +132,7 @@ export default {
     try {
       [rest, email, sms] = await Promise.all([api.get('/api/restaurant'), api.get('/api/settings/email'), api.get('/api/settings/sms')]);
     } catch (err) {
-      if (err.status !== 401) loadError.textContent = errorText(err);
+      loadError.textContent = errorText(err);
       return;
     }
     clear(restBox, restaurantForm(rest.restaurant, ctx));
@@ -163,7 +163,7 @@ export default {
             Object.assign(ctx.restaurant, res.restaurant);
             toast(t('set.restaurant_saved'));
           } catch (err) {
-            if (err.status !== 401) showError(form, err);
+            showError(form, err);
           }
         });
       });
@@ -201,7 +201,7 @@ export default {
                 t(r.success ? okKey : failKey, { to })),
               r.success ? null : h('p', { class: 'muted small-text wrap-anywhere' }, t('set.server_answer', { message: r.message }))));
           } catch (err) {
-            if (err.status !== 401) showError(form, err);
+            showError(form, err);
           }
         });
       });
@@ -239,7 +239,7 @@ export default {
             clear(state, status(s));
             toast(t('set.email_saved'));
           } catch (err) {
-            if (err.status !== 401) showError(form, err);
+            showError(form, err);
           }
         });
       });
@@ -275,7 +275,7 @@ export default {
             clear(state, status(s));
             toast(t('set.sms_saved'));
           } catch (err) {
-            if (err.status !== 401) showError(form, err);
+            showError(form, err);
           }
         });
       });

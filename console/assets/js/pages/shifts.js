@@ -198,7 +198,7 @@ export default {
         draw();
         if (focus) { const el = grid.querySelector(focus); if (el) el.focus(); }
       } catch (err) {
-        if (my !== seq || err.status === 401) return;
+        if (my !== seq) return;
         msg.textContent = errorText(err);
       } finally {
         if (my === seq) grid.removeAttribute('aria-busy');
@@ -281,7 +281,7 @@ export default {
           await load();
           keepFocus();
         } catch (err) {
-          if (err.status !== 401) msg.textContent = errorText(err);
+          msg.textContent = errorText(err);
         }
       });
     }
@@ -297,7 +297,7 @@ export default {
           copyResult.hidden = false;
           await load();
         } catch (err) {
-          if (err.status !== 401) msg.textContent = errorText(err);
+          msg.textContent = errorText(err);
         }
       });
     }
@@ -445,7 +445,6 @@ export default {
       }
 
       function placeError(err) {
-        if (err.status === 401) return; // the login takes over; the draft stays
         if (err.status === 409 && err.code === 'shift_overlap') {
           clearErrors(form);
           // The problem's conflict names the other shift: whose and when.

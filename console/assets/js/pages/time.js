@@ -7,7 +7,7 @@
 // section 3; docs/TIMECLOCK.md).
 import { t, addStrings, lang } from '../i18n.js';
 import * as api from '../api.js';
-import { h, clear, field, values, showError, clearErrors, errorText, withBusy, toast, table, badge } from '../ui.js';
+import { h, clear, field, values, showError, clearErrors, errorText, errorLine, withBusy, toast, download, table, badge } from '../ui.js';
 import { fmtDay, fmtTime, fmtNumber, localDate, addDays, instantOfLocal, wallClockOf } from '../format.js';
 import { openEntryForm } from './time_form.js';
 import { openHistory } from './time_history.js';
@@ -24,7 +24,7 @@ addStrings({
     'time.total': 'Summe: {hours} Std.', 'time.count': '{n} Einträge', 'time.count_one': '1 Eintrag',
     'time.count_open': 'davon {n} offen (zählt bis jetzt)',
     'time.export': 'CSV-Export', 'time.export_hint': 'Für Excel: Semikolon-getrennt, deutsche Zahlen. Höchstens 366 Tage.',
-    'time.download': 'CSV herunterladen', 'time.downloaded': '{file} wurde heruntergeladen.',
+    'time.download': 'CSV herunterladen',
     'time.actions': 'Korrektur', 'time.correct': 'Korrigieren', 'time.corrected': 'korrigiert',
     'time.add': 'Eintrag nachtragen', 'time.add_out': 'Ausstempeln nachtragen',
     'time.history': 'Verlauf', 'time.show_history': 'Verlauf ansehen', 'time.unchanged': 'wie gestempelt',
@@ -39,7 +39,7 @@ addStrings({
     'time.total': 'Total: {hours} h', 'time.count': '{n} entries', 'time.count_one': '1 entry',
     'time.count_open': '{n} of them open (counted up to now)',
     'time.export': 'CSV export', 'time.export_hint': 'For Excel: semicolon-separated, German number format. At most 366 days.',
-    'time.download': 'Download CSV', 'time.downloaded': '{file} was downloaded.',
+    'time.download': 'Download CSV',
     'time.actions': 'Correction', 'time.correct': 'Correct', 'time.corrected': 'corrected',
     'time.add': 'Add missing entry', 'time.add_out': 'Add clock-out',
     'time.history': 'History', 'time.show_history': 'Show history', 'time.unchanged': 'as clocked',
@@ -73,7 +73,7 @@ export default {
       field({ name: 'to', label: t('common.to'), type: 'date', value: today, required: true }),
       h('p', { class: 'form-error', role: 'alert' }),
       h('div', { class: 'buttons' }, exportButton));
-    exportForm.addEventListener('submit', (e) => { e.preventDefault(); download(); });
+    exportForm.addEventListener('submit', (e) => { e.preventDefault(); exportCSV(); });
 
     main.append(
       h('div', { class: 'page-head' }, h('h1', {}, t('time.title')),
@@ -111,8 +111,8 @@ export default {
         if (my !== seq) return;
         draw(res.time_entries);
       } catch (err) {
-        if (my !== seq || err.status === 401) return;
-        clear(list, h('p', { class: 'form-error', role: 'alert' }, errorText(err)));
+        if (my !== seq) return;
+        clear(list, errorLine(err));
         total.textContent = '';
       } finally {
         if (my === seq) list.removeAttribute('aria-busy');
@@ -167,31 +167,21 @@ export default {
       try {
         users = (await withBusy(addButton, () => api.get('/api/users'))).users;
       } catch (err) {
-        if (err.status !== 401) toast(errorText(err), 'error');
+        toast(errorText(err), 'error');
         return;
       }
       openEntryForm({ host: main, mode: 'add', users, date, opener, onChanged: reload });
     }
 
-    // download fetches the CSV with the token in a header (a plain link
-    // would have none) and saves it through a temporary <a download>.
-    async function download() {
+    // exportCSV saves the CSV of the chosen days.
+    async function exportCSV() {
       clearErrors(exportForm);
       const v = values(exportForm);
       await withBusy(exportButton, async () => {
         try {
-          const { blob, filename } = await api.request('GET',
-            `/api/time-entries/export${api.query({ from: v.from, to: v.to, lang: lang() })}`, undefined, { raw: true });
-          const url = URL.createObjectURL(blob);
-          const a = h('a', { href: url, download: filename, hidden: true });
-          document.body.append(a);
-          a.click();
-          a.remove();
-          // Revoked later, not at once: the download reads the blob after the click.
-          setTimeout(() => URL.revokeObjectURL(url), 30000);
-          toast(t('time.downloaded', { file: filename }));
+          await download(`/api/time-entries/export${api.query({ from: v.from, to: v.to, lang: lang() })}`);
         } catch (err) {
-          if (err.status !== 401) showError(exportForm, err);
+          showError(exportForm, err);
         }
       });
     }

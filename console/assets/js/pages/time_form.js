@@ -191,7 +191,6 @@ export function openEntryForm(opts) {
         toast(t(adding ? 'tform.added' : closing ? 'tform.closed' : 'tform.corrected', { name: who }));
         done = true;
       } catch (err) {
-        if (err.status === 401) return;
         const top = form.querySelector('.form-error');
         if (err.code === 'time_entry_overlap') top.textContent = t('tform.overlap', { name: who });
         else if (err.code === 'time_entry_closed') { top.textContent = t('tform.closed_meanwhile', { name: who }); onChanged(); }

@@ -4,7 +4,7 @@
 // (docs/TIMECLOCK.md: the history can never be changed or deleted).
 import { t, addStrings } from '../i18n.js';
 import * as api from '../api.js';
-import { h, clear, errorText } from '../ui.js';
+import { h, clear, errorLine } from '../ui.js';
 import { fmtDay, fmtTime, fmtNumber, localDate, locale, timeZone } from '../format.js';
 
 addStrings({
@@ -116,7 +116,6 @@ export async function openHistory({ host, entry, opener = null }) {
       d.history.length ? h('ol', { class: 'plain changes', id: 'history-list' }, d.history.map(historyItem)) : h('p', { class: 'empty' }, t('thist.never')),
       h('p', { class: 'muted small-text' }, t('thist.kept')));
   } catch (err) {
-    if (err.status === 401) return;
-    clear(body, h('p', { class: 'form-error', role: 'alert' }, errorText(err)));
+    clear(body, errorLine(err));
   }
 }

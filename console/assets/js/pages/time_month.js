@@ -6,7 +6,7 @@
 // API's own unit, so nothing is rounded twice (docs/TIMECLOCK.md).
 import { t, addStrings, lang } from '../i18n.js';
 import * as api from '../api.js';
-import { h, clear, field, errorText, withBusy, toast, table, badge } from '../ui.js';
+import { h, clear, field, errorText, withBusy, download, table, badge } from '../ui.js';
 import { fmtDay, fmtTime, fmtNumber, localDate, addDays } from '../format.js';
 
 addStrings({
@@ -15,7 +15,6 @@ addStrings({
     'tmonth.intro': 'Beginn, Ende und Dauer jedes Arbeitstags (Aufzeichnung nach § 17 Mindestlohngesetz, zwei Jahre aufbewahren) mit den Stunden für steuerfreie Zuschläge (§ 3b EStG).',
     'tmonth.month': 'Monat', 'tmonth.payroll': 'Lohn-CSV herunterladen',
     'tmonth.payroll_hint': 'Für Lohnbüro oder Steuerberater: eine Zeile je Mitarbeiter und Arbeitstag mit Personalnummer, Stunden und Zuschlagsstunden. Noch offene Einträge fehlen darin, bis sie geschlossen sind.',
-    'tmonth.downloaded': '{file} wurde heruntergeladen.',
     'tmonth.number': 'Personalnr.', 'tmonth.person': 'Mitarbeiter', 'tmonth.days': 'Arbeitstage', 'tmonth.worked': 'Arbeitszeit',
     'tmonth.surcharge': 'Zuschlagsstunden (§ 3b EStG)', 'tmonth.notes': 'Vermerke', 'tmonth.hours': '{hours} Std.',
     'tmonth.night_25': 'Nacht 25 %', 'tmonth.night_40': 'Nacht 40 %', 'tmonth.sunday_50': 'Sonntag 50 %',
@@ -35,7 +34,6 @@ addStrings({
     'tmonth.intro': 'Start, end and length of every working day (the record § 17 of the Minimum Wage Act asks for; keep it two years) with the hours for tax-free surcharges (§ 3b EStG).',
     'tmonth.month': 'Month', 'tmonth.payroll': 'Download payroll CSV',
     'tmonth.payroll_hint': 'For the payroll office or tax adviser: one row per staff member and working day with staff number, hours and surcharge hours. Entries still open are left out until they are closed.',
-    'tmonth.downloaded': '{file} was downloaded.',
     'tmonth.number': 'Staff no.', 'tmonth.person': 'Staff member', 'tmonth.days': 'Working days', 'tmonth.worked': 'Worked',
     'tmonth.surcharge': 'Surcharge hours (§ 3b EStG)', 'tmonth.notes': 'Notes', 'tmonth.hours': '{hours} h',
     'tmonth.night_25': 'Night 25 %', 'tmonth.night_40': 'Night 40 %', 'tmonth.sunday_50': 'Sunday 50 %',
@@ -93,7 +91,7 @@ export function monthSection({ openDay }) {
   const select = monthField.querySelector('select');
   select.addEventListener('change', () => { month = select.value; load(); });
   const payrollButton = h('button', { type: 'button', id: 'payroll-download' }, t('tmonth.payroll'));
-  payrollButton.addEventListener('click', () => download());
+  payrollButton.addEventListener('click', () => exportPayroll());
   const notice = h('p', { class: 'notice', id: 'month-state', hidden: true });
   const summary = h('div', { id: 'month-staff' });
   const details = h('div', { id: 'month-days' });
@@ -114,7 +112,7 @@ export function monthSection({ openDay }) {
       problem.textContent = '';
       draw(res.report);
     } catch (err) {
-      if (my !== seq || err.status === 401) return;
+      if (my !== seq) return;
       problem.textContent = errorText(err);
       clear(summary);
       clear(details);
@@ -176,23 +174,14 @@ export function monthSection({ openDay }) {
     return day === d.date ? fmtTime(d.end) : `${fmtDay(day, { weekday: 'short', day: '2-digit', month: '2-digit' })} ${fmtTime(d.end)}`;
   }
 
-  // download fetches the payroll CSV with the token in a header and saves
-  // it through a temporary <a download>, as the page's other export.
-  async function download() {
+  // exportPayroll saves the month's payroll CSV.
+  async function exportPayroll() {
     problem.textContent = '';
     await withBusy(payrollButton, async () => {
       try {
-        const { blob, filename } = await api.request('GET',
-          `/api/time-entries/payroll${api.query({ from: `${month}-01`, to: lastDay(month), lang: lang() })}`, undefined, { raw: true });
-        const url = URL.createObjectURL(blob);
-        const a = h('a', { href: url, download: filename, hidden: true });
-        document.body.append(a);
-        a.click();
-        a.remove();
-        setTimeout(() => URL.revokeObjectURL(url), 30000);
-        toast(t('tmonth.downloaded', { file: filename }));
+        await download(`/api/time-entries/payroll${api.query({ from: `${month}-01`, to: lastDay(month), lang: lang() })}`);
       } catch (err) {
-        if (err.status !== 401) problem.textContent = errorText(err);
+        problem.textContent = errorText(err);
       }
     });
   }

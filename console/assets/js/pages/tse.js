@@ -3,7 +3,7 @@
 // the outage record (docs/API.md section 5).
 import { t, addStrings } from '../i18n.js';
 import * as api from '../api.js';
-import { h, clear, append, badge, table, field, values, withBusy, showError, errorText, confirmDialog, toast } from '../ui.js';
+import { h, clear, append, badge, table, field, values, withBusy, showError, errorText, errorLine, confirmDialog, toast } from '../ui.js';
 import { fmtDateTime, fmtDay, fmtMoney, fmtNumber, localDate, addDays, instantOf } from '../format.js';
 import { cause, problems, receiptType, paymentType } from '../tse_words.js';
 
@@ -190,7 +190,7 @@ export default {
     }
 
     async function loadStatus() {
-      try { showStatus((await api.get('/api/tse/status')).status); } catch (err) { clear(statusBox, h('p', { class: 'form-error', role: 'alert' }, errorText(err))); }
+      try { showStatus((await api.get('/api/tse/status')).status); } catch (err) { clear(statusBox, errorLine(err)); }
     }
 
     async function loadDevice() {

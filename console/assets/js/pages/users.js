@@ -110,7 +110,7 @@ export default {
       try {
         users = (await api.get('/api/users')).users;
       } catch (err) {
-        if (err.status !== 401) listError.textContent = errorText(err);
+        listError.textContent = errorText(err);
         return;
       }
       clear(listBox, table([
@@ -149,7 +149,6 @@ export default {
           toast(await done(res.user));
           return true;
         } catch (err) {
-          if (err.status === 401) return false;
           const message = err.code === 'last_admin' ? t('users.last_admin') : errorText(err);
           listError.textContent = t('users.error_for', { name: u.name, message });
           listError.scrollIntoView({ block: 'nearest' });
@@ -200,7 +199,6 @@ export default {
           toast(t('users.deleted', { name: u.name }));
           return true;
         } catch (err) {
-          if (err.status === 401) return false;
           if (err.status === 404) return true;
           listError.textContent = t('users.error_for', { name: u.name, message: err.code === 'last_admin' ? t('users.last_admin') : errorText(err) });
           return false;
@@ -230,7 +228,6 @@ export default {
             toast(msg);
             dlg.close();
           } catch (err) {
-            if (err.status === 401) { dlg.close(); return; }
             showError(form, err);
             return;
           }
@@ -357,7 +354,6 @@ export default {
             sync();
             toast(t('users.created', { name: res.user.name }));
           } catch (err) {
-            if (err.status === 401) return; // the login takes over; the draft (without password and PIN) is kept
             showError(form, err);
             return;
           }
