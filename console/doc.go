@@ -36,7 +36,6 @@
 //     export) and fiscal_registration.js (§146a registration, master data,
 //     printable report) for the fiscal records.
 //
-//
 // Served beside the API, not in it: the route table stays the API's, and
 // any GET outside /api that matches no route answers a file or index.html,
 // so the console's own paths survive a reload. Every answer carries a CSP
