@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	_ "embed" // the systemd unit service install writes
 	"errors"
 	"flag"
 	"fmt"
@@ -92,9 +93,13 @@ func serviceConfig(cfg Config) (*service.Config, error) {
 	}, nil
 }
 
-// systemdUnit is the unit "posbox service install" writes on Linux: the
-// packaged unit's restart policy and hardening, for a binary and data
-// directory anywhere. The placeholders are kardianos' template keys.
+// installUnit is the unit "posbox service install" writes on Linux.
+//
+//go:embed packaging/linux/posbox-install.service.tmpl
+var installUnit string
+
+// systemdUnit is installUnit for cfg's directories; the placeholders left
+// are kardianos' template keys.
 func systemdUnit(cfg Config) string {
 	rw := []string{cfg.DataDir}
 	if !strings.HasPrefix(cfg.BackupDir, cfg.DataDir+string(filepath.Separator)) {
@@ -103,46 +108,7 @@ func systemdUnit(cfg Config) string {
 	for i, p := range rw {
 		rw[i] = `-"` + p + `"` // "-": a missing folder does not fail the start
 	}
-	return `[Unit]
-Description={{Description}}
-ConditionFileIsExecutable={{Path | cmdEscape}}
-After=network-online.target
-Wants=network-online.target
-StartLimitIntervalSec=300
-StartLimitBurst=10
-
-[Service]
-Type=simple
-ExecStart={{Path | cmdEscape}}{{range Arguments}} {{. | cmd}}{{end}}
-Restart={{Restart}}
-RestartSec=5
-TimeoutStopSec=35
-KillMode=mixed
-UMask=0077
-ReadWritePaths=` + strings.Join(rw, " ") + `
-ProtectSystem=strict
-ProtectHome=read-only
-PrivateTmp=yes
-PrivateDevices=yes
-NoNewPrivileges=yes
-ProtectKernelTunables=yes
-ProtectKernelModules=yes
-ProtectKernelLogs=yes
-ProtectControlGroups=yes
-ProtectClock=yes
-ProtectHostname=yes
-RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX
-RestrictNamespaces=yes
-RestrictRealtime=yes
-RestrictSUIDSGID=yes
-LockPersonality=yes
-MemoryDenyWriteExecute=yes
-SystemCallArchitectures=native
-LimitNOFILE=65536
-
-[Install]
-WantedBy=multi-user.target
-`
+	return strings.Replace(installUnit, "@READ_WRITE_PATHS@", strings.Join(rw, " "), 1)
 }
 
 const serviceUsage = `usage: posbox service install|uninstall|start|stop|restart|status [--config FILE] [--data-dir DIR]
