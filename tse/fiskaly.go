@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"posbox/internal/retryafter"
 )
 
 // FiskalyURL is fiskaly SIGN DE v2's base URL for TEST and LIVE alike (the
@@ -351,7 +353,7 @@ func (f *Fiskaly) refusal(resp *http.Response, data []byte, requestID string) *E
 	}
 	e := apiError(resp.StatusCode, ew.Code, ew.Message)
 	e.RequestID = requestID
-	e.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), f.cfg.Now())
+	e.RetryAfter = retryafter.Parse(resp.Header.Get("Retry-After"), f.cfg.Now())
 	return e
 }
 
@@ -360,20 +362,6 @@ func orDefault(v, def string) string {
 		return def
 	}
 	return v
-}
-
-// retryAfter reads Retry-After as seconds or as an HTTP date.
-func retryAfter(v string, now time.Time) time.Duration {
-	if v == "" {
-		return 0
-	}
-	if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n > 0 {
-		return time.Duration(n) * time.Second
-	}
-	if t, err := http.ParseTime(v); err == nil && t.After(now) {
-		return t.Sub(now)
-	}
-	return 0
 }
 
 // providerTime is the provider's clock from the Date header.

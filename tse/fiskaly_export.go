@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"posbox/internal/retryafter"
 )
 
 // fiskaly SIGN DE v2 exports (docs/TSE.md, "TAR exports"): PUT triggers
@@ -58,7 +60,7 @@ func (w exportWire) export(h http.Header, now time.Time) Export {
 		e.Ended = unixOrZero(w.TimeError)
 	}
 	if h != nil {
-		e.RetryAfter = retryAfter(h.Get("Retry-After"), now)
+		e.RetryAfter = retryafter.Parse(h.Get("Retry-After"), now)
 	}
 	return e
 }
