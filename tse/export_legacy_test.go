@@ -67,7 +67,7 @@ func TestExportOfAnOldJournal(t *testing.T) {
 		}
 		rec.LogV, rec.Event, rec.EventData, rec.LogSig, rec.CACert = 0, "", nil, nil, nil
 		if rec.Tx != nil {
-			if rec.Tx.Signature.Value, err = signPlain(key, signedData(*rec.Tx)); err != nil {
+			if rec.Tx.Signature.Value, err = signPlain(key, LegacySignedData(*rec.Tx)); err != nil {
 				t.Fatal(err)
 			}
 			oldTxs = append(oldTxs, *rec.Tx)
@@ -82,7 +82,7 @@ func TestExportOfAnOldJournal(t *testing.T) {
 		if err := VerifyTx(pub, tx); err != nil {
 			t.Fatalf("old signature: %v", err)
 		}
-		if m, _ := txLogMessage(tx); m.Verify(pub) == nil {
+		if m, _ := TxLogMessage(tx); m.Verify(pub) == nil {
 			t.Fatal("an old signature passed as a log message signature: the test rewrote nothing")
 		}
 	}

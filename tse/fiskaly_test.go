@@ -10,12 +10,13 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"posbox/store/storetest"
 	"reflect"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"posbox/store/storetest"
 )
 
 // simHTTP is the simulator served over real HTTP, with a record of the
@@ -481,7 +482,7 @@ func TestFiskalySendsARequestIDPerRequest(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for _, id := range ids {
-		if !validUUID(id) || seen[id] {
+		if !ValidUUID(id) || seen[id] {
 			t.Fatalf("request ids %v: want a new UUID on every request", ids)
 		}
 		seen[id] = true
@@ -499,7 +500,7 @@ func TestFiskalySendsARequestIDPerRequest(t *testing.T) {
 	_, err = f.TSS(ctx)
 	e = wantErr(t, err, Transient, 0, CodeNetwork)
 	ids = rs.sentIDs()
-	if last = ids[len(ids)-1]; e.RequestID != last || !validUUID(last) {
+	if last = ids[len(ids)-1]; e.RequestID != last || !ValidUUID(last) {
 		t.Fatalf("transport error request id %q, sent %q", e.RequestID, last)
 	}
 	if !strings.Contains(logs.String(), `"sent_request_id":"`+last+`"`) {

@@ -231,7 +231,7 @@ func (s *Simulator) SelfTest(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if !verifyPlain(&key.PublicKey, vector, sig) {
+	if !VerifyPlain(&key.PublicKey, vector, sig) {
 		return errors.New("tse: a test vector signed with the TSS key does not verify")
 	}
 	return nil
@@ -260,10 +260,10 @@ func (s *Simulator) TSSPublicKey(tssID string) (*ecdsa.PublicKey, error) {
 
 func (s *Simulator) defaultTSS() (*simTSS, error) {
 	if s.closed {
-		return nil, transportError(CodeNetwork, "simulator closed")
+		return nil, NewTransportError(CodeNetwork, "simulator closed")
 	}
 	if s.def == nil {
-		return nil, apiError(404, "E_TSS_NOT_FOUND", "the simulator has no default TSS")
+		return nil, NewError(404, "E_TSS_NOT_FOUND", "the simulator has no default TSS")
 	}
 	return s.def, nil
 }
@@ -276,19 +276,19 @@ func (s *Simulator) enter(ctx context.Context) error {
 	n := s.calls
 	s.mu.Unlock()
 	if f.Offline {
-		return transportError(CodeNetwork, "simulator offline: connection refused")
+		return NewTransportError(CodeNetwork, "simulator offline: connection refused")
 	}
 	if f.Latency > 0 {
 		t := time.NewTimer(f.Latency)
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return transportError(CodeTimeout, "no answer before the deadline: "+ctx.Err().Error())
+			return NewTransportError(CodeTimeout, "no answer before the deadline: "+ctx.Err().Error())
 		case <-t.C:
 		}
 	}
 	if ctx.Err() != nil {
-		return transportError(CodeTimeout, "no answer before the deadline: "+ctx.Err().Error())
+		return NewTransportError(CodeTimeout, "no answer before the deadline: "+ctx.Err().Error())
 	}
 	if f.RateLimited > 0 {
 		return retryAfterError(429, "E_TOO_MANY_REQUESTS", "too many requests", f.RateLimited)
@@ -349,7 +349,7 @@ func (s *Simulator) Client(ctx context.Context, clientID string) (ClientInfo, er
 	return onDefaultTSS(ctx, s, func(t *simTSS) (ClientInfo, error) {
 		c := s.findClient(clientID)
 		if c == nil || c.tss != t.id {
-			return ClientInfo{}, apiError(404, "E_CLIENT_NOT_FOUND", fmt.Sprintf("client %s not found", clientID))
+			return ClientInfo{}, NewError(404, "E_CLIENT_NOT_FOUND", fmt.Sprintf("client %s not found", clientID))
 		}
 		return clientInfo(c), nil
 	})
@@ -377,7 +377,7 @@ func (s *Simulator) Upsert(ctx context.Context, r UpsertRequest) (Tx, error) {
 		return Tx{}, err
 	}
 	if s.takeApplyThenTimeout() {
-		return Tx{}, transportError(CodeTimeout, "the request was sent but no answer came")
+		return Tx{}, NewTransportError(CodeTimeout, "the request was sent but no answer came")
 	}
 	return tx, nil
 }
@@ -393,4 +393,11 @@ func (s *Simulator) Tx(ctx context.Context, txID string, revision int) (Tx, erro
 // ListTx pages through the default TSS's transactions.
 func (s *Simulator) ListTx(ctx context.Context, q ListQuery) (TxPage, error) {
 	return onDefaultTSS(ctx, s, func(t *simTSS) (TxPage, error) { return s.listTx(t, q) })
+}
+
+// retryAfterError is a refusal that asks to wait (429, 503).
+func retryAfterError(status int, code, msg string, after time.Duration) *Error {
+	e := NewError(status, code, msg)
+	e.RetryAfter = after
+	return e
 }

@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"crypto/x509"
-	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -248,7 +247,7 @@ func (s *Simulator) applyCreate(rec record) error {
 	}
 	t := &simTSS{
 		id: rec.TSS, isDefault: rec.Default, state: TSSCreated, description: rec.Desc,
-		key: key, pubB64: base64.StdEncoding.EncodeToString(publicKeyBytes(&key.PublicKey)),
+		key: key, pubB64: EncodePublicKey(&key.PublicKey),
 		serial: SerialNumber(&key.PublicKey), puk: rec.PUK,
 		times:    map[string]int64{"time_creation": rec.Time},
 		metadata: map[string]string{}, txs: map[string]*simTx{}, exports: map[string]*simExport{},
@@ -290,11 +289,14 @@ func (s *Simulator) findClient(id string) *simClient {
 
 func (s *Simulator) now() time.Time { return unixTime(s.cfg.Now()) }
 
+// unixTime truncates to the provider's precision (whole seconds).
+func unixTime(t time.Time) time.Time { return time.Unix(t.Unix(), 0).UTC() }
+
 // tss finds a TSS or answers fiskaly's 404.
 func (s *Simulator) tss(id string) (*simTSS, error) {
 	t := s.tsses[strings.ToLower(id)]
 	if t == nil {
-		return nil, apiError(404, "E_TSS_NOT_FOUND", fmt.Sprintf("TSS %s not found", id))
+		return nil, NewError(404, "E_TSS_NOT_FOUND", fmt.Sprintf("TSS %s not found", id))
 	}
 	return t, nil
 }
@@ -302,15 +304,15 @@ func (s *Simulator) tss(id string) (*simTSS, error) {
 // createTSS is fiskaly's createTss: a new TSS in state CREATED with a PUK;
 // repeating it while CREATED answers the same TSS.
 func (s *Simulator) createTSS(id string, metadata map[string]string, isDefault bool) (*simTSS, error) {
-	if !validUUID(id) {
-		return nil, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "tss_id must be a UUID")
+	if !ValidUUID(id) {
+		return nil, NewError(400, "E_FAILED_SCHEMA_VALIDATION", "tss_id must be a UUID")
 	}
 	id = strings.ToLower(id)
 	if t := s.tsses[id]; t != nil {
 		if t.state == TSSCreated {
 			return t, nil
 		}
-		return nil, apiError(409, "E_TSS_CONFLICT", fmt.Sprintf("TSS %s already exists in state %s", id, t.state))
+		return nil, NewError(409, "E_TSS_CONFLICT", fmt.Sprintf("TSS %s already exists in state %s", id, t.state))
 	}
 	key, err := loadOrCreateKey(s.keyPath(id), true)
 	if err != nil {
@@ -360,10 +362,10 @@ func (s *Simulator) setState(t *simTSS, state string, force bool) error {
 		}
 	} else {
 		if !allowedTransition(t.state, state) {
-			return apiError(400, "E_ILLEGAL_TSS_STATE_CHANGE", fmt.Sprintf("cannot change TSS state from %s to %s", t.state, state))
+			return NewError(400, "E_ILLEGAL_TSS_STATE_CHANGE", fmt.Sprintf("cannot change TSS state from %s to %s", t.state, state))
 		}
 		if (state == TSSInitialized || state == TSSDisabled) && !t.admin {
-			return apiError(401, "E_ADMIN_NOT_AUTHENTICATED", "admin authentication required")
+			return NewError(401, "E_ADMIN_NOT_AUTHENTICATED", "admin authentication required")
 		}
 	}
 	return s.commit(record{Op: opTSSState, TSS: t.id, Time: s.now().Unix(), Counter: t.counter + 1, State: state})
@@ -371,7 +373,7 @@ func (s *Simulator) setState(t *simTSS, state string, force bool) error {
 
 func (s *Simulator) setDescription(t *simTSS, desc string) error {
 	if len(desc) > 100 || !descRe.MatchString(desc) {
-		return apiError(400, "E_FAILED_SCHEMA_VALIDATION", "description: at most 100 of A-Z a-z 0-9 space ' ( ) + , - . / : = ?")
+		return NewError(400, "E_FAILED_SCHEMA_VALIDATION", "description: at most 100 of A-Z a-z 0-9 space ' ( ) + , - . / : = ?")
 	}
 	return s.commit(record{Op: opTSSDesc, TSS: t.id, Time: s.now().Unix(), Desc: desc})
 }
@@ -382,13 +384,13 @@ var descRe = regexp.MustCompile(`^[A-Za-z0-9 '()+,\-./:=?]{0,100}$`)
 // blocked after creation until set this way).
 func (s *Simulator) changeAdminPIN(t *simTSS, puk, pin string) error {
 	if t.state == TSSCreated {
-		return apiError(400, "E_TSS_NOT_INITIALIZED", "the TSS must be UNINITIALIZED before its admin PIN is set")
+		return NewError(400, "E_TSS_NOT_INITIALIZED", "the TSS must be UNINITIALIZED before its admin PIN is set")
 	}
 	if subtle.ConstantTimeCompare([]byte(puk), []byte(t.puk)) != 1 {
-		return apiError(400, "E_CHANGE_ADMIN_PIN_FAILED", "wrong admin_puk")
+		return NewError(400, "E_CHANGE_ADMIN_PIN_FAILED", "wrong admin_puk")
 	}
 	if len(pin) < 6 {
-		return apiError(400, "E_CHANGE_ADMIN_PIN_FAILED", "new_admin_pin must have at least 6 characters")
+		return NewError(400, "E_CHANGE_ADMIN_PIN_FAILED", "new_admin_pin must have at least 6 characters")
 	}
 	return s.commit(record{Op: opAdminPIN, TSS: t.id, Time: s.now().Unix(), Counter: t.counter + 1, PINHash: pinHash(t.id, pin)})
 }
@@ -400,7 +402,7 @@ func pinHash(tss, pin string) string {
 
 func (s *Simulator) adminAuth(t *simTSS, pin string) error {
 	if t.pinHash == "" || t.pinFailures >= simPINTries {
-		return apiError(423, "E_ADMIN_PIN_BLOCKED", "the admin PIN is blocked: set it with the PUK")
+		return NewError(423, "E_ADMIN_PIN_BLOCKED", "the admin PIN is blocked: set it with the PUK")
 	}
 	if subtle.ConstantTimeCompare([]byte(pinHash(t.id, pin)), []byte(t.pinHash)) != 1 {
 		if err := s.commit(record{Op: opAdminFail, TSS: t.id, Time: s.now().Unix()}); err != nil {
@@ -408,7 +410,7 @@ func (s *Simulator) adminAuth(t *simTSS, pin string) error {
 		}
 		// fiskaly documents a wrong admin PIN as 401 E_UNAUTHORIZED, the
 		// code of a refused access token.
-		return apiError(401, "E_UNAUTHORIZED", "wrong admin PIN")
+		return NewError(401, "E_UNAUTHORIZED", "wrong admin PIN")
 	}
 	return s.commit(record{Op: opAdminAuth, TSS: t.id, Time: s.now().Unix(), Counter: t.counter + 1})
 }
@@ -426,32 +428,32 @@ var clientSerialRe = regexp.MustCompile(`^[A-Za-z0-9 '()+,\-.:=?]{1,70}$`)
 // serial; needs an admin session unless asAdmin (the in-process provider
 // logs in implicitly).
 func (s *Simulator) upsertClient(t *simTSS, id, serial string, metadata map[string]string, asAdmin bool) (*simClient, error) {
-	if !validUUID(id) {
-		return nil, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "client_id must be a UUID")
+	if !ValidUUID(id) {
+		return nil, NewError(400, "E_FAILED_SCHEMA_VALIDATION", "client_id must be a UUID")
 	}
 	id = strings.ToLower(id)
 	if c := s.findClient(id); c != nil {
 		if c.tss == t.id && c.serial == serial {
 			return c, nil
 		}
-		return nil, apiError(409, "E_CLIENT_CONFLICT", fmt.Sprintf("client %s already exists with another TSS or serial number", id))
+		return nil, NewError(409, "E_CLIENT_CONFLICT", fmt.Sprintf("client %s already exists with another TSS or serial number", id))
 	}
 	if err := usable(t); err != nil {
 		return nil, err
 	}
 	if !asAdmin && !t.admin {
-		return nil, apiError(401, "E_ADMIN_NOT_AUTHENTICATED", "admin authentication required")
+		return nil, NewError(401, "E_ADMIN_NOT_AUTHENTICATED", "admin authentication required")
 	}
 	if !clientSerialRe.MatchString(serial) || strings.TrimSpace(serial) != serial {
-		return nil, apiError(400, "E_ILLEGAL_CLIENT_SERIAL", "serial_number: 1-70 of A-Z a-z 0-9 space ' ( ) + , - . : = ?, no / or _, no surrounding spaces")
+		return nil, NewError(400, "E_ILLEGAL_CLIENT_SERIAL", "serial_number: 1-70 of A-Z a-z 0-9 space ' ( ) + , - . : = ?, no / or _, no surrounding spaces")
 	}
 	for _, c := range t.clients {
 		if c.serial == serial {
-			return nil, apiError(409, "E_CLIENT_CONFLICT", fmt.Sprintf("serial number %q is taken by client %s", serial, c.id))
+			return nil, NewError(409, "E_CLIENT_CONFLICT", fmt.Sprintf("serial number %q is taken by client %s", serial, c.id))
 		}
 	}
 	if len(t.clients) >= s.cfg.MaxClients {
-		return nil, apiError(403, CodeClientLimitReached, fmt.Sprintf("a TSS holds at most %d clients", s.cfg.MaxClients))
+		return nil, NewError(403, CodeClientLimitReached, fmt.Sprintf("a TSS holds at most %d clients", s.cfg.MaxClients))
 	}
 	rec := record{Op: opClient, TSS: t.id, Time: s.now().Unix(), Counter: t.counter + 1,
 		Client: id, Serial: serial, State: ClientRegistered, Metadata: metadata}
@@ -466,15 +468,15 @@ func usable(t *simTSS) error {
 	switch t.state {
 	case TSSInitialized:
 	case TSSCreated, TSSUninitialized:
-		return apiError(400, "E_TSS_NOT_INITIALIZED", "the TSS is "+t.state)
+		return NewError(400, "E_TSS_NOT_INITIALIZED", "the TSS is "+t.state)
 	case TSSDisabled:
-		return apiError(400, "E_TSS_DISABLED", "the TSS is DISABLED")
+		return NewError(400, "E_TSS_DISABLED", "the TSS is DISABLED")
 	case TSSDefective:
-		return apiError(423, "E_TSS_DEFECTIVE", "the TSS is DEFECTIVE")
+		return NewError(423, "E_TSS_DEFECTIVE", "the TSS is DEFECTIVE")
 	case TSSDeleted:
-		return apiError(423, "E_TSS_DELETED", "the TSS is DELETED")
+		return NewError(423, "E_TSS_DELETED", "the TSS is DELETED")
 	default:
-		return apiError(423, "E_TSS_EVICTED", "the TSS is "+t.state)
+		return NewError(423, "E_TSS_EVICTED", "the TSS is "+t.state)
 	}
 	return nil
 }
@@ -487,28 +489,28 @@ func usable(t *simTSS) error {
 // 400 E_TX_UPSERT.
 func (s *Simulator) upsertTx(t *simTSS, txIDOrNumber string, revision int, body []byte) (revView, error) {
 	txID, byNumber := strings.ToLower(txIDOrNumber), false
-	if !validUUID(txID) {
+	if !ValidUUID(txID) {
 		if !isTxNumber(txID) {
-			return revView{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "tx_id_or_number must be a UUID or a transaction number")
+			return revView{}, NewError(400, "E_FAILED_SCHEMA_VALIDATION", "tx_id_or_number must be a UUID or a transaction number")
 		}
 		byNumber = true
 	}
 	if revision < 1 {
-		return revView{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "tx_revision must be a positive integer")
+		return revView{}, NewError(400, "E_FAILED_SCHEMA_VALIDATION", "tx_revision must be a positive integer")
 	}
 	if err := usable(t); err != nil {
 		return revView{}, err
 	}
 	now := s.now()
 	if !now.Before(t.notAfter) {
-		return revView{}, apiError(423, "E_CERTIFICATE_EXPIRED", "the TSS certificate expired on "+t.notAfter.UTC().Format(time.RFC3339)+": a new TSS is needed")
+		return revView{}, NewError(423, "E_CERTIFICATE_EXPIRED", "the TSS certificate expired on "+t.notAfter.UTC().Format(time.RFC3339)+": a new TSS is needed")
 	}
 	var st *simTx
 	if byNumber {
 		// A number names a transaction the TSS numbered: it updates, it
 		// never starts one.
 		if st = t.txByNumber(txID); st == nil {
-			return revView{}, apiError(404, "E_TX_NOT_FOUND", fmt.Sprintf("transaction %s not found", txIDOrNumber))
+			return revView{}, NewError(404, "E_TX_NOT_FOUND", fmt.Sprintf("transaction %s not found", txIDOrNumber))
 		}
 		txID = st.id
 	} else {
@@ -517,36 +519,36 @@ func (s *Simulator) upsertTx(t *simTSS, txIDOrNumber string, revision int, body 
 	sum := sha256.Sum256(body)
 	if st != nil && revision <= len(st.revs) {
 		if st.revs[revision-1].hash != sum {
-			return revView{}, apiError(409, "E_TX_UPSERT", fmt.Sprintf("revision %d of transaction %s was sent with another body", revision, txID))
+			return revView{}, NewError(409, "E_TX_UPSERT", fmt.Sprintf("revision %d of transaction %s was sent with another body", revision, txID))
 		}
 		return s.readRevision(st, revision)
 	}
 	if st == nil && revision > 1 {
-		return revView{}, apiError(404, "E_TX_NOT_FOUND", fmt.Sprintf("transaction %s not found", txID))
+		return revView{}, NewError(404, "E_TX_NOT_FOUND", fmt.Sprintf("transaction %s not found", txID))
 	}
 	if st != nil && revision > len(st.revs)+1 {
-		return revView{}, apiError(400, "E_TX_UPSERT", fmt.Sprintf("transaction %s is at revision %d: revision %d skips one", txID, len(st.revs), revision))
+		return revView{}, NewError(400, "E_TX_UPSERT", fmt.Sprintf("transaction %s is at revision %d: revision %d skips one", txID, len(st.revs), revision))
 	}
 	if st != nil && st.state != TxActive {
-		return revView{}, apiError(400, "E_TX_UPSERT", fmt.Sprintf("transaction %s is already %s", txID, st.state))
+		return revView{}, NewError(400, "E_TX_UPSERT", fmt.Sprintf("transaction %s is already %s", txID, st.state))
 	}
 	req, err := parseUpsert(body)
 	if err != nil {
-		return revView{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", schemaMessage(err))
+		return revView{}, NewError(400, "E_FAILED_SCHEMA_VALIDATION", schemaMessage(err))
 	}
 	state, clientID := req.state, req.clientID
 	if state != TxActive && state != TxFinished && state != TxCancelled {
-		return revView{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", fmt.Sprintf("state: %q is not ACTIVE, FINISHED or CANCELLED", state))
+		return revView{}, NewError(400, "E_FAILED_SCHEMA_VALIDATION", fmt.Sprintf("state: %q is not ACTIVE, FINISHED or CANCELLED", state))
 	}
-	if !validUUID(clientID) {
-		return revView{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "client_id must be a UUID")
+	if !ValidUUID(clientID) {
+		return revView{}, NewError(400, "E_FAILED_SCHEMA_VALIDATION", "client_id must be a UUID")
 	}
 	c := s.findClient(strings.ToLower(clientID))
 	if c == nil || c.tss != t.id {
-		return revView{}, apiError(400, "E_CLIENT_NOT_FOUND", fmt.Sprintf("client %s is not registered with this TSS", clientID))
+		return revView{}, NewError(400, "E_CLIENT_NOT_FOUND", fmt.Sprintf("client %s is not registered with this TSS", clientID))
 	}
 	if c.state != ClientRegistered {
-		return revView{}, apiError(400, "E_CLIENT_DEREGISTERED", fmt.Sprintf("client %s is deregistered", clientID))
+		return revView{}, NewError(400, "E_CLIENT_DEREGISTERED", fmt.Sprintf("client %s is deregistered", clientID))
 	}
 	tx := Tx{
 		ID: txID, TSSID: t.id, TSSSerialNumber: t.serial, ClientID: c.id, ClientSerialNumber: c.serial,
@@ -555,10 +557,10 @@ func (s *Simulator) upsertTx(t *simTSS, txIDOrNumber string, revision int, body 
 	var stdV1 json.RawMessage
 	if revision == 1 {
 		if state != TxActive || req.schema != nil {
-			return revView{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "revision 1 starts the transaction: state ACTIVE and no schema")
+			return revView{}, NewError(400, "E_FAILED_SCHEMA_VALIDATION", "revision 1 starts the transaction: state ACTIVE and no schema")
 		}
 		if t.active >= s.cfg.MaxActiveTx {
-			return revView{}, apiError(400, "E_TX_LIMIT_REACHED", fmt.Sprintf("%d transactions are ACTIVE: finish or cancel some first", t.active))
+			return revView{}, NewError(400, "E_TX_LIMIT_REACHED", fmt.Sprintf("%d transactions are ACTIVE: finish or cancel some first", t.active))
 		}
 		tx.Number, tx.TimeStart, tx.LogOperation = t.txCounter+1, now, "Start"
 	} else {
@@ -570,7 +572,7 @@ func (s *Simulator) upsertTx(t *simTSS, txIDOrNumber string, revision int, body 
 		tx.ProcessType, tx.ProcessData, stdV1 = prev.ProcessType, prev.ProcessData, prev.stdV1
 		if sch := req.schema; sch != nil {
 			if prev.ProcessType != "" && sch.processType != prev.ProcessType {
-				return revView{}, apiError(409, "E_TX_ILLEGAL_TYPE_CHANGE",
+				return revView{}, NewError(409, "E_TX_ILLEGAL_TYPE_CHANGE",
 					fmt.Sprintf("transaction %s is a %s: the process_type cannot change to %q", txID, prev.ProcessType, sch.processType))
 			}
 			tx.ProcessType, tx.ProcessData, stdV1 = sch.processType, sch.processData, sch.stdV1
@@ -578,7 +580,7 @@ func (s *Simulator) upsertTx(t *simTSS, txIDOrNumber string, revision int, body 
 		tx.LogOperation = "Update"
 		if state != TxActive {
 			if tx.ProcessType == "" {
-				return revView{}, apiError(409, "E_TX_NO_TYPE_DEFINED", "a transaction is finished or cancelled with a schema")
+				return revView{}, NewError(409, "E_TX_NO_TYPE_DEFINED", "a transaction is finished or cancelled with a schema")
 			}
 			end := now
 			tx.TimeEnd, tx.LogOperation = &end, "Finish"
@@ -589,7 +591,7 @@ func (s *Simulator) upsertTx(t *simTSS, txIDOrNumber string, revision int, body 
 		return revView{}, &Error{Class: Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: err.Error()}
 	}
 	if tx.TimeEnd != nil {
-		tx.QRCodeData = qrCodeData(tx)
+		tx.QRCodeData = QRCodeData(tx)
 	}
 	rec := record{Op: opTx, TSS: t.id, Time: now.Unix(), Counter: tx.Signature.Counter,
 		BodyHash: hex.EncodeToString(sum[:]), Metadata: req.metadata, Tx: &tx, StdV1: stdV1, LogV: logVersionTR}
@@ -620,10 +622,10 @@ func (s *Simulator) getTx(t *simTSS, idOrNumber string, revision int) (revView, 
 		st = t.txByNumber(idOrNumber)
 	}
 	if st == nil {
-		return revView{}, nil, apiError(404, "E_TX_NOT_FOUND", fmt.Sprintf("transaction %s not found", idOrNumber))
+		return revView{}, nil, NewError(404, "E_TX_NOT_FOUND", fmt.Sprintf("transaction %s not found", idOrNumber))
 	}
 	if revision < 0 || revision > len(st.revs) {
-		return revView{}, nil, apiError(400, "E_TX_REVISION_NOT_FOUND", fmt.Sprintf("transaction %s has no revision %d", idOrNumber, revision))
+		return revView{}, nil, NewError(400, "E_TX_REVISION_NOT_FOUND", fmt.Sprintf("transaction %s has no revision %d", idOrNumber, revision))
 	}
 	if revision == 0 {
 		revision = len(st.revs)
@@ -666,21 +668,21 @@ func (s *Simulator) listTxViews(t *simTSS, q ListQuery) ([]revView, error) {
 		q.Limit = simPageMax
 	}
 	if q.Limit < 1 || q.Limit > simPageMax || q.Offset < 0 {
-		return nil, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "limit must be 1-100 and offset at least 0")
+		return nil, NewError(400, "E_FAILED_SCHEMA_VALIDATION", "limit must be 1-100 and offset at least 0")
 	}
 	if q.OrderBy == "" {
 		q.OrderBy = "number"
 	}
 	key, ok := txSortKeys[q.OrderBy]
 	if !ok {
-		return nil, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "order_by must be number, state, time_start or time_end")
+		return nil, NewError(400, "E_FAILED_SCHEMA_VALIDATION", "order_by must be number, state, time_start or time_end")
 	}
 	if q.Order != "" && q.Order != "asc" && q.Order != "desc" {
-		return nil, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "order must be asc or desc")
+		return nil, NewError(400, "E_FAILED_SCHEMA_VALIDATION", "order must be asc or desc")
 	}
 	for _, st := range q.States {
 		if st != TxActive && st != TxFinished && st != TxCancelled {
-			return nil, apiError(400, "E_FAILED_SCHEMA_VALIDATION", fmt.Sprintf("states: %q is not ACTIVE, FINISHED or CANCELLED", st))
+			return nil, NewError(400, "E_FAILED_SCHEMA_VALIDATION", fmt.Sprintf("states: %q is not ACTIVE, FINISHED or CANCELLED", st))
 		}
 	}
 	var all []*simTx
@@ -747,21 +749,6 @@ func (s *Simulator) info(t *simTSS) TSSInfo {
 
 func clientInfo(c *simClient) ClientInfo {
 	return ClientInfo{ID: c.id, SerialNumber: c.serial, State: c.state, TSSID: c.tss}
-}
-
-var uuidRe = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-
-func validUUID(s string) bool { return uuidRe.MatchString(s) }
-
-// NewUUID4 is a random (version 4) UUID, the id form fiskaly wants for
-// TSSs, clients and transactions.
-func NewUUID4() string {
-	var b [16]byte
-	rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	h := hex.EncodeToString(b[:])
-	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }
 
 // randomCode is a random string of letters and digits (PUKs, PINs).

@@ -136,8 +136,8 @@ func (s *Simulator) estimated(e *simExport) time.Time {
 
 // startExport is triggerExport.
 func (s *Simulator) startExport(t *simTSS, id string, f simExportFilter) (*simExport, error) {
-	if !validUUID(id) {
-		return nil, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "params/export_id must match format \"uuid\"")
+	if !ValidUUID(id) {
+		return nil, NewError(400, "E_FAILED_SCHEMA_VALIDATION", "params/export_id must match format \"uuid\"")
 	}
 	id = strings.ToLower(id)
 	if e := t.exports[id]; e != nil {
@@ -147,10 +147,10 @@ func (s *Simulator) startExport(t *simTSS, id string, f simExportFilter) (*simEx
 		return e, nil
 	}
 	if t.state != TSSInitialized && t.state != TSSDisabled {
-		return nil, apiError(409, "E_TSS_ILLEGAL_STATE_TO_PERFORM_EXPORT", "only an INITIALIZED or DISABLED TSS can export; it is "+t.state)
+		return nil, NewError(409, "E_TSS_ILLEGAL_STATE_TO_PERFORM_EXPORT", "only an INITIALIZED or DISABLED TSS can export; it is "+t.state)
 	}
 	if f.MaxRecords > MaxExportRecords {
-		return nil, apiError(400, "E_FAILED_SCHEMA_VALIDATION", fmt.Sprintf("maximum_number_records is at most %d", MaxExportRecords))
+		return nil, NewError(400, "E_FAILED_SCHEMA_VALIDATION", fmt.Sprintf("maximum_number_records is at most %d", MaxExportRecords))
 	}
 	running := 0
 	for _, e := range t.exportOrder {
@@ -162,11 +162,11 @@ func (s *Simulator) startExport(t *simTSS, id string, f simExportFilter) (*simEx
 		}
 		running++
 		if e.filter == f {
-			return nil, apiError(409, CodeExportDuplicate, fmt.Sprintf("export %s with the same filters is still %s", e.id, e.state))
+			return nil, NewError(409, CodeExportDuplicate, fmt.Sprintf("export %s with the same filters is still %s", e.id, e.state))
 		}
 	}
 	if running >= simMaxRunningExports {
-		return nil, apiError(409, CodeTooManyExports, fmt.Sprintf("%d exports of this TSS are PENDING or WORKING", running))
+		return nil, NewError(409, CodeTooManyExports, fmt.Sprintf("%d exports of this TSS are PENDING or WORKING", running))
 	}
 	rec := record{Op: opExport, TSS: t.id, Time: s.now().Unix(),
 		Export: &simExportRec{ID: id, State: ExportPending, Filter: &f}}
@@ -363,7 +363,7 @@ func (s *Simulator) pollExport(e *simExport) error {
 func (s *Simulator) lookupExport(t *simTSS, id string) (*simExport, error) {
 	e := t.exports[strings.ToLower(id)]
 	if e == nil {
-		return nil, apiError(404, CodeExportNotFound, fmt.Sprintf("export %s not found", id))
+		return nil, NewError(404, CodeExportNotFound, fmt.Sprintf("export %s not found", id))
 	}
 	if err := s.pollExport(e); err != nil {
 		return nil, err
@@ -383,7 +383,7 @@ func (s *Simulator) exportFile(t *simTSS, id string) (*os.File, int64, error) {
 	case ExportPending, ExportWorking:
 		return nil, 0, retryAfterError(404, CodeExportNotCompleted, fmt.Sprintf("export %s is %s", e.id, e.state), time.Minute)
 	default:
-		return nil, 0, apiError(404, CodeExportNotFound, fmt.Sprintf("export %s is %s: it has no file", e.id, e.state))
+		return nil, 0, NewError(404, CodeExportNotFound, fmt.Sprintf("export %s is %s: it has no file", e.id, e.state))
 	}
 	f, err := os.Open(s.exportPath(t, e.id))
 	if err != nil {
@@ -396,13 +396,13 @@ func (s *Simulator) exportFile(t *simTSS, id string) (*os.File, int64, error) {
 func (s *Simulator) cancelExport(t *simTSS, id string) (*simExport, error) {
 	e := t.exports[strings.ToLower(id)]
 	if e == nil {
-		return nil, apiError(404, CodeExportNotFound, fmt.Sprintf("export %s not found", id))
+		return nil, NewError(404, CodeExportNotFound, fmt.Sprintf("export %s not found", id))
 	}
 	if err := s.advanceExport(t, e); err != nil {
 		return nil, err
 	}
 	if !e.running() {
-		return nil, apiError(400, "E_CANCEL_EXPORT", fmt.Sprintf("export %s is %s: only PENDING or WORKING exports can be cancelled", e.id, e.state))
+		return nil, NewError(400, "E_CANCEL_EXPORT", fmt.Sprintf("export %s is %s: only PENDING or WORKING exports can be cancelled", e.id, e.state))
 	}
 	err := s.commit(record{Op: opExport, TSS: t.id, Time: s.now().Unix(), Export: &simExportRec{ID: e.id, State: ExportCancelled}})
 	return e, err
@@ -463,8 +463,8 @@ func exportFilterQuery(r *http.Request) (simExportFilter, error) {
 	q := r.URL.Query()
 	var f simExportFilter
 	if c := q.Get("client_id"); c != "" {
-		if !validUUID(c) {
-			return f, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "querystring/client_id must match format \"uuid\"")
+		if !ValidUUID(c) {
+			return f, NewError(400, "E_FAILED_SCHEMA_VALIDATION", "querystring/client_id must match format \"uuid\"")
 		}
 		return simExportFilter{ClientID: strings.ToLower(c)}, nil
 	}
@@ -475,7 +475,7 @@ func exportFilterQuery(r *http.Request) (simExportFilter, error) {
 		if v := q.Get(name); v != "" {
 			n, err := strconv.ParseUint(v, 10, 63)
 			if err != nil {
-				return f, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "querystring/"+name+" must be a non-negative integer string")
+				return f, NewError(400, "E_FAILED_SCHEMA_VALIDATION", "querystring/"+name+" must be a non-negative integer string")
 			}
 			*dst = n
 		}
@@ -484,13 +484,13 @@ func exportFilterQuery(r *http.Request) (simExportFilter, error) {
 		if v := q.Get(name); v != "" {
 			n, err := strconv.ParseInt(v, 10, 64)
 			if err != nil || n < 0 {
-				return f, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "querystring/"+name+" must be a non-negative integer string")
+				return f, NewError(400, "E_FAILED_SCHEMA_VALIDATION", "querystring/"+name+" must be a non-negative integer string")
 			}
 			*dst = n
 		}
 	}
 	if f.EndCounter != 0 && f.StartCounter > f.EndCounter {
-		return f, apiError(400, "E_PARAMETER_MISMATCH", "start_signature_counter is after end_signature_counter")
+		return f, NewError(400, "E_PARAMETER_MISMATCH", "start_signature_counter is after end_signature_counter")
 	}
 	return f, nil
 }
@@ -566,7 +566,7 @@ var _ Exporter = (*Simulator)(nil)
 // StartExport triggers an export of the default TSS.
 func (s *Simulator) StartExport(ctx context.Context, exportID string, f ExportFilter) (Export, error) {
 	if f.StartSignatureCounter < 0 || f.EndSignatureCounter < 0 || f.MaximumRecords < 0 {
-		return Export{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "negative export filter")
+		return Export{}, NewError(400, "E_FAILED_SCHEMA_VALIDATION", "negative export filter")
 	}
 	flt := simExportFilter{StartCounter: uint64(f.StartSignatureCounter), EndCounter: uint64(f.EndSignatureCounter),
 		MaxRecords: f.MaximumRecords}
@@ -577,7 +577,7 @@ func (s *Simulator) StartExport(ctx context.Context, exportID string, f ExportFi
 		flt.EndDate = f.EndDate.Unix()
 	}
 	if flt.EndCounter != 0 && flt.StartCounter > flt.EndCounter {
-		return Export{}, apiError(400, "E_PARAMETER_MISMATCH", "start_signature_counter is after end_signature_counter")
+		return Export{}, NewError(400, "E_PARAMETER_MISMATCH", "start_signature_counter is after end_signature_counter")
 	}
 	return onDefaultTSS(ctx, s, func(t *simTSS) (Export, error) {
 		e, err := s.startExport(t, exportID, flt)

@@ -23,41 +23,9 @@ import (
 // data, and an export signs their log message afresh.
 const logVersionTR = 1
 
-// txOperations maps Tx.LogOperation to TR-03151's operationType.
-var txOperations = map[string]string{
-	"Start":  tsetar.OpStartTransaction,
-	"Update": tsetar.OpUpdateTransaction,
-	"Finish": tsetar.OpFinishTransaction,
-}
-
-// txLogMessage is the transaction log message of one revision, unsigned
-// unless the revision carries a signature.
-func txLogMessage(tx Tx) (*tsetar.LogMessage, error) {
-	op := txOperations[tx.LogOperation]
-	if op == "" {
-		return nil, fmt.Errorf("tse: log operation %q", tx.LogOperation)
-	}
-	serial, err := hex.DecodeString(tx.TSSSerialNumber)
-	if err != nil || len(serial) != 32 {
-		return nil, fmt.Errorf("tse: TSS serial %q is not 64 hex digits", tx.TSSSerialNumber)
-	}
-	m := &tsetar.LogMessage{
-		Kind: tsetar.KindTransaction, SerialNumber: serial, SignatureAlgorithm: tsetar.OIDECDSAPlainSHA256,
-		SignatureCounter: tx.Signature.Counter, LogTime: tx.LogTime,
-		Operation: op, ClientID: tx.ClientSerialNumber, ProcessData: []byte(tx.ProcessData),
-		ProcessType: tx.ProcessType, TransactionNumber: tx.Number,
-	}
-	if tx.Signature.Value != "" {
-		if m.SignatureValue, err = base64.StdEncoding.DecodeString(tx.Signature.Value); err != nil {
-			return nil, fmt.Errorf("tse: signature is not base64: %w", err)
-		}
-	}
-	return m, nil
-}
-
 // signTx signs a revision as its TR-03151 transaction log message.
 func signTx(key *ecdsa.PrivateKey, tx Tx) (string, error) {
-	m, err := txLogMessage(tx)
+	m, err := TxLogMessage(tx)
 	if err != nil {
 		return "", err
 	}
@@ -137,7 +105,7 @@ func logMessageOf(t *simTSS, rec record) (*tsetar.LogMessage, error) {
 			return nil, fmt.Errorf("tse: journal tx record without transaction")
 		}
 		var err error
-		if m, err = txLogMessage(*rec.Tx); err != nil {
+		if m, err = TxLogMessage(*rec.Tx); err != nil {
 			return nil, err
 		}
 	} else {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -30,6 +31,19 @@ import (
 // schema's defaults filled in, e.g. currency_code EUR) next to schema.raw
 // with the processType and base64 processData the TSE signed, as fiskaly's
 // answers do.
+
+// The processTypes fiskaly's schema gives standard_v1's other two forms:
+// "order" is "Bestellung-V1" (tse.ProcessTypeOrder) and "other" is
+// "SonstigerVorgang".
+const processTypeOther = "SonstigerVorgang"
+
+var (
+	// priceRe is an order line's price_per_unit: an amount.
+	priceRe = regexp.MustCompile(AmountPattern)
+	// quantityRe is an order line's quantity: up to five decimals, none
+	// needed.
+	quantityRe = regexp.MustCompile(`^-?\d+(\.\d{1,5})?$`)
+)
 
 // txSchema is what one revision's schema gives the TSE.
 type txSchema struct {
@@ -162,7 +176,7 @@ func parseReceipt(val json.RawMessage) (*txSchema, error) {
 	if err := json.Unmarshal(val, &r); err != nil {
 		return nil, schemaErr("schema.standard_v1.receipt: %v", err)
 	}
-	if err := validateReceipt(&r); err != nil {
+	if err := ValidateReceipt(&r); err != nil {
 		return nil, &errSchema{err.Error()}
 	}
 	type payment struct {
@@ -226,8 +240,8 @@ func parseOrder(val json.RawMessage) (*txSchema, error) {
 			return nil, schemaErr("%s.quantity: %q must match %s", at, *l.Quantity, quantityRe)
 		case utf8.RuneCountInString(*l.Text) > 255:
 			return nil, schemaErr("%s.text: at most 255 characters", at)
-		case !amountRe.MatchString(*l.PricePerUnit):
-			return nil, schemaErr("%s.price_per_unit: %q must match %s", at, *l.PricePerUnit, amountRe)
+		case !priceRe.MatchString(*l.PricePerUnit):
+			return nil, schemaErr("%s.price_per_unit: %q must match %s", at, *l.PricePerUnit, priceRe)
 		}
 		lines = append(lines, orderLine{*l.Quantity, *l.Text, *l.PricePerUnit})
 	}
@@ -237,7 +251,7 @@ func parseOrder(val json.RawMessage) (*txSchema, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &txSchema{processType: processTypeOrder, processData: orderProcessData(lines), stdV1: std}, nil
+	return &txSchema{processType: ProcessTypeOrder, processData: orderProcessData(lines), stdV1: std}, nil
 }
 
 // orderProcessData is the Bestellung-V1 processData of an order's lines.

@@ -145,7 +145,7 @@ func dropConnection(w http.ResponseWriter) {
 func (h *SimServer) handle(pattern string, fn func(http.ResponseWriter, *http.Request) error) {
 	h.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		if !h.authorized(r) {
-			h.fail(w, apiError(401, "E_UNAUTHORIZED", "missing, invalid or expired access token"))
+			h.fail(w, NewError(401, "E_UNAUTHORIZED", "missing, invalid or expired access token"))
 			return
 		}
 		err := checkPathParams(r)
@@ -168,14 +168,14 @@ func checkPathParams(r *http.Request) error {
 		number         bool
 	}{{"tss", "tss_id", false}, {"client", "client_id", false}, {"tx", "tx_id_or_number", true}} {
 		v := r.PathValue(p.wildcard)
-		if v == "" || validUUID(v) || (p.number && isTxNumber(v)) {
+		if v == "" || ValidUUID(v) || (p.number && isTxNumber(v)) {
 			continue
 		}
 		msg := fmt.Sprintf("params/%s must match format \"uuid\"", p.name)
 		if p.number {
 			msg += " or be a transaction number"
 		}
-		return apiError(400, "E_FAILED_SCHEMA_VALIDATION", msg)
+		return NewError(400, "E_FAILED_SCHEMA_VALIDATION", msg)
 	}
 	return nil
 }
@@ -217,9 +217,9 @@ func decodeBody(r *http.Request, v any) error {
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return apiError(413, "E_PAYLOAD_TOO_LARGE", "the body exceeds 1 MB")
+			return NewError(413, "E_PAYLOAD_TOO_LARGE", "the body exceeds 1 MB")
 		}
-		return apiError(400, "E_FAILED_SCHEMA_VALIDATION", "body: "+err.Error())
+		return NewError(400, "E_FAILED_SCHEMA_VALIDATION", "body: "+err.Error())
 	}
 	if len(bytes.TrimSpace(b)) == 0 {
 		return nil
@@ -227,7 +227,7 @@ func decodeBody(r *http.Request, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return apiError(400, "E_FAILED_SCHEMA_VALIDATION", "body: "+err.Error())
+		return NewError(400, "E_FAILED_SCHEMA_VALIDATION", "body: "+err.Error())
 	}
 	return nil
 }
@@ -263,7 +263,7 @@ func (h *SimServer) auth(w http.ResponseWriter, r *http.Request) {
 	}
 	if !ok {
 		h.mu.Unlock()
-		h.fail(w, apiError(401, "E_UNAUTHORIZED", "invalid credentials or refresh token"))
+		h.fail(w, NewError(401, "E_UNAUTHORIZED", "invalid credentials or refresh token"))
 		return
 	}
 	access, refresh := randomHex(32), randomHex(32)
@@ -309,7 +309,7 @@ func (h *SimServer) withTSS(r *http.Request, fn func(*simTSS) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return transportError(CodeNetwork, "simulator closed")
+		return NewTransportError(CodeNetwork, "simulator closed")
 	}
 	t, err := s.tss(r.PathValue("tss"))
 	if err != nil {
@@ -367,7 +367,7 @@ func (h *SimServer) createTSS(w http.ResponseWriter, r *http.Request) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return transportError(CodeNetwork, "simulator closed")
+		return NewTransportError(CodeNetwork, "simulator closed")
 	}
 	t, err := s.createTSS(r.PathValue("tss"), req.Metadata, false)
 	if err != nil {
@@ -396,7 +396,7 @@ func (h *SimServer) patchTSS(w http.ResponseWriter, r *http.Request) error {
 	return h.withTSS(r, func(t *simTSS) error {
 		if req.Description != nil {
 			if t.state != TSSUninitialized || req.State != TSSInitialized {
-				return apiError(400, "E_FAILED_SCHEMA_VALIDATION", "description can only be set when initializing the TSS")
+				return NewError(400, "E_FAILED_SCHEMA_VALIDATION", "description can only be set when initializing the TSS")
 			}
 		}
 		if req.State != "" {
@@ -498,7 +498,7 @@ func (h *SimServer) getClient(w http.ResponseWriter, r *http.Request) error {
 	return h.withTSS(r, func(t *simTSS) error {
 		c := h.sim.findClient(strings.ToLower(r.PathValue("client")))
 		if c == nil || c.tss != t.id {
-			return apiError(404, "E_CLIENT_NOT_FOUND", fmt.Sprintf("client %s not found", r.PathValue("client")))
+			return NewError(404, "E_CLIENT_NOT_FOUND", fmt.Sprintf("client %s not found", r.PathValue("client")))
 		}
 		writeJSON(w, 200, clientJSON(c))
 		return nil
@@ -559,7 +559,7 @@ func revisionParam(r *http.Request) (int, error) {
 	}
 	n, err := strconv.Atoi(q.Get("tx_revision"))
 	if err != nil || n < 1 {
-		return 0, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "querystring/tx_revision must be an integer >= 1")
+		return 0, NewError(400, "E_FAILED_SCHEMA_VALIDATION", "querystring/tx_revision must be an integer >= 1")
 	}
 	return n, nil
 }
@@ -574,11 +574,11 @@ func (h *SimServer) upsertTx(w http.ResponseWriter, r *http.Request) error {
 		// upsertTransaction's description says the query string must
 		// include it: the upsert is refused with the operation's own 400
 		// code, not as a schema violation.
-		return apiError(400, "E_TX_UPSERT", "the query string must include tx_revision: 1 starts the transaction, each later call adds 1")
+		return NewError(400, "E_TX_UPSERT", "the query string must include tx_revision: 1 starts the transaction, each later call adds 1")
 	}
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
-		return apiError(413, "E_PAYLOAD_TOO_LARGE", "the body exceeds 1 MB")
+		return NewError(413, "E_PAYLOAD_TOO_LARGE", "the body exceeds 1 MB")
 	}
 	var out map[string]any
 	err = h.withTSS(r, func(t *simTSS) error {
@@ -632,7 +632,7 @@ func (h *SimServer) listTx(w http.ResponseWriter, r *http.Request) error {
 		if v := qv.Get(name); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil {
-				return apiError(400, "E_FAILED_SCHEMA_VALIDATION", name+" must be an integer")
+				return NewError(400, "E_FAILED_SCHEMA_VALIDATION", name+" must be an integer")
 			}
 			*dst = n
 		}

@@ -295,7 +295,7 @@ func TestSimAcceptsDeprecatedVATRatesAndLowercaseCurrency(t *testing.T) {
 		b := sampleReceipt()
 		b.AmountsPerPaymentType[0].CurrencyCode = "EUR"
 		bad(b)
-		if err := validateReceipt(b); err == nil {
+		if err := ValidateReceipt(b); err == nil {
 			t.Fatalf("accepted %+v", b)
 		}
 	}
@@ -385,10 +385,10 @@ func TestSimServerEchoesTheRequestID(t *testing.T) {
 	}
 	a := h.do(t, "GET", path, tok, nil).header.Get("request-id")
 	b := h.do(t, "GET", path, tok, nil).header.Get("request-id")
-	if !validUUID(a) || !validUUID(b) || a == b {
+	if !ValidUUID(a) || !ValidUUID(b) || a == b {
 		t.Fatalf("made-up request ids %q %q", a, b)
 	}
-	if got := h.do(t, "GET", path, tok, nil, "request-id", strings.Repeat("x", 200)).header.Get("request-id"); !validUUID(got) {
+	if got := h.do(t, "GET", path, tok, nil, "request-id", strings.Repeat("x", 200)).header.Get("request-id"); !ValidUUID(got) {
 		t.Fatalf("an oversized id is replaced, got %q", got)
 	}
 }

@@ -10,11 +10,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"posbox/store/storetest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"posbox/store/storetest"
 )
 
 func newTestClock() *storetest.Clock {
@@ -452,7 +453,7 @@ func TestProcessData(t *testing.T) {
 			{PaymentType: "CASH", Amount: "5.505"},
 		},
 	}
-	if err := validateReceipt(r); err != nil {
+	if err := ValidateReceipt(r); err != nil {
 		t.Fatal(err)
 	}
 	want := "Beleg^10.00_4.505_0.00_0.00_-2.00^5.505:Bar_2.00:Bar:USD_5.00:Unbar"
