@@ -25,6 +25,7 @@ import (
 
 	"posbox/store"
 	"posbox/tse"
+	"posbox/tse/tsesim"
 )
 
 const testPassphrase = "correct horse battery staple"
@@ -83,7 +84,7 @@ func seedFullDataDir(tb testing.TB) (dataDir string, sale tse.Tx) {
 			tb.Fatal(err)
 		}
 	}
-	sim, err := tse.OpenSimulator(tse.SimConfig{Dir: filepath.Join(dataDir, tseSimDir)})
+	sim, err := tsesim.Open(tsesim.Config{Dir: filepath.Join(dataDir, tseSimDir)})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -297,7 +298,7 @@ func TestCompleteBackupRestoreKeepsTheTSS(t *testing.T) {
 		t.Fatalf("backup of the running appliance: exit %d: %s", code, errOut.String())
 	}
 	stopAppliance(t, old)
-	oldSim, err := tse.OpenSimulator(tse.SimConfig{Dir: filepath.Join(old.dataDir, tseSimDir)})
+	oldSim, err := tsesim.Open(tsesim.Config{Dir: filepath.Join(old.dataDir, tseSimDir)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -328,7 +329,7 @@ func TestCompleteBackupRestoreKeepsTheTSS(t *testing.T) {
 	}
 	stopAppliance(t, box)
 
-	sim, err := tse.OpenSimulator(tse.SimConfig{Dir: filepath.Join(newDir, tseSimDir)})
+	sim, err := tsesim.Open(tsesim.Config{Dir: filepath.Join(newDir, tseSimDir)})
 	if err != nil {
 		t.Fatal(err)
 	}

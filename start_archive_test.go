@@ -14,7 +14,7 @@ import (
 	"posbox/fiscal/archive"
 	"posbox/store"
 	"posbox/store/storetest"
-	"posbox/tse"
+	"posbox/tse/tsesim"
 )
 
 // The TSE archive is kept ten years: the nightly backups' retention never
@@ -37,7 +37,7 @@ func TestCompleteBackupKeepsTheTSEArchive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sim, err := tse.OpenSimulator(tse.SimConfig{Dir: filepath.Join(dataDir, tseSimDir), Now: clock.Now})
+	sim, err := tsesim.Open(tsesim.Config{Dir: filepath.Join(dataDir, tseSimDir), Now: clock.Now})
 	if err != nil {
 		t.Fatal(err)
 	}

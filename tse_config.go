@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"posbox/tse"
+	"posbox/tse/tsesim"
 )
 
 const (
@@ -77,7 +78,7 @@ func openTSEProvider(cfg Config, log *slog.Logger) (tse.Provider, io.Closer, err
 		log.Warn("an unfinished `posbox tse setup` is pending; signing with the simulator until it completes",
 			"file", filepath.Join(cfg.DataDir, tseSetupFile))
 	}
-	sim, err := tse.OpenSimulator(tse.SimConfig{Dir: filepath.Join(cfg.DataDir, tseSimDir)})
+	sim, err := tsesim.Open(tsesim.Config{Dir: filepath.Join(cfg.DataDir, tseSimDir)})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"posbox/tse"
+	"posbox/tse/tsesim"
 )
 
 // The daily report sums one local day from every area: hours worked,
@@ -30,11 +30,11 @@ func TestDailyReportCountsTheDay(t *testing.T) {
 	if s, _ := e.sell(t, sale("KASSE-01", 100), staffTok); s != http.StatusCreated {
 		t.Fatalf("signed sale: status %d", s)
 	}
-	e.sim.SetFault(tse.Fault{Offline: true})
+	e.sim.SetFault(tsesim.Fault{Offline: true})
 	if s, _ := e.sell(t, sale("KASSE-01", 200), staffTok); s != http.StatusAccepted {
 		t.Fatalf("sale during outage: status %d", s)
 	}
-	e.sim.SetFault(tse.Fault{})
+	e.sim.SetFault(tsesim.Fault{})
 	e.advance(30 * time.Second)
 	waitFor(t, "queue drained", func() bool { return e.queueEmpty(t) })
 

@@ -1,4 +1,4 @@
-package tse
+package tsesim
 
 import (
 	"crypto/ecdsa"
@@ -13,6 +13,8 @@ import (
 	"math/big"
 	"os"
 	"time"
+
+	"posbox/tse"
 )
 
 // loadOrCreateKey reads the TSS key (PKCS#8 PEM) or, with create, writes a
@@ -79,7 +81,7 @@ func writeFileSync(path string, data []byte, mode os.FileMode) error {
 // certified TSE's certificate, the subject CN and the certificate serial
 // are the TSS serial (the SHA-256 of the public key).
 func issueCertificate(key *ecdsa.PrivateKey, notBefore, notAfter time.Time) (leaf, ca []byte, err error) {
-	serial := SerialNumber(&key.PublicKey)
+	serial := tse.SerialNumber(&key.PublicKey)
 	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return nil, nil, err

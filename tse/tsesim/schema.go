@@ -1,4 +1,4 @@
-package tse
+package tsesim
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"posbox/tse"
 )
 
 // The simulator's reading of an upsert body. fiskaly SIGN DE v2's TxSchema
@@ -39,7 +41,7 @@ const processTypeOther = "SonstigerVorgang"
 
 var (
 	// priceRe is an order line's price_per_unit: an amount.
-	priceRe = regexp.MustCompile(AmountPattern)
+	priceRe = regexp.MustCompile(tse.AmountPattern)
 	// quantityRe is an order line's quantity: up to five decimals, none
 	// needed.
 	quantityRe = regexp.MustCompile(`^-?\d+(\.\d{1,5})?$`)
@@ -172,11 +174,11 @@ func parseStandardV1(val json.RawMessage) (*txSchema, error) {
 // (deprecated vat_rate decimals and the currency's case kept) with a
 // missing currency_code shown as its default EUR.
 func parseReceipt(val json.RawMessage) (*txSchema, error) {
-	var r Receipt
+	var r tse.Receipt
 	if err := json.Unmarshal(val, &r); err != nil {
 		return nil, schemaErr("schema.standard_v1.receipt: %v", err)
 	}
-	if err := ValidateReceipt(&r); err != nil {
+	if err := tse.ValidateReceipt(&r); err != nil {
 		return nil, &errSchema{err.Error()}
 	}
 	type payment struct {
@@ -185,12 +187,12 @@ func parseReceipt(val json.RawMessage) (*txSchema, error) {
 		CurrencyCode string `json:"currency_code"`
 	}
 	echo := struct {
-		ReceiptType           string             `json:"receipt_type"`
-		AmountsPerVATRate     []AmountPerVATRate `json:"amounts_per_vat_rate"`
-		AmountsPerPaymentType []payment          `json:"amounts_per_payment_type,omitempty"`
+		ReceiptType           string                 `json:"receipt_type"`
+		AmountsPerVATRate     []tse.AmountPerVATRate `json:"amounts_per_vat_rate"`
+		AmountsPerPaymentType []payment              `json:"amounts_per_payment_type,omitempty"`
 	}{ReceiptType: r.ReceiptType, AmountsPerVATRate: r.AmountsPerVATRate}
 	if echo.AmountsPerVATRate == nil {
-		echo.AmountsPerVATRate = []AmountPerVATRate{}
+		echo.AmountsPerVATRate = []tse.AmountPerVATRate{}
 	}
 	for _, p := range r.AmountsPerPaymentType {
 		cur := p.CurrencyCode
@@ -203,7 +205,7 @@ func parseReceipt(val json.RawMessage) (*txSchema, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &txSchema{processType: ProcessTypeReceipt, processData: ProcessData(&r), stdV1: std}, nil
+	return &txSchema{processType: tse.ProcessTypeReceipt, processData: tse.ProcessData(&r), stdV1: std}, nil
 }
 
 // orderLine is one line of standard_v1.order.
@@ -251,7 +253,7 @@ func parseOrder(val json.RawMessage) (*txSchema, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &txSchema{processType: ProcessTypeOrder, processData: orderProcessData(lines), stdV1: std}, nil
+	return &txSchema{processType: tse.ProcessTypeOrder, processData: orderProcessData(lines), stdV1: std}, nil
 }
 
 // orderProcessData is the Bestellung-V1 processData of an order's lines.

@@ -1,4 +1,4 @@
-package tse
+package tsesim
 
 import (
 	"crypto/ecdsa"
@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"posbox/tse"
 )
 
 // The engine: TSSs, clients and transactions, changed only through
@@ -53,7 +55,7 @@ type simTSS struct {
 	byNumber    []*simTx // index number-1
 	active      int
 	listCalls   []time.Time // not persisted: a restart forgets the rate window
-	logs        []logRef    // every signature's journal record, by counter (sim_logs.go)
+	logs        []logRef    // every signature's journal record, by counter (logs.go)
 	exports     map[string]*simExport
 	exportOrder []*simExport
 }
@@ -94,7 +96,7 @@ type simRev struct {
 // revView is a revision as the HTTP face answers it: the transaction and
 // its schema.standard_v1.
 type revView struct {
-	Tx
+	tse.Tx
 	stdV1 json.RawMessage // nil for schema.raw or no schema
 }
 
@@ -106,7 +108,7 @@ func (s *Simulator) readRevision(st *simTx, rev int) (revView, error) {
 		err = fmt.Errorf("journal line at %d holds no transaction", r.off)
 	}
 	if err != nil {
-		return revView{}, &Error{Class: Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: "simulator journal: " + err.Error()}
+		return revView{}, &tse.Error{Class: tse.Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: "simulator journal: " + err.Error()}
 	}
 	tx := *rec.Tx
 	tx.LatestRevision = len(st.revs)
@@ -122,12 +124,12 @@ func (s *Simulator) keyPath(id string) string {
 func (s *Simulator) commit(rec record) error {
 	if t := s.tsses[rec.TSS]; t != nil && rec.Counter != 0 && rec.Op != opTx {
 		if err := signSystemLog(t, &rec); err != nil {
-			return &Error{Class: Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: "system log: " + err.Error()}
+			return &tse.Error{Class: tse.Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: "system log: " + err.Error()}
 		}
 	}
 	off, n, err := s.j.append(rec)
 	if err != nil {
-		return &Error{Class: Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: "simulator journal: " + err.Error()}
+		return &tse.Error{Class: tse.Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: "simulator journal: " + err.Error()}
 	}
 	return s.apply(rec, off, n)
 }
@@ -215,7 +217,7 @@ func (s *Simulator) apply(rec record, off int64, n int) error {
 			}
 			st.metadata[k] = v
 		}
-		if tx.State != TxActive {
+		if tx.State != tse.TxActive {
 			t.active--
 		}
 	case opExport:
@@ -227,10 +229,10 @@ func (s *Simulator) apply(rec record, off int64, n int) error {
 }
 
 var stateTimeKey = map[string]string{
-	TSSUninitialized: "time_uninit",
-	TSSInitialized:   "time_init",
-	TSSDisabled:      "time_disable",
-	TSSDefective:     "time_defective",
+	tse.TSSUninitialized: "time_uninit",
+	tse.TSSInitialized:   "time_init",
+	tse.TSSDisabled:      "time_disable",
+	tse.TSSDefective:     "time_defective",
 }
 
 func (s *Simulator) applyCreate(rec record) error {
@@ -246,9 +248,9 @@ func (s *Simulator) applyCreate(rec record) error {
 		s.keys[rec.TSS] = key
 	}
 	t := &simTSS{
-		id: rec.TSS, isDefault: rec.Default, state: TSSCreated, description: rec.Desc,
-		key: key, pubB64: EncodePublicKey(&key.PublicKey),
-		serial: SerialNumber(&key.PublicKey), puk: rec.PUK,
+		id: rec.TSS, isDefault: rec.Default, state: tse.TSSCreated, description: rec.Desc,
+		key: key, pubB64: tse.EncodePublicKey(&key.PublicKey),
+		serial: tse.SerialNumber(&key.PublicKey), puk: rec.PUK,
 		times:    map[string]int64{"time_creation": rec.Time},
 		metadata: map[string]string{}, txs: map[string]*simTx{}, exports: map[string]*simExport{},
 	}
@@ -296,7 +298,7 @@ func unixTime(t time.Time) time.Time { return time.Unix(t.Unix(), 0).UTC() }
 func (s *Simulator) tss(id string) (*simTSS, error) {
 	t := s.tsses[strings.ToLower(id)]
 	if t == nil {
-		return nil, NewError(404, "E_TSS_NOT_FOUND", fmt.Sprintf("TSS %s not found", id))
+		return nil, tse.NewError(404, "E_TSS_NOT_FOUND", fmt.Sprintf("TSS %s not found", id))
 	}
 	return t, nil
 }
@@ -304,24 +306,24 @@ func (s *Simulator) tss(id string) (*simTSS, error) {
 // createTSS is fiskaly's createTss: a new TSS in state CREATED with a PUK;
 // repeating it while CREATED answers the same TSS.
 func (s *Simulator) createTSS(id string, metadata map[string]string, isDefault bool) (*simTSS, error) {
-	if !ValidUUID(id) {
-		return nil, NewError(400, "E_FAILED_SCHEMA_VALIDATION", "tss_id must be a UUID")
+	if !tse.ValidUUID(id) {
+		return nil, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "tss_id must be a UUID")
 	}
 	id = strings.ToLower(id)
 	if t := s.tsses[id]; t != nil {
-		if t.state == TSSCreated {
+		if t.state == tse.TSSCreated {
 			return t, nil
 		}
-		return nil, NewError(409, "E_TSS_CONFLICT", fmt.Sprintf("TSS %s already exists in state %s", id, t.state))
+		return nil, tse.NewError(409, "E_TSS_CONFLICT", fmt.Sprintf("TSS %s already exists in state %s", id, t.state))
 	}
 	key, err := loadOrCreateKey(s.keyPath(id), true)
 	if err != nil {
-		return nil, &Error{Class: Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: err.Error()}
+		return nil, &tse.Error{Class: tse.Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: err.Error()}
 	}
 	now := s.now()
 	cert, ca, err := issueCertificate(key, now, now.Add(s.cfg.CertValidity))
 	if err != nil {
-		return nil, &Error{Class: Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: err.Error()}
+		return nil, &tse.Error{Class: tse.Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: err.Error()}
 	}
 	s.keys[id] = key
 	rec := record{Op: opTSSCreate, TSS: id, Time: now.Unix(), Default: isDefault,
@@ -339,10 +341,10 @@ func (s *Simulator) createTSS(id string, metadata map[string]string, isDefault b
 // allowedTransition is fiskaly's updateTss state machine.
 func allowedTransition(from, to string) bool {
 	switch from + ">" + to {
-	case TSSCreated + ">" + TSSUninitialized,
-		TSSUninitialized + ">" + TSSInitialized,
-		TSSUninitialized + ">" + TSSDisabled,
-		TSSInitialized + ">" + TSSDisabled:
+	case tse.TSSCreated + ">" + tse.TSSUninitialized,
+		tse.TSSUninitialized + ">" + tse.TSSInitialized,
+		tse.TSSUninitialized + ">" + tse.TSSDisabled,
+		tse.TSSInitialized + ">" + tse.TSSDisabled:
 		return true
 	}
 	return false
@@ -357,15 +359,15 @@ func (s *Simulator) setState(t *simTSS, state string, force bool) error {
 		return nil
 	}
 	if force {
-		if _, known := stateTimeKey[state]; !known && state != TSSCreated && state != TSSDeleted && state != TSSEvicted {
+		if _, known := stateTimeKey[state]; !known && state != tse.TSSCreated && state != tse.TSSDeleted && state != tse.TSSEvicted {
 			return fmt.Errorf("tse: unknown TSS state %q", state)
 		}
 	} else {
 		if !allowedTransition(t.state, state) {
-			return NewError(400, "E_ILLEGAL_TSS_STATE_CHANGE", fmt.Sprintf("cannot change TSS state from %s to %s", t.state, state))
+			return tse.NewError(400, "E_ILLEGAL_TSS_STATE_CHANGE", fmt.Sprintf("cannot change TSS state from %s to %s", t.state, state))
 		}
-		if (state == TSSInitialized || state == TSSDisabled) && !t.admin {
-			return NewError(401, "E_ADMIN_NOT_AUTHENTICATED", "admin authentication required")
+		if (state == tse.TSSInitialized || state == tse.TSSDisabled) && !t.admin {
+			return tse.NewError(401, "E_ADMIN_NOT_AUTHENTICATED", "admin authentication required")
 		}
 	}
 	return s.commit(record{Op: opTSSState, TSS: t.id, Time: s.now().Unix(), Counter: t.counter + 1, State: state})
@@ -373,7 +375,7 @@ func (s *Simulator) setState(t *simTSS, state string, force bool) error {
 
 func (s *Simulator) setDescription(t *simTSS, desc string) error {
 	if len(desc) > 100 || !descRe.MatchString(desc) {
-		return NewError(400, "E_FAILED_SCHEMA_VALIDATION", "description: at most 100 of A-Z a-z 0-9 space ' ( ) + , - . / : = ?")
+		return tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "description: at most 100 of A-Z a-z 0-9 space ' ( ) + , - . / : = ?")
 	}
 	return s.commit(record{Op: opTSSDesc, TSS: t.id, Time: s.now().Unix(), Desc: desc})
 }
@@ -383,14 +385,14 @@ var descRe = regexp.MustCompile(`^[A-Za-z0-9 '()+,\-./:=?]{0,100}$`)
 // changeAdminPIN sets the admin PIN with the PUK (fiskaly: the PIN is
 // blocked after creation until set this way).
 func (s *Simulator) changeAdminPIN(t *simTSS, puk, pin string) error {
-	if t.state == TSSCreated {
-		return NewError(400, "E_TSS_NOT_INITIALIZED", "the TSS must be UNINITIALIZED before its admin PIN is set")
+	if t.state == tse.TSSCreated {
+		return tse.NewError(400, "E_TSS_NOT_INITIALIZED", "the TSS must be UNINITIALIZED before its admin PIN is set")
 	}
 	if subtle.ConstantTimeCompare([]byte(puk), []byte(t.puk)) != 1 {
-		return NewError(400, "E_CHANGE_ADMIN_PIN_FAILED", "wrong admin_puk")
+		return tse.NewError(400, "E_CHANGE_ADMIN_PIN_FAILED", "wrong admin_puk")
 	}
 	if len(pin) < 6 {
-		return NewError(400, "E_CHANGE_ADMIN_PIN_FAILED", "new_admin_pin must have at least 6 characters")
+		return tse.NewError(400, "E_CHANGE_ADMIN_PIN_FAILED", "new_admin_pin must have at least 6 characters")
 	}
 	return s.commit(record{Op: opAdminPIN, TSS: t.id, Time: s.now().Unix(), Counter: t.counter + 1, PINHash: pinHash(t.id, pin)})
 }
@@ -402,7 +404,7 @@ func pinHash(tss, pin string) string {
 
 func (s *Simulator) adminAuth(t *simTSS, pin string) error {
 	if t.pinHash == "" || t.pinFailures >= simPINTries {
-		return NewError(423, "E_ADMIN_PIN_BLOCKED", "the admin PIN is blocked: set it with the PUK")
+		return tse.NewError(423, "E_ADMIN_PIN_BLOCKED", "the admin PIN is blocked: set it with the PUK")
 	}
 	if subtle.ConstantTimeCompare([]byte(pinHash(t.id, pin)), []byte(t.pinHash)) != 1 {
 		if err := s.commit(record{Op: opAdminFail, TSS: t.id, Time: s.now().Unix()}); err != nil {
@@ -410,7 +412,7 @@ func (s *Simulator) adminAuth(t *simTSS, pin string) error {
 		}
 		// fiskaly documents a wrong admin PIN as 401 E_UNAUTHORIZED, the
 		// code of a refused access token.
-		return NewError(401, "E_UNAUTHORIZED", "wrong admin PIN")
+		return tse.NewError(401, "E_UNAUTHORIZED", "wrong admin PIN")
 	}
 	return s.commit(record{Op: opAdminAuth, TSS: t.id, Time: s.now().Unix(), Counter: t.counter + 1})
 }
@@ -428,35 +430,35 @@ var clientSerialRe = regexp.MustCompile(`^[A-Za-z0-9 '()+,\-.:=?]{1,70}$`)
 // serial; needs an admin session unless asAdmin (the in-process provider
 // logs in implicitly).
 func (s *Simulator) upsertClient(t *simTSS, id, serial string, metadata map[string]string, asAdmin bool) (*simClient, error) {
-	if !ValidUUID(id) {
-		return nil, NewError(400, "E_FAILED_SCHEMA_VALIDATION", "client_id must be a UUID")
+	if !tse.ValidUUID(id) {
+		return nil, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "client_id must be a UUID")
 	}
 	id = strings.ToLower(id)
 	if c := s.findClient(id); c != nil {
 		if c.tss == t.id && c.serial == serial {
 			return c, nil
 		}
-		return nil, NewError(409, "E_CLIENT_CONFLICT", fmt.Sprintf("client %s already exists with another TSS or serial number", id))
+		return nil, tse.NewError(409, "E_CLIENT_CONFLICT", fmt.Sprintf("client %s already exists with another TSS or serial number", id))
 	}
 	if err := usable(t); err != nil {
 		return nil, err
 	}
 	if !asAdmin && !t.admin {
-		return nil, NewError(401, "E_ADMIN_NOT_AUTHENTICATED", "admin authentication required")
+		return nil, tse.NewError(401, "E_ADMIN_NOT_AUTHENTICATED", "admin authentication required")
 	}
 	if !clientSerialRe.MatchString(serial) || strings.TrimSpace(serial) != serial {
-		return nil, NewError(400, "E_ILLEGAL_CLIENT_SERIAL", "serial_number: 1-70 of A-Z a-z 0-9 space ' ( ) + , - . : = ?, no / or _, no surrounding spaces")
+		return nil, tse.NewError(400, "E_ILLEGAL_CLIENT_SERIAL", "serial_number: 1-70 of A-Z a-z 0-9 space ' ( ) + , - . : = ?, no / or _, no surrounding spaces")
 	}
 	for _, c := range t.clients {
 		if c.serial == serial {
-			return nil, NewError(409, "E_CLIENT_CONFLICT", fmt.Sprintf("serial number %q is taken by client %s", serial, c.id))
+			return nil, tse.NewError(409, "E_CLIENT_CONFLICT", fmt.Sprintf("serial number %q is taken by client %s", serial, c.id))
 		}
 	}
 	if len(t.clients) >= s.cfg.MaxClients {
-		return nil, NewError(403, CodeClientLimitReached, fmt.Sprintf("a TSS holds at most %d clients", s.cfg.MaxClients))
+		return nil, tse.NewError(403, tse.CodeClientLimitReached, fmt.Sprintf("a TSS holds at most %d clients", s.cfg.MaxClients))
 	}
 	rec := record{Op: opClient, TSS: t.id, Time: s.now().Unix(), Counter: t.counter + 1,
-		Client: id, Serial: serial, State: ClientRegistered, Metadata: metadata}
+		Client: id, Serial: serial, State: tse.ClientRegistered, Metadata: metadata}
 	if err := s.commit(rec); err != nil {
 		return nil, err
 	}
@@ -466,17 +468,17 @@ func (s *Simulator) upsertClient(t *simTSS, id, serial string, metadata map[stri
 // usable says why the TSS cannot sign now, as fiskaly answers an upsert.
 func usable(t *simTSS) error {
 	switch t.state {
-	case TSSInitialized:
-	case TSSCreated, TSSUninitialized:
-		return NewError(400, "E_TSS_NOT_INITIALIZED", "the TSS is "+t.state)
-	case TSSDisabled:
-		return NewError(400, "E_TSS_DISABLED", "the TSS is DISABLED")
-	case TSSDefective:
-		return NewError(423, "E_TSS_DEFECTIVE", "the TSS is DEFECTIVE")
-	case TSSDeleted:
-		return NewError(423, "E_TSS_DELETED", "the TSS is DELETED")
+	case tse.TSSInitialized:
+	case tse.TSSCreated, tse.TSSUninitialized:
+		return tse.NewError(400, "E_TSS_NOT_INITIALIZED", "the TSS is "+t.state)
+	case tse.TSSDisabled:
+		return tse.NewError(400, "E_TSS_DISABLED", "the TSS is DISABLED")
+	case tse.TSSDefective:
+		return tse.NewError(423, "E_TSS_DEFECTIVE", "the TSS is DEFECTIVE")
+	case tse.TSSDeleted:
+		return tse.NewError(423, "E_TSS_DELETED", "the TSS is DELETED")
 	default:
-		return NewError(423, "E_TSS_EVICTED", "the TSS is "+t.state)
+		return tse.NewError(423, "E_TSS_EVICTED", "the TSS is "+t.state)
 	}
 	return nil
 }
@@ -489,28 +491,28 @@ func usable(t *simTSS) error {
 // 400 E_TX_UPSERT.
 func (s *Simulator) upsertTx(t *simTSS, txIDOrNumber string, revision int, body []byte) (revView, error) {
 	txID, byNumber := strings.ToLower(txIDOrNumber), false
-	if !ValidUUID(txID) {
+	if !tse.ValidUUID(txID) {
 		if !isTxNumber(txID) {
-			return revView{}, NewError(400, "E_FAILED_SCHEMA_VALIDATION", "tx_id_or_number must be a UUID or a transaction number")
+			return revView{}, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "tx_id_or_number must be a UUID or a transaction number")
 		}
 		byNumber = true
 	}
 	if revision < 1 {
-		return revView{}, NewError(400, "E_FAILED_SCHEMA_VALIDATION", "tx_revision must be a positive integer")
+		return revView{}, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "tx_revision must be a positive integer")
 	}
 	if err := usable(t); err != nil {
 		return revView{}, err
 	}
 	now := s.now()
 	if !now.Before(t.notAfter) {
-		return revView{}, NewError(423, "E_CERTIFICATE_EXPIRED", "the TSS certificate expired on "+t.notAfter.UTC().Format(time.RFC3339)+": a new TSS is needed")
+		return revView{}, tse.NewError(423, "E_CERTIFICATE_EXPIRED", "the TSS certificate expired on "+t.notAfter.UTC().Format(time.RFC3339)+": a new TSS is needed")
 	}
 	var st *simTx
 	if byNumber {
 		// A number names a transaction the TSS numbered: it updates, it
 		// never starts one.
 		if st = t.txByNumber(txID); st == nil {
-			return revView{}, NewError(404, "E_TX_NOT_FOUND", fmt.Sprintf("transaction %s not found", txIDOrNumber))
+			return revView{}, tse.NewError(404, "E_TX_NOT_FOUND", fmt.Sprintf("transaction %s not found", txIDOrNumber))
 		}
 		txID = st.id
 	} else {
@@ -519,48 +521,48 @@ func (s *Simulator) upsertTx(t *simTSS, txIDOrNumber string, revision int, body 
 	sum := sha256.Sum256(body)
 	if st != nil && revision <= len(st.revs) {
 		if st.revs[revision-1].hash != sum {
-			return revView{}, NewError(409, "E_TX_UPSERT", fmt.Sprintf("revision %d of transaction %s was sent with another body", revision, txID))
+			return revView{}, tse.NewError(409, "E_TX_UPSERT", fmt.Sprintf("revision %d of transaction %s was sent with another body", revision, txID))
 		}
 		return s.readRevision(st, revision)
 	}
 	if st == nil && revision > 1 {
-		return revView{}, NewError(404, "E_TX_NOT_FOUND", fmt.Sprintf("transaction %s not found", txID))
+		return revView{}, tse.NewError(404, "E_TX_NOT_FOUND", fmt.Sprintf("transaction %s not found", txID))
 	}
 	if st != nil && revision > len(st.revs)+1 {
-		return revView{}, NewError(400, "E_TX_UPSERT", fmt.Sprintf("transaction %s is at revision %d: revision %d skips one", txID, len(st.revs), revision))
+		return revView{}, tse.NewError(400, "E_TX_UPSERT", fmt.Sprintf("transaction %s is at revision %d: revision %d skips one", txID, len(st.revs), revision))
 	}
-	if st != nil && st.state != TxActive {
-		return revView{}, NewError(400, "E_TX_UPSERT", fmt.Sprintf("transaction %s is already %s", txID, st.state))
+	if st != nil && st.state != tse.TxActive {
+		return revView{}, tse.NewError(400, "E_TX_UPSERT", fmt.Sprintf("transaction %s is already %s", txID, st.state))
 	}
 	req, err := parseUpsert(body)
 	if err != nil {
-		return revView{}, NewError(400, "E_FAILED_SCHEMA_VALIDATION", schemaMessage(err))
+		return revView{}, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", schemaMessage(err))
 	}
 	state, clientID := req.state, req.clientID
-	if state != TxActive && state != TxFinished && state != TxCancelled {
-		return revView{}, NewError(400, "E_FAILED_SCHEMA_VALIDATION", fmt.Sprintf("state: %q is not ACTIVE, FINISHED or CANCELLED", state))
+	if state != tse.TxActive && state != tse.TxFinished && state != tse.TxCancelled {
+		return revView{}, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", fmt.Sprintf("state: %q is not ACTIVE, FINISHED or CANCELLED", state))
 	}
-	if !ValidUUID(clientID) {
-		return revView{}, NewError(400, "E_FAILED_SCHEMA_VALIDATION", "client_id must be a UUID")
+	if !tse.ValidUUID(clientID) {
+		return revView{}, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "client_id must be a UUID")
 	}
 	c := s.findClient(strings.ToLower(clientID))
 	if c == nil || c.tss != t.id {
-		return revView{}, NewError(400, "E_CLIENT_NOT_FOUND", fmt.Sprintf("client %s is not registered with this TSS", clientID))
+		return revView{}, tse.NewError(400, "E_CLIENT_NOT_FOUND", fmt.Sprintf("client %s is not registered with this TSS", clientID))
 	}
-	if c.state != ClientRegistered {
-		return revView{}, NewError(400, "E_CLIENT_DEREGISTERED", fmt.Sprintf("client %s is deregistered", clientID))
+	if c.state != tse.ClientRegistered {
+		return revView{}, tse.NewError(400, "E_CLIENT_DEREGISTERED", fmt.Sprintf("client %s is deregistered", clientID))
 	}
-	tx := Tx{
+	tx := tse.Tx{
 		ID: txID, TSSID: t.id, TSSSerialNumber: t.serial, ClientID: c.id, ClientSerialNumber: c.serial,
 		State: state, Revision: revision, LatestRevision: revision, LogTime: now,
 	}
 	var stdV1 json.RawMessage
 	if revision == 1 {
-		if state != TxActive || req.schema != nil {
-			return revView{}, NewError(400, "E_FAILED_SCHEMA_VALIDATION", "revision 1 starts the transaction: state ACTIVE and no schema")
+		if state != tse.TxActive || req.schema != nil {
+			return revView{}, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "revision 1 starts the transaction: state ACTIVE and no schema")
 		}
 		if t.active >= s.cfg.MaxActiveTx {
-			return revView{}, NewError(400, "E_TX_LIMIT_REACHED", fmt.Sprintf("%d transactions are ACTIVE: finish or cancel some first", t.active))
+			return revView{}, tse.NewError(400, "E_TX_LIMIT_REACHED", fmt.Sprintf("%d transactions are ACTIVE: finish or cancel some first", t.active))
 		}
 		tx.Number, tx.TimeStart, tx.LogOperation = t.txCounter+1, now, "Start"
 	} else {
@@ -572,26 +574,26 @@ func (s *Simulator) upsertTx(t *simTSS, txIDOrNumber string, revision int, body 
 		tx.ProcessType, tx.ProcessData, stdV1 = prev.ProcessType, prev.ProcessData, prev.stdV1
 		if sch := req.schema; sch != nil {
 			if prev.ProcessType != "" && sch.processType != prev.ProcessType {
-				return revView{}, NewError(409, "E_TX_ILLEGAL_TYPE_CHANGE",
+				return revView{}, tse.NewError(409, "E_TX_ILLEGAL_TYPE_CHANGE",
 					fmt.Sprintf("transaction %s is a %s: the process_type cannot change to %q", txID, prev.ProcessType, sch.processType))
 			}
 			tx.ProcessType, tx.ProcessData, stdV1 = sch.processType, sch.processData, sch.stdV1
 		}
 		tx.LogOperation = "Update"
-		if state != TxActive {
+		if state != tse.TxActive {
 			if tx.ProcessType == "" {
-				return revView{}, NewError(409, "E_TX_NO_TYPE_DEFINED", "a transaction is finished or cancelled with a schema")
+				return revView{}, tse.NewError(409, "E_TX_NO_TYPE_DEFINED", "a transaction is finished or cancelled with a schema")
 			}
 			end := now
 			tx.TimeEnd, tx.LogOperation = &end, "Finish"
 		}
 	}
-	tx.Signature = Signature{Algorithm: SignatureAlgorithm, Counter: t.counter + 1, PublicKey: t.pubB64}
+	tx.Signature = tse.Signature{Algorithm: tse.SignatureAlgorithm, Counter: t.counter + 1, PublicKey: t.pubB64}
 	if tx.Signature.Value, err = signTx(t.key, tx); err != nil {
-		return revView{}, &Error{Class: Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: err.Error()}
+		return revView{}, &tse.Error{Class: tse.Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: err.Error()}
 	}
 	if tx.TimeEnd != nil {
-		tx.QRCodeData = QRCodeData(tx)
+		tx.QRCodeData = tse.QRCodeData(tx)
 	}
 	rec := record{Op: opTx, TSS: t.id, Time: now.Unix(), Counter: tx.Signature.Counter,
 		BodyHash: hex.EncodeToString(sum[:]), Metadata: req.metadata, Tx: &tx, StdV1: stdV1, LogV: logVersionTR}
@@ -622,10 +624,10 @@ func (s *Simulator) getTx(t *simTSS, idOrNumber string, revision int) (revView, 
 		st = t.txByNumber(idOrNumber)
 	}
 	if st == nil {
-		return revView{}, nil, NewError(404, "E_TX_NOT_FOUND", fmt.Sprintf("transaction %s not found", idOrNumber))
+		return revView{}, nil, tse.NewError(404, "E_TX_NOT_FOUND", fmt.Sprintf("transaction %s not found", idOrNumber))
 	}
 	if revision < 0 || revision > len(st.revs) {
-		return revView{}, nil, NewError(400, "E_TX_REVISION_NOT_FOUND", fmt.Sprintf("transaction %s has no revision %d", idOrNumber, revision))
+		return revView{}, nil, tse.NewError(400, "E_TX_REVISION_NOT_FOUND", fmt.Sprintf("transaction %s has no revision %d", idOrNumber, revision))
 	}
 	if revision == 0 {
 		revision = len(st.revs)
@@ -635,12 +637,12 @@ func (s *Simulator) getTx(t *simTSS, idOrNumber string, revision int) (revView, 
 }
 
 // listTx is fiskaly's listTransactions, with its 20 calls a minute per TSS.
-func (s *Simulator) listTx(t *simTSS, q ListQuery) (TxPage, error) {
+func (s *Simulator) listTx(t *simTSS, q tse.ListQuery) (tse.TxPage, error) {
 	views, err := s.listTxViews(t, q)
 	if err != nil {
-		return TxPage{}, err
+		return tse.TxPage{}, err
 	}
-	page := TxPage{Data: make([]Tx, len(views)), Count: len(views)}
+	page := tse.TxPage{Data: make([]tse.Tx, len(views)), Count: len(views)}
 	for i, v := range views {
 		page.Data[i] = v.Tx
 	}
@@ -648,7 +650,7 @@ func (s *Simulator) listTx(t *simTSS, q ListQuery) (TxPage, error) {
 }
 
 // listTxViews is listTx as the HTTP face answers it.
-func (s *Simulator) listTxViews(t *simTSS, q ListQuery) ([]revView, error) {
+func (s *Simulator) listTxViews(t *simTSS, q tse.ListQuery) ([]revView, error) {
 	now := s.cfg.Now()
 	window := t.listCalls[:0]
 	for _, c := range t.listCalls {
@@ -668,21 +670,21 @@ func (s *Simulator) listTxViews(t *simTSS, q ListQuery) ([]revView, error) {
 		q.Limit = simPageMax
 	}
 	if q.Limit < 1 || q.Limit > simPageMax || q.Offset < 0 {
-		return nil, NewError(400, "E_FAILED_SCHEMA_VALIDATION", "limit must be 1-100 and offset at least 0")
+		return nil, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "limit must be 1-100 and offset at least 0")
 	}
 	if q.OrderBy == "" {
 		q.OrderBy = "number"
 	}
 	key, ok := txSortKeys[q.OrderBy]
 	if !ok {
-		return nil, NewError(400, "E_FAILED_SCHEMA_VALIDATION", "order_by must be number, state, time_start or time_end")
+		return nil, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "order_by must be number, state, time_start or time_end")
 	}
 	if q.Order != "" && q.Order != "asc" && q.Order != "desc" {
-		return nil, NewError(400, "E_FAILED_SCHEMA_VALIDATION", "order must be asc or desc")
+		return nil, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "order must be asc or desc")
 	}
 	for _, st := range q.States {
-		if st != TxActive && st != TxFinished && st != TxCancelled {
-			return nil, NewError(400, "E_FAILED_SCHEMA_VALIDATION", fmt.Sprintf("states: %q is not ACTIVE, FINISHED or CANCELLED", st))
+		if st != tse.TxActive && st != tse.TxFinished && st != tse.TxCancelled {
+			return nil, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", fmt.Sprintf("states: %q is not ACTIVE, FINISHED or CANCELLED", st))
 		}
 	}
 	var all []*simTx
@@ -736,19 +738,19 @@ func cmpInt(a, b int64) int {
 }
 
 // info is the TSS as the Provider reports it.
-func (s *Simulator) info(t *simTSS) TSSInfo {
-	return TSSInfo{
+func (s *Simulator) info(t *simTSS) tse.TSSInfo {
+	return tse.TSSInfo{
 		ID: t.id, State: t.state, Description: t.description, SerialNumber: t.serial,
 		PublicKey: t.pubB64, CertificateDER: append([]byte(nil), t.cert...), CertNotAfter: t.notAfter,
-		SignatureAlgorithm: SignatureAlgorithm, SignatureCounter: t.counter, TransactionCounter: t.txCounter,
+		SignatureAlgorithm: tse.SignatureAlgorithm, SignatureCounter: t.counter, TransactionCounter: t.txCounter,
 		ActiveTransactions: t.active, MaxActiveTx: s.cfg.MaxActiveTx,
 		RegisteredClients: len(t.clients), MaxClients: s.cfg.MaxClients,
 		ProviderRequestTime: s.now(),
 	}
 }
 
-func clientInfo(c *simClient) ClientInfo {
-	return ClientInfo{ID: c.id, SerialNumber: c.serial, State: c.state, TSSID: c.tss}
+func clientInfo(c *simClient) tse.ClientInfo {
+	return tse.ClientInfo{ID: c.id, SerialNumber: c.serial, State: c.state, TSSID: c.tss}
 }
 
 // randomCode is a random string of letters and digits (PUKs, PINs).

@@ -1,4 +1,4 @@
-package tse
+package tsesim
 
 import (
 	"crypto/ecdsa"
@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"posbox/tse"
 	"posbox/tse/tsetar"
 )
 
@@ -16,7 +17,7 @@ import (
 // a system log for every other event that consumes a counter (state
 // changes, admin PIN, admin login and logout, client registration). The
 // journal holds what each message needs, so an export can rebuild them
-// byte for byte (sim_export.go writes them into the TAR).
+// byte for byte (export.go writes them into the TAR).
 
 // logVersionTR marks journal records signed as TR-03151 log messages;
 // records written before carry the simulator's older "|"-joined signed
@@ -24,8 +25,8 @@ import (
 const logVersionTR = 1
 
 // signTx signs a revision as its TR-03151 transaction log message.
-func signTx(key *ecdsa.PrivateKey, tx Tx) (string, error) {
-	m, err := TxLogMessage(tx)
+func signTx(key *ecdsa.PrivateKey, tx tse.Tx) (string, error) {
+	m, err := tse.TxLogMessage(tx)
 	if err != nil {
 		return "", err
 	}
@@ -41,9 +42,9 @@ func systemEvent(rec record) (event string, data []byte) {
 	switch rec.Op {
 	case opTSSState:
 		switch rec.State {
-		case TSSInitialized:
+		case tse.TSSInitialized:
 			event = "initialize"
-		case TSSDisabled:
+		case tse.TSSDisabled:
 			event = "disableSecureElement"
 		default: // personalisation (UNINITIALIZED) and forced states
 			event = "updateDevice"
@@ -57,7 +58,7 @@ func systemEvent(rec record) (event string, data []byte) {
 	case opAdminLogout:
 		return "logOut", ctxString(1, "admin")
 	case opClient:
-		if rec.State == ClientDeregistered {
+		if rec.State == tse.ClientDeregistered {
 			return "deregisterClient", ctxString(1, rec.Serial)
 		}
 		return "registerClient", ctxString(1, rec.Serial)
@@ -105,7 +106,7 @@ func logMessageOf(t *simTSS, rec record) (*tsetar.LogMessage, error) {
 			return nil, fmt.Errorf("tse: journal tx record without transaction")
 		}
 		var err error
-		if m, err = TxLogMessage(*rec.Tx); err != nil {
+		if m, err = tse.TxLogMessage(*rec.Tx); err != nil {
 			return nil, err
 		}
 	} else {
