@@ -488,107 +488,162 @@ func usable(t *simTSS) error {
 // exists, its number. Rules the OpenAPI leaves open are the simulator's
 // documented assumptions: the same revision with the same body answers the
 // stored revision; with another body 409 E_TX_UPSERT; a skipped revision
-// 400 E_TX_UPSERT.
+// 400 E_TX_UPSERT. The checks run in fiskaly's order: where the revision
+// goes (upsertTarget), whether it may come next (checkRevision), what the
+// body asks (parseTxBody), what the revision becomes (nextRevision); only
+// then is it signed and committed (signAndCommit).
 func (s *Simulator) upsertTx(t *simTSS, txIDOrNumber string, revision int, body []byte) (revView, error) {
+	st, txID, now, err := s.upsertTarget(t, txIDOrNumber, revision)
+	if err != nil {
+		return revView{}, err
+	}
+	sum := sha256.Sum256(body)
+	repeat, err := checkRevision(st, txID, revision, sum)
+	if err != nil {
+		return revView{}, err
+	}
+	if repeat {
+		return s.readRevision(st, revision)
+	}
+	req, c, err := s.parseTxBody(t, body)
+	if err != nil {
+		return revView{}, err
+	}
+	tx := tse.Tx{
+		ID: txID, TSSID: t.id, TSSSerialNumber: t.serial, ClientID: c.id, ClientSerialNumber: c.serial,
+		State: req.state, Revision: revision, LatestRevision: revision, LogTime: now,
+	}
+	stdV1, err := s.nextRevision(t, st, &tx, req.schema, now)
+	if err != nil {
+		return revView{}, err
+	}
+	return s.signAndCommit(t, tx, stdV1, sum, req.metadata, now)
+}
+
+// upsertTarget checks the path and the TSS and finds the transaction a
+// revision goes to: st is nil for a new one, which only a UUID starts.
+// now is the time the revision is signed at.
+func (s *Simulator) upsertTarget(t *simTSS, txIDOrNumber string, revision int) (st *simTx, txID string, now time.Time, err error) {
 	txID, byNumber := strings.ToLower(txIDOrNumber), false
 	if !tse.ValidUUID(txID) {
 		if !isTxNumber(txID) {
-			return revView{}, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "tx_id_or_number must be a UUID or a transaction number")
+			return nil, "", now, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "tx_id_or_number must be a UUID or a transaction number")
 		}
 		byNumber = true
 	}
 	if revision < 1 {
-		return revView{}, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "tx_revision must be a positive integer")
+		return nil, "", now, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "tx_revision must be a positive integer")
 	}
 	if err := usable(t); err != nil {
-		return revView{}, err
+		return nil, "", now, err
 	}
-	now := s.now()
+	now = s.now()
 	if !now.Before(t.notAfter) {
-		return revView{}, tse.NewError(423, "E_CERTIFICATE_EXPIRED", "the TSS certificate expired on "+t.notAfter.UTC().Format(time.RFC3339)+": a new TSS is needed")
+		return nil, "", now, tse.NewError(423, "E_CERTIFICATE_EXPIRED", "the TSS certificate expired on "+t.notAfter.UTC().Format(time.RFC3339)+": a new TSS is needed")
 	}
-	var st *simTx
-	if byNumber {
-		// A number names a transaction the TSS numbered: it updates, it
-		// never starts one.
-		if st = t.txByNumber(txID); st == nil {
-			return revView{}, tse.NewError(404, "E_TX_NOT_FOUND", fmt.Sprintf("transaction %s not found", txIDOrNumber))
-		}
-		txID = st.id
-	} else {
-		st = t.txs[txID]
+	if !byNumber {
+		return t.txs[txID], txID, now, nil
 	}
-	sum := sha256.Sum256(body)
-	if st != nil && revision <= len(st.revs) {
+	// A number names a transaction the TSS numbered: it updates, it never
+	// starts one.
+	if st = t.txByNumber(txID); st == nil {
+		return nil, "", now, tse.NewError(404, "E_TX_NOT_FOUND", fmt.Sprintf("transaction %s not found", txIDOrNumber))
+	}
+	return st, st.id, now, nil
+}
+
+// checkRevision applies the revision rules: repeat is true when the
+// revision exists with the same body (it is answered as stored);
+// otherwise the revision must be the next of an ACTIVE transaction, or
+// the first of a new one.
+func checkRevision(st *simTx, txID string, revision int, sum [32]byte) (repeat bool, err error) {
+	switch {
+	case st != nil && revision <= len(st.revs):
 		if st.revs[revision-1].hash != sum {
-			return revView{}, tse.NewError(409, "E_TX_UPSERT", fmt.Sprintf("revision %d of transaction %s was sent with another body", revision, txID))
+			return false, tse.NewError(409, "E_TX_UPSERT", fmt.Sprintf("revision %d of transaction %s was sent with another body", revision, txID))
 		}
-		return s.readRevision(st, revision)
+		return true, nil
+	case st == nil && revision > 1:
+		return false, tse.NewError(404, "E_TX_NOT_FOUND", fmt.Sprintf("transaction %s not found", txID))
+	case st != nil && revision > len(st.revs)+1:
+		return false, tse.NewError(400, "E_TX_UPSERT", fmt.Sprintf("transaction %s is at revision %d: revision %d skips one", txID, len(st.revs), revision))
+	case st != nil && st.state != tse.TxActive:
+		return false, tse.NewError(400, "E_TX_UPSERT", fmt.Sprintf("transaction %s is already %s", txID, st.state))
 	}
-	if st == nil && revision > 1 {
-		return revView{}, tse.NewError(404, "E_TX_NOT_FOUND", fmt.Sprintf("transaction %s not found", txID))
-	}
-	if st != nil && revision > len(st.revs)+1 {
-		return revView{}, tse.NewError(400, "E_TX_UPSERT", fmt.Sprintf("transaction %s is at revision %d: revision %d skips one", txID, len(st.revs), revision))
-	}
-	if st != nil && st.state != tse.TxActive {
-		return revView{}, tse.NewError(400, "E_TX_UPSERT", fmt.Sprintf("transaction %s is already %s", txID, st.state))
-	}
+	return false, nil
+}
+
+// parseTxBody reads an upsert body and finds its client, which must be
+// registered with this TSS.
+func (s *Simulator) parseTxBody(t *simTSS, body []byte) (upsertRequest, *simClient, error) {
 	req, err := parseUpsert(body)
 	if err != nil {
-		return revView{}, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", schemaMessage(err))
+		return req, nil, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", schemaMessage(err))
 	}
 	state, clientID := req.state, req.clientID
 	if state != tse.TxActive && state != tse.TxFinished && state != tse.TxCancelled {
-		return revView{}, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", fmt.Sprintf("state: %q is not ACTIVE, FINISHED or CANCELLED", state))
+		return req, nil, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", fmt.Sprintf("state: %q is not ACTIVE, FINISHED or CANCELLED", state))
 	}
 	if !tse.ValidUUID(clientID) {
-		return revView{}, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "client_id must be a UUID")
+		return req, nil, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "client_id must be a UUID")
 	}
 	c := s.findClient(strings.ToLower(clientID))
 	if c == nil || c.tss != t.id {
-		return revView{}, tse.NewError(400, "E_CLIENT_NOT_FOUND", fmt.Sprintf("client %s is not registered with this TSS", clientID))
+		return req, nil, tse.NewError(400, "E_CLIENT_NOT_FOUND", fmt.Sprintf("client %s is not registered with this TSS", clientID))
 	}
 	if c.state != tse.ClientRegistered {
-		return revView{}, tse.NewError(400, "E_CLIENT_DEREGISTERED", fmt.Sprintf("client %s is deregistered", clientID))
+		return req, nil, tse.NewError(400, "E_CLIENT_DEREGISTERED", fmt.Sprintf("client %s is deregistered", clientID))
 	}
-	tx := tse.Tx{
-		ID: txID, TSSID: t.id, TSSSerialNumber: t.serial, ClientID: c.id, ClientSerialNumber: c.serial,
-		State: state, Revision: revision, LatestRevision: revision, LogTime: now,
-	}
-	var stdV1 json.RawMessage
-	if revision == 1 {
-		if state != tse.TxActive || req.schema != nil {
-			return revView{}, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "revision 1 starts the transaction: state ACTIVE and no schema")
+	return req, c, nil
+}
+
+// nextRevision fills in what the revision becomes: revision 1 starts the
+// transaction (a new number, no schema yet); a later one keeps the number,
+// the start and the schema unless it brings one (of the same processType),
+// and one that ends the transaction needs a schema by then. It answers
+// schema.standard_v1 as the revision will show it.
+func (s *Simulator) nextRevision(t *simTSS, st *simTx, tx *tse.Tx, sch *txSchema, now time.Time) (json.RawMessage, error) {
+	if tx.Revision == 1 {
+		if tx.State != tse.TxActive || sch != nil {
+			return nil, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "revision 1 starts the transaction: state ACTIVE and no schema")
 		}
 		if t.active >= s.cfg.MaxActiveTx {
-			return revView{}, tse.NewError(400, "E_TX_LIMIT_REACHED", fmt.Sprintf("%d transactions are ACTIVE: finish or cancel some first", t.active))
+			return nil, tse.NewError(400, "E_TX_LIMIT_REACHED", fmt.Sprintf("%d transactions are ACTIVE: finish or cancel some first", t.active))
 		}
 		tx.Number, tx.TimeStart, tx.LogOperation = t.txCounter+1, now, "Start"
-	} else {
-		prev, err := s.readRevision(st, len(st.revs))
-		if err != nil {
-			return revView{}, err
-		}
-		tx.Number, tx.TimeStart = prev.Number, prev.TimeStart
-		tx.ProcessType, tx.ProcessData, stdV1 = prev.ProcessType, prev.ProcessData, prev.stdV1
-		if sch := req.schema; sch != nil {
-			if prev.ProcessType != "" && sch.processType != prev.ProcessType {
-				return revView{}, tse.NewError(409, "E_TX_ILLEGAL_TYPE_CHANGE",
-					fmt.Sprintf("transaction %s is a %s: the process_type cannot change to %q", txID, prev.ProcessType, sch.processType))
-			}
-			tx.ProcessType, tx.ProcessData, stdV1 = sch.processType, sch.processData, sch.stdV1
-		}
-		tx.LogOperation = "Update"
-		if state != tse.TxActive {
-			if tx.ProcessType == "" {
-				return revView{}, tse.NewError(409, "E_TX_NO_TYPE_DEFINED", "a transaction is finished or cancelled with a schema")
-			}
-			end := now
-			tx.TimeEnd, tx.LogOperation = &end, "Finish"
-		}
+		return nil, nil
 	}
+	prev, err := s.readRevision(st, len(st.revs))
+	if err != nil {
+		return nil, err
+	}
+	tx.Number, tx.TimeStart = prev.Number, prev.TimeStart
+	stdV1 := prev.stdV1
+	tx.ProcessType, tx.ProcessData = prev.ProcessType, prev.ProcessData
+	if sch != nil {
+		if prev.ProcessType != "" && sch.processType != prev.ProcessType {
+			return nil, tse.NewError(409, "E_TX_ILLEGAL_TYPE_CHANGE",
+				fmt.Sprintf("transaction %s is a %s: the process_type cannot change to %q", tx.ID, prev.ProcessType, sch.processType))
+		}
+		tx.ProcessType, tx.ProcessData, stdV1 = sch.processType, sch.processData, sch.stdV1
+	}
+	tx.LogOperation = "Update"
+	if tx.State != tse.TxActive {
+		if tx.ProcessType == "" {
+			return nil, tse.NewError(409, "E_TX_NO_TYPE_DEFINED", "a transaction is finished or cancelled with a schema")
+		}
+		end := now
+		tx.TimeEnd, tx.LogOperation = &end, "Finish"
+	}
+	return stdV1, nil
+}
+
+// signAndCommit signs the revision with the next signature counter as
+// its TR-03151 log message, adds the QR code data to a finished one and
+// commits it to the journal.
+func (s *Simulator) signAndCommit(t *simTSS, tx tse.Tx, stdV1 json.RawMessage, sum [32]byte, metadata map[string]string, now time.Time) (revView, error) {
 	tx.Signature = tse.Signature{Algorithm: tse.SignatureAlgorithm, Counter: t.counter + 1, PublicKey: t.pubB64}
+	var err error
 	if tx.Signature.Value, err = signTx(t.key, tx); err != nil {
 		return revView{}, &tse.Error{Class: tse.Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: err.Error()}
 	}
@@ -596,7 +651,7 @@ func (s *Simulator) upsertTx(t *simTSS, txIDOrNumber string, revision int, body 
 		tx.QRCodeData = tse.QRCodeData(tx)
 	}
 	rec := record{Op: opTx, TSS: t.id, Time: now.Unix(), Counter: tx.Signature.Counter,
-		BodyHash: hex.EncodeToString(sum[:]), Metadata: req.metadata, Tx: &tx, StdV1: stdV1, LogV: logVersionTR}
+		BodyHash: hex.EncodeToString(sum[:]), Metadata: metadata, Tx: &tx, StdV1: stdV1, LogV: logVersionTR}
 	if err := s.commit(rec); err != nil {
 		return revView{}, err
 	}
