@@ -19,6 +19,7 @@ import (
 	"posbox/backup"
 	"posbox/store"
 	"posbox/tse"
+	"posbox/tse/tsesim"
 )
 
 const testPassphrase = "correct horse battery staple"
@@ -77,7 +78,7 @@ func seedFullDataDir(tb testing.TB) (dataDir string, sale tse.Tx) {
 			tb.Fatal(err)
 		}
 	}
-	sim, err := tse.OpenSimulator(tse.SimConfig{Dir: filepath.Join(dataDir, tse.SimDir)})
+	sim, err := tsesim.Open(tsesim.Config{Dir: filepath.Join(dataDir, tse.SimDir)})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -173,7 +174,7 @@ func TestCompleteBackupRestoreKeepsTheTSS(t *testing.T) {
 		t.Fatalf("backup of the running appliance: exit %d: %s", code, errOut.String())
 	}
 	stopAppliance(t, old)
-	oldSim, err := tse.OpenSimulator(tse.SimConfig{Dir: filepath.Join(old.dataDir, tse.SimDir)})
+	oldSim, err := tsesim.Open(tsesim.Config{Dir: filepath.Join(old.dataDir, tse.SimDir)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +205,7 @@ func TestCompleteBackupRestoreKeepsTheTSS(t *testing.T) {
 	}
 	stopAppliance(t, box)
 
-	sim, err := tse.OpenSimulator(tse.SimConfig{Dir: filepath.Join(newDir, tse.SimDir)})
+	sim, err := tsesim.Open(tsesim.Config{Dir: filepath.Join(newDir, tse.SimDir)})
 	if err != nil {
 		t.Fatal(err)
 	}

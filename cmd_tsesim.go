@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"posbox/server"
-	"posbox/tse"
+	"posbox/tse/tsesim"
 )
 
 // tseSimHTTPDir holds the state of `posbox tse-sim`, apart from the
@@ -49,7 +49,7 @@ func runTSESim(ctx context.Context, args []string, stderr io.Writer, ready chan<
 	log := newLogger(cfg, stderr)
 	dir := filepath.Join(cfg.DataDir, tseSimHTTPDir)
 	// Empty: TSSs come from a setup (PUT /tss/{id}), as at fiskaly.
-	sim, err := tse.OpenSimulator(tse.SimConfig{Dir: dir, Empty: true, CertValidity: *certValidity, MaxActiveTx: *maxActive, MaxClients: *maxClients,
+	sim, err := tsesim.Open(tsesim.Config{Dir: dir, Empty: true, CertValidity: *certValidity, MaxActiveTx: *maxActive, MaxClients: *maxClients,
 		ExportDelay: exportDelayOf(*exportDelay)})
 	if err != nil {
 		return err
@@ -60,7 +60,7 @@ func runTSESim(ctx context.Context, args []string, stderr io.Writer, ready chan<
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	var h http.Handler = tse.NewSimServer(sim, *apiKey, *apiSecret)
+	var h http.Handler = tsesim.NewServer(sim, *apiKey, *apiSecret)
 	if *latency > 0 {
 		h = delayed(h, *latency)
 	}
@@ -79,7 +79,7 @@ func runTSESim(ctx context.Context, args []string, stderr io.Writer, ready chan<
 	return nil
 }
 
-// exportDelayOf maps the flag to SimConfig.ExportDelay, where 0 means the
+// exportDelayOf maps the flag to tsesim.Config.ExportDelay, where 0 means the
 // default: --export-delay 0 makes exports ready at the first look.
 func exportDelayOf(d time.Duration) time.Duration {
 	if d <= 0 {

@@ -15,6 +15,7 @@ import (
 	"posbox/store"
 	"posbox/store/storetest"
 	"posbox/tse"
+	"posbox/tse/tsesim"
 )
 
 // The TSE archive is kept ten years: the nightly backups' retention never
@@ -37,7 +38,7 @@ func TestCompleteBackupKeepsTheTSEArchive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sim, err := tse.OpenSimulator(tse.SimConfig{Dir: filepath.Join(dataDir, tse.SimDir), Now: clock.Now})
+	sim, err := tsesim.Open(tsesim.Config{Dir: filepath.Join(dataDir, tse.SimDir), Now: clock.Now})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 
 	"posbox/fiscal/queue"
 	"posbox/store"
-	"posbox/tse"
+	"posbox/tse/tsesim"
 )
 
 // The TSE jobs sit in the UTC scheduler at their times: the self-test at
@@ -28,7 +28,7 @@ func TestTSEJobsSchedule(t *testing.T) {
 	if err := st.CreateRestaurant(ctx, r); err != nil {
 		t.Fatal(err)
 	}
-	sim, err := tse.OpenSimulator(tse.SimConfig{Dir: t.TempDir()})
+	sim, err := tsesim.Open(tsesim.Config{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"posbox/tse"
+	"posbox/tse/tsesim"
 )
 
 // openTSEProvider is the appliance's TSE: the fiskaly client when
@@ -37,7 +38,7 @@ func openTSEProvider(cfg Config, log *slog.Logger) (tse.Provider, io.Closer, err
 		log.Warn("an unfinished `posbox tse setup` is pending; signing with the simulator until it completes",
 			"file", filepath.Join(cfg.DataDir, tse.SetupFile))
 	}
-	sim, err := tse.OpenSimulator(tse.SimConfig{Dir: filepath.Join(cfg.DataDir, tse.SimDir)})
+	sim, err := tsesim.Open(tsesim.Config{Dir: filepath.Join(cfg.DataDir, tse.SimDir)})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -18,7 +18,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"posbox/internal/poll"
-	"posbox/tse"
+	"posbox/tse/tsesim"
 	"posbox/tse/tsetar"
 )
 
@@ -351,11 +351,11 @@ func TestConsoleFiscal(t *testing.T) {
 
 	// The nightly run meets a TAR with a bad signature: the range is
 	// rejected, and the page says so in words, with the reason in its row.
-	a.sim.SetExportFault(tse.ExportFault{Tamper: 2})
+	a.sim.SetExportFault(tsesim.ExportFault{Tamper: 2})
 	if err := a.archive.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	a.sim.SetExportFault(tse.ExportFault{})
+	a.sim.SetExportFault(tsesim.ExportFault{})
 	code, body = a.call(t, "GET", "/api/tse/archives", admin, "")
 	var rejected struct {
 		Archives []struct {

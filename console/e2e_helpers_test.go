@@ -37,6 +37,7 @@ import (
 	"posbox/server"
 	"posbox/store"
 	"posbox/tse"
+	"posbox/tse/tsesim"
 )
 
 const adminPassword = "correct-horse-battery"
@@ -48,7 +49,7 @@ const testFingerprint = "3A:91:0C:5E:77:12:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:2
 // appliance is posbox as serve builds it, on loopback.
 type appliance struct {
 	st         *store.Store
-	sim        *tse.Simulator
+	sim        *tsesim.Simulator
 	archive    *archive.Archive
 	srv        *server.Server
 	url        string
@@ -82,7 +83,7 @@ func newApplianceWith(tb testing.TB, provider tse.Provider) *appliance {
 	}
 	// Exports are ready at the first look, so an export of dates is
 	// archived after the archive's first poll (5 s).
-	a.sim, err = tse.OpenSimulator(tse.SimConfig{Dir: tb.TempDir(), ExportDelay: -1})
+	a.sim, err = tsesim.Open(tsesim.Config{Dir: tb.TempDir(), ExportDelay: -1})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"posbox/tse"
 	"posbox/tse/simtest"
+	"posbox/tse/tsesim"
 )
 
 // The TSE page: the health, a self-test watched from RUNNING to PASSED,
@@ -137,7 +138,7 @@ func TestConsoleSimulatorIsNoTSE(t *testing.T) {
 func TestConsoleRealTSEAndOutage(t *testing.T) {
 	proc := simtest.Start(t, time.Now)
 	client, err := tse.NewFiskaly(tse.FiskalyConfig{BaseURL: "http://" + proc.Addr, APIKey: simtest.Key, APISecret: simtest.Secret,
-		TSSID: proc.Sim.TSSID(), AdminPIN: tse.DefaultSimAdminPIN})
+		TSSID: proc.Sim.TSSID(), AdminPIN: tsesim.DefaultAdminPIN})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"posbox/internal/retryafter"
 )
 
 const userAgent = "posbox-Webhooks/1"
@@ -122,23 +124,9 @@ func httpFailure(resp *http.Response) *Failure {
 	switch {
 	case code == http.StatusRequestTimeout, code == http.StatusTooEarly, code == http.StatusTooManyRequests, code >= 500:
 		f.Retryable, f.Temporary = true, true
-		f.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), time.Now())
+		f.RetryAfter = retryafter.Parse(resp.Header.Get("Retry-After"), time.Now())
 	}
 	return f
-}
-
-// retryAfter reads Retry-After as seconds or an HTTP date.
-func retryAfter(v string, now time.Time) time.Duration {
-	if v == "" {
-		return 0
-	}
-	if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n > 0 {
-		return time.Duration(n) * time.Second
-	}
-	if t, err := http.ParseTime(v); err == nil && t.After(now) {
-		return t.Sub(now)
-	}
-	return 0
 }
 
 // transportFailure names a failed request briefly; a blocked target is

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"posbox/internal/poll"
-	"posbox/tse"
+	"posbox/tse/tsesim"
 )
 
 // dsfinvkColumns are the DSFinV-K 2.3 files and their columns in order, as
@@ -225,7 +225,7 @@ func TestDSFinVKExportOfADay(t *testing.T) {
 	e.sell(t, sale("KASSE-02", 700), staffTok)
 
 	// The TSE goes down: two sales go out without TSE data.
-	e.sim.SetFault(tse.Fault{Offline: true})
+	e.sim.SetFault(tsesim.Fault{Offline: true})
 	lateBody := sale("KASSE-01", 550)
 	lateBody["amounts_per_vat_rate"] = []any{map[string]any{"vat_rate": "REDUCED_1", "amount": json.Number("5.50")}}
 	status, late := e.sell(t, lateBody, staffTok)
@@ -264,7 +264,7 @@ func TestDSFinVKExportOfADay(t *testing.T) {
 
 	// The TSE is back and signs them late; the same closing exported again
 	// shows the signatures and still the failure.
-	e.sim.SetFault(tse.Fault{})
+	e.sim.SetFault(tsesim.Fault{})
 	e.advance(30 * time.Second)
 	poll.Until(t, 15*time.Second, "queue drained", func() bool { return e.queueEmpty(t) })
 	x = e.readExport(t, "client_serial=KASSE-01&z_from=1&z_to=1")

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"posbox/internal/poll"
-	"posbox/tse"
+	"posbox/tse/tsesim"
 )
 
 // The daily report sums one local day from every area: hours worked,
@@ -31,11 +31,11 @@ func TestDailyReportCountsTheDay(t *testing.T) {
 	if s, _ := e.sell(t, sale("KASSE-01", 100), staffTok); s != http.StatusCreated {
 		t.Fatalf("signed sale: status %d", s)
 	}
-	e.sim.SetFault(tse.Fault{Offline: true})
+	e.sim.SetFault(tsesim.Fault{Offline: true})
 	if s, _ := e.sell(t, sale("KASSE-01", 200), staffTok); s != http.StatusAccepted {
 		t.Fatalf("sale during outage: status %d", s)
 	}
-	e.sim.SetFault(tse.Fault{})
+	e.sim.SetFault(tsesim.Fault{})
 	e.advance(30 * time.Second)
 	poll.Until(t, 15*time.Second, "queue drained", func() bool { return e.queueEmpty(t) })
 

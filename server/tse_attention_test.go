@@ -9,6 +9,7 @@ import (
 
 	"posbox/internal/poll"
 	"posbox/tse"
+	"posbox/tse/tsesim"
 )
 
 // refusingProvider is the simulator refusing every sale's finish
@@ -33,7 +34,7 @@ func (p *refusingProvider) Upsert(ctx context.Context, r tse.UpsertRequest) (tse
 // refuse is cleared.
 func newRefusingEnv(tb testing.TB, o tseEnvOpts) (*tseEnv, *refusingProvider) {
 	var rp *refusingProvider
-	o.provider = func(s *tse.Simulator) tse.Provider {
+	o.provider = func(s *tsesim.Simulator) tse.Provider {
 		rp = &refusingProvider{Provider: s}
 		rp.refuse.Store(true)
 		return rp

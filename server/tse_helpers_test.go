@@ -20,6 +20,7 @@ import (
 	"posbox/store"
 	"posbox/store/storetest"
 	"posbox/tse"
+	"posbox/tse/tsesim"
 )
 
 // tseEnv is a test appliance with the in-process simulator (its state in
@@ -28,7 +29,7 @@ type tseEnv struct {
 	*testEnv
 	q       *queue.Queue
 	arc     *archive.Archive // with tseEnvOpts.archive
-	sim     *tse.Simulator
+	sim     *tsesim.Simulator
 	dbDir   string
 	simDir  string
 	stop    context.CancelFunc
@@ -43,9 +44,9 @@ type tseEnvOpts struct {
 	maxClients  int
 	certValid   time.Duration
 	noWorker    bool
-	provider    func(*tse.Simulator) tse.Provider // wraps the simulator (e.g. gate it)
-	external    tse.Provider                      // a provider elsewhere (HTTP); no simulator is opened
-	dbDir       string                            // reopen an existing appliance
+	provider    func(*tsesim.Simulator) tse.Provider // wraps the simulator (e.g. gate it)
+	external    tse.Provider                         // a provider elsewhere (HTTP); no simulator is opened
+	dbDir       string                               // reopen an existing appliance
 	simDir      string
 	clock       *storetest.Clock
 	restaurant  *store.Restaurant
@@ -86,7 +87,7 @@ func newTSEEnv(tb testing.TB, o tseEnvOpts) *tseEnv {
 	}
 	p := o.external
 	if p == nil {
-		e.sim, err = tse.OpenSimulator(tse.SimConfig{Dir: o.simDir, Now: o.clock.Now, MaxActiveTx: o.maxActive, MaxClients: o.maxClients, CertValidity: o.certValid})
+		e.sim, err = tsesim.Open(tsesim.Config{Dir: o.simDir, Now: o.clock.Now, MaxActiveTx: o.maxActive, MaxClients: o.maxClients, CertValidity: o.certValid})
 		if err != nil {
 			tb.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 	"posbox/store/storetest"
 	"posbox/tse"
 	"posbox/tse/simtest"
+	"posbox/tse/tsesim"
 )
 
 // simProcess is a served simulator (simtest) with the test's clock.
@@ -29,7 +30,7 @@ func startSimProcess(tb testing.TB, clock *storetest.Clock) *simProcess {
 func (p *simProcess) client(tb testing.TB, txTimeout time.Duration) *tse.Fiskaly {
 	tb.Helper()
 	f, err := tse.NewFiskaly(tse.FiskalyConfig{BaseURL: "http://" + p.Addr, APIKey: simKey, APISecret: simSecret,
-		TSSID: p.Sim.TSSID(), AdminPIN: tse.DefaultSimAdminPIN, Now: p.clock.Now, TxTimeout: txTimeout})
+		TSSID: p.Sim.TSSID(), AdminPIN: tsesim.DefaultAdminPIN, Now: p.clock.Now, TxTimeout: txTimeout})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -106,7 +107,7 @@ func TestTSEOverHTTPApplyThenTimeout(t *testing.T) {
 	if s, _ := e.sell(t, sale("KASSE-01", 100), e.adminToken); s != http.StatusCreated {
 		t.Fatalf("status %d", s)
 	}
-	proc.Sim.SetFault(tse.Fault{ApplyThenTimeout: 2}) // the start and its first resend
+	proc.Sim.SetFault(tsesim.Fault{ApplyThenTimeout: 2}) // the start and its first resend
 	s, tx := e.sell(t, sale("KASSE-01", 200), e.adminToken)
 	if s != http.StatusAccepted {
 		t.Fatalf("status %d", s)

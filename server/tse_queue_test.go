@@ -12,13 +12,14 @@ import (
 	"posbox/internal/poll"
 	"posbox/store"
 	"posbox/tse"
+	"posbox/tse/tsesim"
 )
 
 // The provider applies a revision, then the answer is lost: the resend
 // carries the same bytes and the provider holds one transaction, not two.
 func TestTSEApplyThenTimeoutMakesOneTransaction(t *testing.T) {
 	e := newTSEEnv(t, tseEnvOpts{})
-	e.sim.SetFault(tse.Fault{ApplyThenTimeout: 2}) // the start and its first resend
+	e.sim.SetFault(tsesim.Fault{ApplyThenTimeout: 2}) // the start and its first resend
 	status, tx := e.sell(t, sale("KASSE-01", 990), e.adminToken)
 	if status != http.StatusAccepted || tx["tse_unavailable"] != true {
 		t.Fatalf("status %d %v, want 202 unavailable", status, tx)
@@ -55,7 +56,7 @@ func TestTSEOutageThenRecoveryInOrder(t *testing.T) {
 	if s, _ := e.sell(t, sale("KASSE-01", 100), e.adminToken); s != http.StatusCreated {
 		t.Fatalf("status %d", s)
 	}
-	e.sim.SetFault(tse.Fault{Offline: true})
+	e.sim.SetFault(tsesim.Fault{Offline: true})
 	var ids []string
 	s, tx := e.sell(t, sale("KASSE-01", 200), e.adminToken)
 	if s != http.StatusAccepted {
@@ -98,7 +99,7 @@ func TestTSEOutageThenRecoveryInOrder(t *testing.T) {
 		t.Fatalf("queue %v, want %d pending", q["pending"], 2*len(ids))
 	}
 	// The provider comes back; the half-open probe (every 30 s) finds it.
-	e.sim.SetFault(tse.Fault{})
+	e.sim.SetFault(tsesim.Fault{})
 	e.advance(30 * time.Second)
 	poll.Until(t, 15*time.Second, "queue drained", func() bool { return e.queueEmpty(t) })
 
@@ -140,7 +141,7 @@ func TestTSEOutageThenRecoveryInOrder(t *testing.T) {
 // provider asked, and the sale is signed after it.
 func TestTSERateLimitHonoursRetryAfter(t *testing.T) {
 	e := newTSEEnv(t, tseEnvOpts{})
-	e.sim.SetFault(tse.Fault{RateLimited: 7 * time.Second})
+	e.sim.SetFault(tsesim.Fault{RateLimited: 7 * time.Second})
 	t0 := e.clock.Now()
 	s, tx := e.sell(t, sale("KASSE-01", 100), e.adminToken)
 	if s != http.StatusAccepted {
@@ -155,7 +156,7 @@ func TestTSERateLimitHonoursRetryAfter(t *testing.T) {
 	if st := e.status(t); st["circuit"] != "closed" {
 		t.Fatalf("status %v", st)
 	}
-	e.sim.SetFault(tse.Fault{})
+	e.sim.SetFault(tsesim.Fault{})
 	e.advance(7 * time.Second)
 	poll.Until(t, 15*time.Second, "queue drained", func() bool { return e.queueEmpty(t) })
 	if got := e.tx(t, tx["id"].(string)); got["signed"] != true {
@@ -168,11 +169,11 @@ func TestTSERateLimitHonoursRetryAfter(t *testing.T) {
 func TestTSEExpiredCertificateOrDisabledPausesQueue(t *testing.T) {
 	for _, c := range []struct {
 		name   string
-		break_ func(*tse.Simulator) error
+		break_ func(*tsesim.Simulator) error
 		code   string
 	}{
-		{"expired certificate", (*tse.Simulator).ExpireCertificate, "E_CERTIFICATE_EXPIRED"},
-		{"disabled", func(s *tse.Simulator) error { return s.SetState(tse.TSSDisabled) }, "E_TSS_DISABLED"},
+		{"expired certificate", (*tsesim.Simulator).ExpireCertificate, "E_CERTIFICATE_EXPIRED"},
+		{"disabled", func(s *tsesim.Simulator) error { return s.SetState(tse.TSSDisabled) }, "E_TSS_DISABLED"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e := newTSEEnv(t, tseEnvOpts{})
@@ -217,7 +218,7 @@ func TestTSECrashBetweenStartAndFinish(t *testing.T) {
 	if s, _ := e.sell(t, sale("KASSE-01", 100), e.adminToken); s != http.StatusCreated {
 		t.Fatalf("status %d", s)
 	}
-	e.sim.SetFault(tse.Fault{ApplyThenTimeout: 1})
+	e.sim.SetFault(tsesim.Fault{ApplyThenTimeout: 1})
 	_, tx := e.sell(t, sale("KASSE-01", 250), e.adminToken)
 	poll.Until(t, 15*time.Second, "start applied, answer lost", func() bool { return e.filed(t, 1) })
 	if ptx := e.providerTx(t, tx["id"].(string)); ptx.State != tse.TxActive {
@@ -277,7 +278,7 @@ func TestTSECrashBetweenStartAndFinish(t *testing.T) {
 // next start.
 func TestTSEWorkerStopHandsBackItem(t *testing.T) {
 	e := newTSEEnv(t, tseEnvOpts{budget: time.Millisecond})
-	e.sim.SetFault(tse.Fault{Latency: time.Hour})
+	e.sim.SetFault(tsesim.Fault{Latency: time.Hour})
 	if s, _ := e.sell(t, sale("KASSE-01", 100), e.adminToken); s != http.StatusAccepted {
 		t.Fatalf("status %d, want 202 after the budget", s)
 	}
@@ -303,9 +304,9 @@ func TestTSEWorkerStopHandsBackItem(t *testing.T) {
 // Info with the provider unreachable and nothing known: 503 tse_unavailable.
 func TestTSEInfoUnavailableWithoutCache(t *testing.T) {
 	e := newTSEEnv(t, tseEnvOpts{noWorker: true})
-	e.sim.SetFault(tse.Fault{Offline: true})
+	e.sim.SetFault(tsesim.Fault{Offline: true})
 	wantProblem(t, e.do(t, "GET", "/api/tse/info", nil, e.adminToken), http.StatusServiceUnavailable, "tse_unavailable")
-	e.sim.SetFault(tse.Fault{})
+	e.sim.SetFault(tsesim.Fault{})
 	rec := e.do(t, "GET", "/api/tse/info", nil, e.adminToken)
 	wantStatus(t, rec, http.StatusOK)
 	info := decodeJSON(t, rec)["info"].(map[string]any)
@@ -349,7 +350,7 @@ func TestTSELockedIsRetried(t *testing.T) {
 	if s, _ := e.sell(t, sale("KASSE-01", 100), e.adminToken); s != http.StatusCreated {
 		t.Fatalf("status %d", s)
 	}
-	e.sim.SetFault(tse.Fault{FlakyEvery: 2}) // the start passes, the finish gets 503
+	e.sim.SetFault(tsesim.Fault{FlakyEvery: 2}) // the start passes, the finish gets 503
 	s, tx := e.sell(t, sale("KASSE-01", 200), e.adminToken)
 	if s != http.StatusAccepted {
 		t.Fatalf("status %d", s)

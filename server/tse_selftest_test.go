@@ -11,6 +11,7 @@ import (
 	"posbox/internal/poll"
 	"posbox/store"
 	"posbox/tse"
+	"posbox/tse/tsesim"
 )
 
 // gatedProvider is the simulator whose TSS reads wait at a gate while it
@@ -49,7 +50,7 @@ func (g *gatedProvider) TSS(ctx context.Context) (tse.TSSInfo, error) {
 // running test and start nothing; it then passes and shows in status.
 func TestTSESelfTestSingleFlight(t *testing.T) {
 	var gp *gatedProvider
-	e := newTSEEnv(t, tseEnvOpts{provider: func(s *tse.Simulator) tse.Provider {
+	e := newTSEEnv(t, tseEnvOpts{provider: func(s *tsesim.Simulator) tse.Provider {
 		gp = &gatedProvider{Provider: s}
 		return gp
 	}})
@@ -169,7 +170,7 @@ func TestTSECertificateExpiringOnce(t *testing.T) {
 // gives the event the code, so the notification can say it in German.
 func TestTSESelfTestUnreachableIsReadable(t *testing.T) {
 	e := newTSEEnv(t, tseEnvOpts{noWorker: true})
-	e.sim.SetFault(tse.Fault{Offline: true})
+	e.sim.SetFault(tsesim.Fault{Offline: true})
 	if err := e.q.SelfTestJob(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -2,12 +2,12 @@ package tse
 
 import (
 	"net/http"
-	"time"
 )
 
 // classify maps a provider answer to what the caller should do about it
-// (docs/DESIGN.md, TSE, "Error classes"). The simulator and the fiskaly client share it, so
-// both faces of a failure look alike to the queue.
+// (docs/DESIGN.md, TSE, "Error classes"). The simulator (through NewError)
+// and the fiskaly client share it, so both faces of a failure look alike
+// to the queue.
 func classify(status int, code string) Class {
 	switch code {
 	case "E_PENDING_TX_CONFLICT", "E_TX_UPSERT", "E_TX_REVISION_NOT_FOUND",
@@ -41,8 +41,9 @@ func classify(status int, code string) Class {
 	return TxPermanent
 }
 
-// apiError builds a classified error as the provider would answer it.
-func apiError(status int, code, msg string) *Error {
+// NewError builds a classified error as the provider would answer it;
+// the simulator answers its refusals with it too.
+func NewError(status int, code, msg string) *Error {
 	return &Error{Class: classify(status, code), HTTPStatus: status, Code: code, Message: msg}
 }
 
@@ -52,12 +53,8 @@ const (
 	CodeTimeout = "E_TIMEOUT"
 )
 
-func transportError(code, msg string) *Error {
+// NewTransportError is a failure without an HTTP answer (CodeNetwork,
+// CodeTimeout): always Transient.
+func NewTransportError(code, msg string) *Error {
 	return &Error{Class: Transient, Code: code, Message: msg}
-}
-
-func retryAfterError(status int, code, msg string, after time.Duration) *Error {
-	e := apiError(status, code, msg)
-	e.RetryAfter = after
-	return e
 }

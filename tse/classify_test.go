@@ -63,7 +63,7 @@ func TestReasonIsAShortSentence(t *testing.T) {
 			t.Errorf("%s: %q, want %q", c.code, got, c.want)
 		}
 	}
-	raw := transportError(CodeNetwork, `Put "http://127.0.0.1:8091/api/v2/tss/x/tx/y?tx_revision=1": EOF`)
+	raw := NewTransportError(CodeNetwork, `Put "http://127.0.0.1:8091/api/v2/tss/x/tx/y?tx_revision=1": EOF`)
 	if code, reason := Describe(raw); code != CodeNetwork || reason != "TSE provider unreachable (network error)" {
 		t.Errorf("Describe: %s %q", code, reason)
 	}

@@ -1,4 +1,4 @@
-package tse
+package tse_test
 
 import (
 	"bytes"
@@ -13,6 +13,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"posbox/tse"
+	"posbox/tse/simtest"
+	"posbox/tse/tsesim"
 )
 
 // asn1Line is one line of `openssl asn1parse`: offset, depth, header
@@ -39,18 +43,18 @@ func TestExportCheckedByTarAndOpenSSL(t *testing.T) {
 		}
 		return string(out)
 	}
-	clk := newTestClock()
-	s := openSim(t, t.TempDir(), clk, func(c *SimConfig) { c.ExportDelay = -1 })
+	clk := simtest.NewClock()
+	s := simtest.Open(t, t.TempDir(), clk, func(c *tsesim.Config) { c.ExportDelay = -1 })
 	ctx := context.Background()
-	if _, err := s.EnsureClient(ctx, testClient, "KASSE-01"); err != nil {
+	if _, err := s.EnsureClient(ctx, simtest.ClientID, "KASSE-01"); err != nil {
 		t.Fatal(err)
 	}
-	_, fin := sell(t, s, NewUUID4())
-	id := NewUUID4()
-	if _, err := s.StartExport(ctx, id, ExportFilter{}); err != nil {
+	_, fin := simtest.Sell(t, s, tse.NewUUID4())
+	id := tse.NewUUID4()
+	if _, err := s.StartExport(ctx, id, tse.ExportFilter{}); err != nil {
 		t.Fatal(err)
 	}
-	if e, err := s.Export(ctx, id); err != nil || e.State != ExportCompleted {
+	if e, err := s.Export(ctx, id); err != nil || e.State != tse.ExportCompleted {
 		t.Fatalf("export: %+v %v", e, err)
 	}
 	var b bytes.Buffer

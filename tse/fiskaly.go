@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"posbox/internal/retryafter"
 )
 
 // FiskalyURL is fiskaly SIGN DE v2's base URL for TEST and LIVE alike (the
@@ -158,7 +160,7 @@ func (f *Fiskaly) token(ctx context.Context, stale string) (string, error) {
 				stale = "" // a fresh token was just fetched
 				continue
 			case <-ctx.Done():
-				return "", transportError(CodeTimeout, "waiting for a token: "+ctx.Err().Error())
+				return "", NewTransportError(CodeTimeout, "waiting for a token: "+ctx.Err().Error())
 			}
 		}
 		fl := &authFlight{done: make(chan struct{})}
@@ -289,7 +291,7 @@ func (f *Fiskaly) send(ctx context.Context, method, path string, body []byte, to
 	}
 	resp, err := f.hc.Do(req)
 	if err != nil {
-		e := transportError(CodeNetwork, err.Error())
+		e := NewTransportError(CodeNetwork, err.Error())
 		var ne net.Error
 		if ctx.Err() != nil || (errors.As(err, &ne) && ne.Timeout()) {
 			e.Code = CodeTimeout
@@ -306,7 +308,7 @@ func (f *Fiskaly) send(ctx context.Context, method, path string, body []byte, to
 		if ctx.Err() != nil {
 			code = CodeTimeout
 		}
-		e := transportError(code, "reading the answer: "+err.Error())
+		e := NewTransportError(code, "reading the answer: "+err.Error())
 		e.RequestID = orDefault(resp.Header.Get("request-id"), sentID)
 		f.log.Warn("fiskaly answer lost", "method", method, "path", path, "status", resp.StatusCode, "code", code,
 			"err", err, "request_id", resp.Header.Get("request-id"), "sent_request_id", sentID)
@@ -349,9 +351,9 @@ func (f *Fiskaly) refusal(resp *http.Response, data []byte, requestID string) *E
 	if ew.Message == "" {
 		ew.Message = http.StatusText(resp.StatusCode)
 	}
-	e := apiError(resp.StatusCode, ew.Code, ew.Message)
+	e := NewError(resp.StatusCode, ew.Code, ew.Message)
 	e.RequestID = requestID
-	e.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), f.cfg.Now())
+	e.RetryAfter = retryafter.Parse(resp.Header.Get("Retry-After"), f.cfg.Now())
 	return e
 }
 
@@ -360,20 +362,6 @@ func orDefault(v, def string) string {
 		return def
 	}
 	return v
-}
-
-// retryAfter reads Retry-After as seconds or as an HTTP date.
-func retryAfter(v string, now time.Time) time.Duration {
-	if v == "" {
-		return 0
-	}
-	if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n > 0 {
-		return time.Duration(n) * time.Second
-	}
-	if t, err := http.ParseTime(v); err == nil && t.After(now) {
-		return t.Sub(now)
-	}
-	return 0
 }
 
 // providerTime is the provider's clock from the Date header.

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"posbox/internal/retryafter"
 )
 
 // fiskaly SIGN DE v2 exports (docs/TSE.md, "TAR exports"): PUT triggers
@@ -58,7 +60,7 @@ func (w exportWire) export(h http.Header, now time.Time) Export {
 		e.Ended = unixOrZero(w.TimeError)
 	}
 	if h != nil {
-		e.RetryAfter = retryAfter(h.Get("Retry-After"), now)
+		e.RetryAfter = retryafter.Parse(h.Get("Retry-After"), now)
 	}
 	return e
 }
@@ -101,7 +103,7 @@ func (f *Fiskaly) exportPath(exportID string) string {
 // StartExport triggers an export. A PUT of an id fiskaly already knows
 // is answered by reading that export, so a restart can resume it.
 func (f *Fiskaly) StartExport(ctx context.Context, exportID string, flt ExportFilter) (Export, error) {
-	if !validUUID(exportID) {
+	if !ValidUUID(exportID) {
 		return Export{}, &Error{Class: TxPermanent, Code: "E_REQUEST", Message: "export id must be a UUID"}
 	}
 	q, err := exportQuery(flt)
@@ -180,7 +182,7 @@ func (f *Fiskaly) stream(ctx context.Context, path, token string, w io.Writer) (
 	req.Header.Set("Authorization", "Bearer "+token)
 	resp, err := f.hc.Do(req)
 	if err != nil {
-		e := transportError(CodeNetwork, err.Error())
+		e := NewTransportError(CodeNetwork, err.Error())
 		var ne net.Error
 		if ctx.Err() != nil || (errors.As(err, &ne) && ne.Timeout()) {
 			e.Code = CodeTimeout
@@ -204,12 +206,12 @@ func (f *Fiskaly) stream(ctx context.Context, path, token string, w io.Writer) (
 		if ctx.Err() != nil {
 			code = CodeTimeout
 		}
-		e := transportError(code, fmt.Sprintf("export file broke off after %d bytes: %v", n, err))
+		e := NewTransportError(code, fmt.Sprintf("export file broke off after %d bytes: %v", n, err))
 		e.RequestID = reqID
 		return n, e
 	}
 	if resp.ContentLength >= 0 && n != resp.ContentLength {
-		e := transportError(CodeNetwork, fmt.Sprintf("export file is %d bytes, the answer announced %d", n, resp.ContentLength))
+		e := NewTransportError(CodeNetwork, fmt.Sprintf("export file is %d bytes, the answer announced %d", n, resp.ContentLength))
 		e.RequestID = reqID
 		return n, e
 	}

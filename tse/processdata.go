@@ -7,18 +7,17 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // ProcessTypeReceipt is the TR-03151 processType of a standard_v1 receipt.
 const ProcessTypeReceipt = "Kassenbeleg-V1"
 
-// The processTypes fiskaly's schema gives standard_v1's other two forms:
-// "order" is "Bestellung-V1" and "other" is "SonstigerVorgang".
-const (
-	processTypeOrder = "Bestellung-V1"
-	processTypeOther = "SonstigerVorgang"
-)
+// ProcessTypeOrder is the TR-03151 processType of a standard_v1 order.
+const ProcessTypeOrder = "Bestellung-V1"
+
+// AmountPattern is the pattern of an amount in fiskaly's schema: a
+// decimal with 2 to 5 places.
+const AmountPattern = `^-?\d+(\.\d{2,5})$`
 
 // bonTyp maps fiskaly's receipt_type to the DSFinV-K BON_TYP that starts
 // the Kassenbeleg-V1 processData.
@@ -56,17 +55,14 @@ func vatName(rate string) string {
 }
 
 var (
-	amountRe = regexp.MustCompile(`^-?\d+(\.\d{2,5})$`)
+	amountRe = regexp.MustCompile(AmountPattern)
 	// currencyRe is the schema's pattern: ISO 4217 letters in either case.
 	currencyRe = regexp.MustCompile(`^[a-zA-Z]{3}$`)
-	// quantityRe is an order line's quantity: up to five decimals, none
-	// needed.
-	quantityRe = regexp.MustCompile(`^-?\d+(\.\d{1,5})?$`)
 )
 
-// validateReceipt checks a receipt as fiskaly's schema validation does;
+// ValidateReceipt checks a receipt as fiskaly's schema validation does;
 // the message names the first offending field.
-func validateReceipt(r *Receipt) error {
+func ValidateReceipt(r *Receipt) error {
 	if _, ok := bonTyp[r.ReceiptType]; !ok {
 		return fmt.Errorf("schema.standard_v1.receipt.receipt_type: %q is not one of RECEIPT, TRAINING, TRANSFER, ORDER, CANCELLATION, ABORT, BENEFIT_IN_KIND, INVOICE, OTHER, ANNULATION", r.ReceiptType)
 	}
@@ -180,9 +176,9 @@ func formatAmount(v int64) string {
 // qrTime is the ISO 8601 form of the QR code's times.
 const qrTime = "2006-01-02T15:04:05.000Z"
 
-// qrCodeData is the DSFinV-K Annex I string of a finished transaction, in
+// QRCodeData is the DSFinV-K Annex I string of a finished transaction, in
 // the format fiskaly returns.
-func qrCodeData(t Tx) string {
+func QRCodeData(t Tx) string {
 	return strings.Join([]string{
 		"V0",
 		t.ClientSerialNumber,
@@ -198,12 +194,6 @@ func qrCodeData(t Tx) string {
 		t.Signature.PublicKey,
 	}, ";")
 }
-
-// unixTime truncates to the provider's precision (whole seconds).
-func unixTime(t time.Time) time.Time { return time.Unix(t.Unix(), 0).UTC() }
-
-// ProcessTypeOrder is the TR-03151 processType of a standard_v1 order.
-const ProcessTypeOrder = processTypeOrder
 
 // BonTyp is the DSFinV-K BON_TYP of a receipt_type ("" when unknown).
 func BonTyp(receiptType string) string { return bonTyp[receiptType] }

@@ -1,6 +1,3 @@
-// Package tse talks to the cloud TSE that signs fiscal transactions
-// (fiskaly SIGN DE v2) and holds a simulator that behaves like it. It
-// imports nothing from posbox: the appliance reaches it through Provider.
 package tse
 
 import (

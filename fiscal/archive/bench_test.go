@@ -12,6 +12,7 @@ import (
 	"posbox/store"
 	"posbox/store/storetest"
 	"posbox/tse"
+	"posbox/tse/tsesim"
 )
 
 // BenchmarkArchiveRange is one nightly run of a range of about 2,000 log
@@ -23,7 +24,7 @@ import (
 func BenchmarkArchiveRange(b *testing.B) {
 	ctx := context.Background()
 	clock := storetest.NewClock(time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC))
-	sim, err := tse.OpenSimulator(tse.SimConfig{Dir: b.TempDir(), Now: clock.Now, ExportDelay: -1})
+	sim, err := tsesim.Open(tsesim.Config{Dir: b.TempDir(), Now: clock.Now, ExportDelay: -1})
 	if err != nil {
 		b.Fatal(err)
 	}

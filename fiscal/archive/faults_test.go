@@ -13,6 +13,7 @@ import (
 	"posbox/internal/poll"
 	"posbox/store"
 	"posbox/tse"
+	"posbox/tse/tsesim"
 )
 
 // tseErrors are the restaurant's tse_error events from the archive.
@@ -51,11 +52,11 @@ func (e *env) tars(tb testing.TB) []string {
 func TestArchiveRefusesGapAndTamperedSignature(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		fault func(c uint64) tse.ExportFault
+		fault func(c uint64) tsesim.ExportFault
 		code  string
 	}{
-		{"gap", func(c uint64) tse.ExportFault { return tse.ExportFault{Drop: c} }, FindingGap},
-		{"tampered", func(c uint64) tse.ExportFault { return tse.ExportFault{Tamper: c} }, FindingBadSignature},
+		{"gap", func(c uint64) tsesim.ExportFault { return tsesim.ExportFault{Drop: c} }, FindingGap},
+		{"tampered", func(c uint64) tsesim.ExportFault { return tsesim.ExportFault{Tamper: c} }, FindingBadSignature},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t, envOpts{maxRecords: 10})
@@ -105,7 +106,7 @@ func TestArchiveRefusesGapAndTamperedSignature(t *testing.T) {
 				t.Fatal("the refused range was exported again the same night")
 			}
 			// The provider is fixed; the next night exports it anew.
-			e.sim.Sim.SetExportFault(tse.ExportFault{})
+			e.sim.Sim.SetExportFault(tsesim.ExportFault{})
 			e.clock.Add(24 * time.Hour)
 			if err := e.a.Run(ctx); err != nil {
 				t.Fatal(err)
@@ -286,9 +287,9 @@ func TestArchiveHonoursRateLimit(t *testing.T) {
 		sleeps++
 		switch sleeps {
 		case 1:
-			e.sim.Sim.SetFault(tse.Fault{RateLimited: 20 * time.Second})
+			e.sim.Sim.SetFault(tsesim.Fault{RateLimited: 20 * time.Second})
 		case 6:
-			e.sim.Sim.SetFault(tse.Fault{})
+			e.sim.Sim.SetFault(tsesim.Fault{})
 		}
 		e.clock.Add(d)
 		return ctx.Err()
@@ -383,12 +384,12 @@ func TestArchiveNightlySchedule(t *testing.T) {
 	// The provider is unreachable at the start: tried again 15 minutes
 	// later, within the window.
 	e.sell(t, 1)
-	e.sim.Sim.SetFault(tse.Fault{Offline: true})
+	e.sim.Sim.SetFault(tsesim.Fault{Offline: true})
 	now, _ = time.ParseInLocation("2006-01-02 15:04", "2026-03-31 04:30", berlin)
 	if err := n.Check(ctx); err == nil {
 		t.Fatal("a run without the provider succeeded")
 	}
-	e.sim.Sim.SetFault(tse.Fault{})
+	e.sim.Sim.SetFault(tsesim.Fault{})
 	check("2026-03-31 04:40", 2)
 	check("2026-03-31 04:45", 3)
 	check("2026-03-31 05:30", 3)

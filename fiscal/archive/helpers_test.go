@@ -18,6 +18,7 @@ import (
 	"posbox/store/storetest"
 	"posbox/tse"
 	"posbox/tse/simtest"
+	"posbox/tse/tsesim"
 )
 
 // env is an appliance's archive on a real SQLite file, the simulator
@@ -82,7 +83,7 @@ func (e *env) open(tb testing.TB, o envOpts) {
 		e.restaurant = rs[0]
 	}
 	e.fisk, err = tse.NewFiskaly(tse.FiskalyConfig{BaseURL: "http://" + e.sim.Addr, APIKey: simKey, APISecret: simSecret,
-		TSSID: e.sim.Sim.TSSID(), AdminPIN: tse.DefaultSimAdminPIN, Now: e.clock.Now, Logger: log})
+		TSSID: e.sim.Sim.TSSID(), AdminPIN: tsesim.DefaultAdminPIN, Now: e.clock.Now, Logger: log})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"posbox/store"
 	"posbox/store/storetest"
 	"posbox/tse"
+	"posbox/tse/tsesim"
 )
 
 // env is a queue on a real SQLite file and the in-process simulator, on
@@ -20,7 +21,7 @@ import (
 // test starts it; otherwise the test drives it with step.
 type env struct {
 	st         *store.Store
-	sim        *tse.Simulator
+	sim        *tsesim.Simulator
 	q          *Queue
 	clock      *storetest.Clock
 	restaurant *store.Restaurant
@@ -34,7 +35,7 @@ type envOpts struct {
 	dir       string // reopen the database in dir
 	simDir    string
 	clock     *storetest.Clock
-	provider  func(*tse.Simulator) tse.Provider // wraps the simulator
+	provider  func(*tsesim.Simulator) tse.Provider // wraps the simulator
 }
 
 func newEnv(tb testing.TB, o envOpts) *env {
@@ -70,7 +71,7 @@ func newEnv(tb testing.TB, o envOpts) *env {
 			tb.Fatal(err)
 		}
 	}
-	e.sim, err = tse.OpenSimulator(tse.SimConfig{Dir: o.simDir, Now: o.clock.Now, MaxActiveTx: o.maxActive})
+	e.sim, err = tsesim.Open(tsesim.Config{Dir: o.simDir, Now: o.clock.Now, MaxActiveTx: o.maxActive})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"posbox/internal/poll"
 	"posbox/store"
 	"posbox/tse"
+	"posbox/tse/tsesim"
 )
 
 // startedThenParked records a sale, forwards only its start (the worker
@@ -123,7 +124,7 @@ func TestStaleActiveCancelledAndReconciled(t *testing.T) {
 func TestRestoreOpenCircuit(t *testing.T) {
 	dir, simDir := t.TempDir(), t.TempDir()
 	e := newEnv(t, envOpts{dir: dir, simDir: simDir, budget: time.Millisecond})
-	e.sim.SetFault(tse.Fault{Offline: true})
+	e.sim.SetFault(tsesim.Fault{Offline: true})
 	e.sell(t, sale("KASSE-01", 100), "") // unsigned: opens the outage
 	e.close()
 
@@ -144,7 +145,7 @@ func TestRestoreOpenCircuit(t *testing.T) {
 func TestSelfTestRerunWhenOutageEnds(t *testing.T) {
 	e := newEnv(t, envOpts{budget: 50 * time.Millisecond})
 	ctx := context.Background()
-	e.sim.SetFault(tse.Fault{Offline: true})
+	e.sim.SetFault(tsesim.Fault{Offline: true})
 	if err := e.q.SelfTestJob(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +156,7 @@ func TestSelfTestRerunWhenOutageEnds(t *testing.T) {
 	if got := e.sell(t, sale("KASSE-01", 100), ""); got.Signed() {
 		t.Fatalf("signed while offline: %+v", got)
 	}
-	e.sim.SetFault(tse.Fault{})
+	e.sim.SetFault(tsesim.Fault{})
 	poll.Until(t, 15*time.Second, "the sale signed and the status healthy", func() bool {
 		e.clock.Add(time.Minute) // past any backoff or probe wait
 		e.q.Wake()

@@ -8,6 +8,7 @@ import (
 	"posbox/internal/poll"
 	"posbox/store"
 	"posbox/tse"
+	"posbox/tse/tsesim"
 )
 
 // A sale with the provider up is signed within the budget: the till gets
@@ -32,7 +33,7 @@ func TestSellSigned(t *testing.T) {
 // when the provider is back the worker signs it late, in order.
 func TestSellDuringOutageSignedLate(t *testing.T) {
 	e := newEnv(t, envOpts{budget: 50 * time.Millisecond})
-	e.sim.SetFault(tse.Fault{Offline: true})
+	e.sim.SetFault(tsesim.Fault{Offline: true})
 	e.run()
 	got := e.sell(t, sale("KASSE-01", 500), "")
 	if got.Signed() || !got.ReceiptWithoutTSE || got.OutageID == "" {
@@ -42,7 +43,7 @@ func TestSellDuringOutageSignedLate(t *testing.T) {
 	if err != nil || o.ID != got.OutageID || o.AffectedTransactions != 1 {
 		t.Fatalf("outage %+v %v", o, err)
 	}
-	e.sim.SetFault(tse.Fault{})
+	e.sim.SetFault(tsesim.Fault{})
 	// The head backs off 2 s after the first failure; move the clock past it.
 	e.clock.Add(3 * time.Second)
 	e.q.Wake()
@@ -128,7 +129,7 @@ func TestSellNewTerminalConcurrently(t *testing.T) {
 // after the sale was signed.
 func TestSellRetryOfUndecidedSale(t *testing.T) {
 	gp := &gatedProvider{gate: make(chan struct{})}
-	e := newEnv(t, envOpts{budget: 200 * time.Millisecond, provider: func(s *tse.Simulator) tse.Provider {
+	e := newEnv(t, envOpts{budget: 200 * time.Millisecond, provider: func(s *tsesim.Simulator) tse.Provider {
 		gp.Provider = s
 		return gp
 	}})

@@ -1,9 +1,10 @@
 // Package simtest is `posbox tse-sim` in miniature for other packages'
-// tests: the simulator with its state in a directory, served over real
-// HTTP with fiskaly's wire format on a fixed loopback address, stoppable
-// and restartable like a process (an outage is a Stop, the recovery a
-// Start). The tests of server, fiscal/archive and console use it; the
-// simulator itself is tse/tsesim. Only tests import it.
+// tests: the simulator (tse/tsesim) with its state in a directory, served
+// over real HTTP with fiskaly's wire format on a fixed loopback address,
+// stoppable and restartable like a process (process.go). It also holds
+// what the simulator's and the fiskaly client's own tests share: the
+// simulator served by httptest with a client of it (http.go), a test
+// clock, a sale and error checks (helpers.go). Only tests import it.
 package simtest
 
 import (
@@ -13,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"posbox/tse"
+	"posbox/tse/tsesim"
 )
 
 // Key and Secret are the API credentials the served simulator accepts.
@@ -23,7 +24,7 @@ const Key, Secret = "test_key", "test_secret"
 type Process struct {
 	Dir  string // the simulator's state; it outlives Stop
 	Addr string // host:port, the same after a restart
-	Sim  *tse.Simulator
+	Sim  *tsesim.Simulator
 
 	now  func() time.Time
 	hs   *http.Server
@@ -42,7 +43,7 @@ func Start(tb testing.TB, now func() time.Time) *Process {
 // a Stop).
 func (p *Process) Start(tb testing.TB) {
 	tb.Helper()
-	sim, err := tse.OpenSimulator(tse.SimConfig{Dir: p.Dir, Now: p.now})
+	sim, err := tsesim.Open(tsesim.Config{Dir: p.Dir, Now: p.now})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -51,7 +52,7 @@ func (p *Process) Start(tb testing.TB) {
 		tb.Fatal(err)
 	}
 	p.Addr, p.Sim = ln.Addr().String(), sim
-	p.hs = &http.Server{Handler: tse.NewSimServer(sim, Key, Secret), ReadHeaderTimeout: 5 * time.Second}
+	p.hs = &http.Server{Handler: tsesim.NewServer(sim, Key, Secret), ReadHeaderTimeout: 5 * time.Second}
 	p.done = make(chan struct{})
 	go func() {
 		defer close(p.done)

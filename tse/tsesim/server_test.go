@@ -1,4 +1,4 @@
-package tse
+package tsesim_test
 
 import (
 	"bytes"
@@ -9,7 +9,18 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"posbox/tse"
+	"posbox/tse/simtest"
+	"posbox/tse/tsesim"
 )
+
+// simHTTP is the served simulator with raw HTTP exchanges of its own.
+type simHTTP struct{ *simtest.HTTP }
+
+func newSimHTTP(t testing.TB, mod ...func(*tsesim.Config)) *simHTTP {
+	return &simHTTP{simtest.NewHTTP(t, mod...)}
+}
 
 // exchange is one raw HTTP exchange with the simulator's fiskaly face.
 type exchange struct {
@@ -35,7 +46,7 @@ func (h *simHTTP) do(t testing.TB, method, path, token string, body any, header 
 		}
 		rd = bytes.NewReader(j)
 	}
-	req, err := http.NewRequest(method, h.ts.URL+path, rd)
+	req, err := http.NewRequest(method, h.TS.URL+path, rd)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +95,7 @@ func wantFiskalyError(t testing.TB, what string, ex exchange, status int, code s
 
 // txPath is a transaction's path on the default TSS.
 func (h *simHTTP) txPath(idOrNumber, query string) string {
-	p := "/api/v2/tss/" + h.sim.TSSID() + "/tx/" + idOrNumber
+	p := "/api/v2/tss/" + h.Sim.TSSID() + "/tx/" + idOrNumber
 	if query != "" {
 		p += "?" + query
 	}
@@ -95,15 +106,15 @@ func (h *simHTTP) txPath(idOrNumber, query string) string {
 // declares a JSON object for changeAdminPin, authenticateAdmin and
 // logoutAdmin (a client that parses the body failed on it).
 func TestSimServerAdminCallsAnswerJSONObjects(t *testing.T) {
-	h := newSimHTTP(t, func(c *SimConfig) { c.Empty = true })
-	f := h.client(t)
+	h := newSimHTTP(t, func(c *tsesim.Config) { c.Empty = true })
+	f := h.Client(t)
 	ctx := context.Background()
-	id := NewUUID4()
+	id := tse.NewUUID4()
 	_, puk, err := f.CreateTSS(ctx, id, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.SetTSSState(ctx, id, TSSUninitialized); err != nil {
+	if _, err := f.SetTSSState(ctx, id, tse.TSSUninitialized); err != nil {
 		t.Fatal(err)
 	}
 	tok := h.accessToken(t)
@@ -131,13 +142,13 @@ func TestSimServerAdminCallsAnswerJSONObjects(t *testing.T) {
 // maps it to, and the answer shows standard_v1 as sent next to raw.
 func TestSimSignsRawOrderAndOtherSchemas(t *testing.T) {
 	h := newSimHTTP(t)
-	f := h.client(t)
+	f := h.Client(t)
 	ctx := context.Background()
-	if _, err := f.EnsureClient(ctx, testClient, "KASSE-01"); err != nil {
+	if _, err := f.EnsureClient(ctx, simtest.ClientID, "KASSE-01"); err != nil {
 		t.Fatal(err)
 	}
 	tok := h.accessToken(t)
-	pub := h.sim.PublicKey()
+	pub := h.Sim.PublicKey()
 	belegData := "Beleg^1.00_0.00_0.00_0.00_0.00^1.00:Bar"
 	cases := []struct {
 		name              string
@@ -154,26 +165,26 @@ func TestSimSignsRawOrderAndOtherSchemas(t *testing.T) {
 			"SonstigerVorgang", `{"note":"Z-Bon 17","n":3}`, `{"other":{"note":"Z-Bon 17","n":3}}`},
 	}
 	for _, c := range cases {
-		id := NewUUID4()
-		if _, err := f.Upsert(ctx, UpsertRequest{TxID: id, Revision: 1, Body: body(t, TxActive, nil)}); err != nil {
+		id := tse.NewUUID4()
+		if _, err := f.Upsert(ctx, tse.UpsertRequest{TxID: id, Revision: 1, Body: simtest.Body(t, tse.TxActive, nil)}); err != nil {
 			t.Fatal(err)
 		}
-		fin := `{"state":"FINISHED","client_id":"` + testClient + `","schema":` + c.schema + `}`
+		fin := `{"state":"FINISHED","client_id":"` + simtest.ClientID + `","schema":` + c.schema + `}`
 		ex := h.do(t, "PUT", h.txPath(id, "tx_revision=2"), tok, fin)
 		if ex.status != 200 {
 			t.Fatalf("%s: %d %s", c.name, ex.status, ex.body)
 		}
 		// Read back (from the journal) through posbox's client and raw.
 		tx, err := f.Tx(ctx, id, 0)
-		if err != nil || tx.State != TxFinished || tx.ProcessType != c.processType || tx.ProcessData != c.data {
+		if err != nil || tx.State != tse.TxFinished || tx.ProcessType != c.processType || tx.ProcessData != c.data {
 			t.Fatalf("%s: %+v %v, want %s %q", c.name, tx, err, c.processType, c.data)
 		}
-		if err := VerifyTx(pub, tx); err != nil {
+		if err := tse.VerifyTx(pub, tx); err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		forged := tx
 		forged.ProcessData += " "
-		if VerifyTx(pub, forged) == nil {
+		if tse.VerifyTx(pub, forged) == nil {
 			t.Fatalf("%s: the signature does not cover the process data", c.name)
 		}
 		if !strings.Contains(tx.QRCodeData, ";"+c.processType+";"+c.data+";") {
@@ -212,23 +223,23 @@ func TestSimSignsRawOrderAndOtherSchemas(t *testing.T) {
 		"other not an object":     `{"standard_v1":{"other":"text"}}`,
 		"taximeter schema":        `{"dsfinvtw_v1":{"other":"x"}}`,
 	} {
-		id := NewUUID4()
-		f.Upsert(ctx, UpsertRequest{TxID: id, Revision: 1, Body: body(t, TxActive, nil)})
-		ex := h.do(t, "PUT", h.txPath(id, "tx_revision=2"), tok, `{"state":"ACTIVE","client_id":"`+testClient+`","schema":`+schema+`}`)
+		id := tse.NewUUID4()
+		f.Upsert(ctx, tse.UpsertRequest{TxID: id, Revision: 1, Body: simtest.Body(t, tse.TxActive, nil)})
+		ex := h.do(t, "PUT", h.txPath(id, "tx_revision=2"), tok, `{"state":"ACTIVE","client_id":"`+simtest.ClientID+`","schema":`+schema+`}`)
 		wantFiskalyError(t, name, ex, 400, "E_FAILED_SCHEMA_VALIDATION")
 	}
 
 	// An order that becomes a receipt changes its processType: fiskaly's
 	// 409 E_TX_ILLEGAL_TYPE_CHANGE. The same type again is an update.
-	id := NewUUID4()
-	f.Upsert(ctx, UpsertRequest{TxID: id, Revision: 1, Body: body(t, TxActive, nil)})
-	order := `{"state":"ACTIVE","client_id":"` + testClient + `","schema":{"standard_v1":{"order":{"line_items":[{"quantity":"1","text":"Kaffee","price_per_unit":"2.50"}]}}}}`
+	id := tse.NewUUID4()
+	f.Upsert(ctx, tse.UpsertRequest{TxID: id, Revision: 1, Body: simtest.Body(t, tse.TxActive, nil)})
+	order := `{"state":"ACTIVE","client_id":"` + simtest.ClientID + `","schema":{"standard_v1":{"order":{"line_items":[{"quantity":"1","text":"Kaffee","price_per_unit":"2.50"}]}}}}`
 	if ex := h.do(t, "PUT", h.txPath(id, "tx_revision=2"), tok, order); ex.status != 200 {
 		t.Fatalf("order update: %d %s", ex.status, ex.body)
 	}
-	_, err := f.Upsert(ctx, UpsertRequest{TxID: id, Revision: 3, Body: body(t, TxFinished, sampleReceipt())})
-	wantErr(t, err, TxPermanent, 409, "E_TX_ILLEGAL_TYPE_CHANGE")
-	fin, err := f.Upsert(ctx, UpsertRequest{TxID: id, Revision: 3, Body: []byte(`{"state":"FINISHED","client_id":"` + testClient + `"}`)})
+	_, err := f.Upsert(ctx, tse.UpsertRequest{TxID: id, Revision: 3, Body: simtest.Body(t, tse.TxFinished, simtest.SampleReceipt())})
+	simtest.WantErr(t, err, tse.TxPermanent, 409, "E_TX_ILLEGAL_TYPE_CHANGE")
+	fin, err := f.Upsert(ctx, tse.UpsertRequest{TxID: id, Revision: 3, Body: []byte(`{"state":"FINISHED","client_id":"` + simtest.ClientID + `"}`)})
 	if err != nil || fin.ProcessType != "Bestellung-V1" || fin.ProcessData != `1;"Kaffee";2.50` {
 		t.Fatalf("finishing the order without a schema keeps it: %+v %v", fin, err)
 	}
@@ -239,42 +250,42 @@ func TestSimSignsRawOrderAndOtherSchemas(t *testing.T) {
 // the answer keeps what the client sent.
 func TestSimAcceptsDeprecatedVATRatesAndLowercaseCurrency(t *testing.T) {
 	h := newSimHTTP(t)
-	f := h.client(t)
+	f := h.Client(t)
 	ctx := context.Background()
-	if _, err := f.EnsureClient(ctx, testClient, "KASSE-01"); err != nil {
+	if _, err := f.EnsureClient(ctx, simtest.ClientID, "KASSE-01"); err != nil {
 		t.Fatal(err)
 	}
-	r := &Receipt{
+	r := &tse.Receipt{
 		ReceiptType: "RECEIPT",
-		AmountsPerVATRate: []AmountPerVATRate{
+		AmountsPerVATRate: []tse.AmountPerVATRate{
 			{VATRate: "19", Amount: "10.00"}, {VATRate: "7", Amount: "5.00"}, {VATRate: "10.7", Amount: "1.07"},
 			{VATRate: "5.5", Amount: "0.55"}, {VATRate: "0", Amount: "1.00"}, {VATRate: "NORMAL", Amount: "1.00"},
 		},
-		AmountsPerPaymentType: []AmountPerPayment{
+		AmountsPerPaymentType: []tse.AmountPerPayment{
 			{PaymentType: "NON_CASH", Amount: "2.00", CurrencyCode: "usd"},
 			{PaymentType: "CASH", Amount: "16.62", CurrencyCode: "eur"},
 			{PaymentType: "NON_CASH", Amount: "1.00"},
 		},
 	}
-	id := NewUUID4()
-	if _, err := f.Upsert(ctx, UpsertRequest{TxID: id, Revision: 1, Body: body(t, TxActive, nil)}); err != nil {
+	id := tse.NewUUID4()
+	if _, err := f.Upsert(ctx, tse.UpsertRequest{TxID: id, Revision: 1, Body: simtest.Body(t, tse.TxActive, nil)}); err != nil {
 		t.Fatal(err)
 	}
-	fin, err := f.Upsert(ctx, UpsertRequest{TxID: id, Revision: 2, Body: body(t, TxFinished, r)})
+	fin, err := f.Upsert(ctx, tse.UpsertRequest{TxID: id, Revision: 2, Body: simtest.Body(t, tse.TxFinished, r)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := "Beleg^11.00_5.00_1.07_0.55_1.00^16.62:Bar_1.00:Unbar_2.00:Unbar:USD"; fin.ProcessData != want {
 		t.Fatalf("processData %q, want %q", fin.ProcessData, want)
 	}
-	if err := VerifyTx(h.sim.PublicKey(), fin); err != nil {
+	if err := tse.VerifyTx(h.Sim.PublicKey(), fin); err != nil {
 		t.Fatal(err)
 	}
 	ex := h.do(t, "GET", h.txPath(id, ""), h.accessToken(t), nil)
 	var w struct {
 		Schema struct {
 			StandardV1 struct {
-				Receipt Receipt `json:"receipt"`
+				Receipt tse.Receipt `json:"receipt"`
 			} `json:"standard_v1"`
 		} `json:"schema"`
 	}
@@ -286,16 +297,16 @@ func TestSimAcceptsDeprecatedVATRatesAndLowercaseCurrency(t *testing.T) {
 		t.Fatalf("standard_v1 in the answer: %s", ex.body)
 	}
 	// Still refused: what the schema does not allow.
-	for _, bad := range []func(*Receipt){
-		func(r *Receipt) { r.AmountsPerVATRate[0].VATRate = "16" },
-		func(r *Receipt) { r.AmountsPerVATRate[0].VATRate = "19.0" },
-		func(r *Receipt) { r.AmountsPerPaymentType[0].CurrencyCode = "US" },
-		func(r *Receipt) { r.AmountsPerPaymentType[0].CurrencyCode = "EU1" },
+	for _, bad := range []func(*tse.Receipt){
+		func(r *tse.Receipt) { r.AmountsPerVATRate[0].VATRate = "16" },
+		func(r *tse.Receipt) { r.AmountsPerVATRate[0].VATRate = "19.0" },
+		func(r *tse.Receipt) { r.AmountsPerPaymentType[0].CurrencyCode = "US" },
+		func(r *tse.Receipt) { r.AmountsPerPaymentType[0].CurrencyCode = "EU1" },
 	} {
-		b := sampleReceipt()
+		b := simtest.SampleReceipt()
 		b.AmountsPerPaymentType[0].CurrencyCode = "EUR"
 		bad(b)
-		if err := validateReceipt(b); err == nil {
+		if err := tse.ValidateReceipt(b); err == nil {
 			t.Fatalf("accepted %+v", b)
 		}
 	}
@@ -305,36 +316,36 @@ func TestSimAcceptsDeprecatedVATRatesAndLowercaseCurrency(t *testing.T) {
 // path parameter is tx_id_or_number for upserts as for reads.
 func TestSimUpsertsByTransactionNumber(t *testing.T) {
 	h := newSimHTTP(t)
-	f := h.client(t)
+	f := h.Client(t)
 	ctx := context.Background()
-	if _, err := f.EnsureClient(ctx, testClient, "KASSE-01"); err != nil {
+	if _, err := f.EnsureClient(ctx, simtest.ClientID, "KASSE-01"); err != nil {
 		t.Fatal(err)
 	}
-	sell(t, f, NewUUID4()) // number 1
-	id := NewUUID4()
-	start, err := f.Upsert(ctx, UpsertRequest{TxID: id, Revision: 1, Body: body(t, TxActive, nil)})
+	simtest.Sell(t, f, tse.NewUUID4()) // number 1
+	id := tse.NewUUID4()
+	start, err := f.Upsert(ctx, tse.UpsertRequest{TxID: id, Revision: 1, Body: simtest.Body(t, tse.TxActive, nil)})
 	if err != nil || start.Number != 2 {
 		t.Fatalf("start: %+v %v", start, err)
 	}
-	finish := UpsertRequest{TxID: "2", Revision: 2, Body: body(t, TxFinished, sampleReceipt())}
+	finish := tse.UpsertRequest{TxID: "2", Revision: 2, Body: simtest.Body(t, tse.TxFinished, simtest.SampleReceipt())}
 	fin, err := f.Upsert(ctx, finish)
-	if err != nil || fin.ID != id || fin.Number != 2 || fin.State != TxFinished || fin.Revision != 2 {
+	if err != nil || fin.ID != id || fin.Number != 2 || fin.State != tse.TxFinished || fin.Revision != 2 {
 		t.Fatalf("finish by number: %+v %v", fin, err)
 	}
-	if err := VerifyTx(h.sim.PublicKey(), fin); err != nil {
+	if err := tse.VerifyTx(h.Sim.PublicKey(), fin); err != nil {
 		t.Fatal(err)
 	}
 	// The same revision by id and the same body is the same answer.
-	again, err := f.Upsert(ctx, UpsertRequest{TxID: id, Revision: 2, Body: finish.Body})
+	again, err := f.Upsert(ctx, tse.UpsertRequest{TxID: id, Revision: 2, Body: finish.Body})
 	if err != nil || again.Signature != fin.Signature {
 		t.Fatalf("resend by id: %+v %v", again, err)
 	}
 	// A number names an existing transaction; it never starts one.
-	_, err = f.Upsert(ctx, UpsertRequest{TxID: "99", Revision: 2, Body: finish.Body})
-	wantErr(t, err, Reconcile, 404, "E_TX_NOT_FOUND")
-	_, err = f.Upsert(ctx, UpsertRequest{TxID: "3", Revision: 1, Body: body(t, TxActive, nil)})
-	wantErr(t, err, Reconcile, 404, "E_TX_NOT_FOUND")
-	if info, _ := h.sim.TSS(ctx); info.TransactionCounter != 2 {
+	_, err = f.Upsert(ctx, tse.UpsertRequest{TxID: "99", Revision: 2, Body: finish.Body})
+	simtest.WantErr(t, err, tse.Reconcile, 404, "E_TX_NOT_FOUND")
+	_, err = f.Upsert(ctx, tse.UpsertRequest{TxID: "3", Revision: 1, Body: simtest.Body(t, tse.TxActive, nil)})
+	simtest.WantErr(t, err, tse.Reconcile, 404, "E_TX_NOT_FOUND")
+	if info, _ := h.Sim.TSS(ctx); info.TransactionCounter != 2 {
 		t.Fatalf("transaction counter %d, want 2", info.TransactionCounter)
 	}
 }
@@ -347,13 +358,13 @@ func TestSimUpsertsByTransactionNumber(t *testing.T) {
 // error.
 func TestSimUpsertWithoutTxRevision(t *testing.T) {
 	h := newSimHTTP(t)
-	f := h.client(t)
-	if _, err := f.EnsureClient(context.Background(), testClient, "KASSE-01"); err != nil {
+	f := h.Client(t)
+	if _, err := f.EnsureClient(context.Background(), simtest.ClientID, "KASSE-01"); err != nil {
 		t.Fatal(err)
 	}
 	tok := h.accessToken(t)
-	start := string(body(t, TxActive, nil))
-	id := NewUUID4()
+	start := string(simtest.Body(t, tse.TxActive, nil))
+	id := tse.NewUUID4()
 	wantFiskalyError(t, "no tx_revision", h.do(t, "PUT", h.txPath(id, ""), tok, start), 400, "E_TX_UPSERT")
 	for _, q := range []string{"tx_revision=0", "tx_revision=", "tx_revision=one"} {
 		wantFiskalyError(t, q, h.do(t, "PUT", h.txPath(id, q), tok, start), 400, "E_FAILED_SCHEMA_VALIDATION")
@@ -373,7 +384,7 @@ func TestSimUpsertWithoutTxRevision(t *testing.T) {
 func TestSimServerEchoesTheRequestID(t *testing.T) {
 	h := newSimHTTP(t)
 	tok := h.accessToken(t)
-	path := "/api/v2/tss/" + h.sim.TSSID()
+	path := "/api/v2/tss/" + h.Sim.TSSID()
 	if got := h.do(t, "GET", path, tok, nil, "request-id", "pos-7f3a-0001").header.Get("request-id"); got != "pos-7f3a-0001" {
 		t.Fatalf("request-id answered %q", got)
 	}
@@ -385,10 +396,10 @@ func TestSimServerEchoesTheRequestID(t *testing.T) {
 	}
 	a := h.do(t, "GET", path, tok, nil).header.Get("request-id")
 	b := h.do(t, "GET", path, tok, nil).header.Get("request-id")
-	if !validUUID(a) || !validUUID(b) || a == b {
+	if !tse.ValidUUID(a) || !tse.ValidUUID(b) || a == b {
 		t.Fatalf("made-up request ids %q %q", a, b)
 	}
-	if got := h.do(t, "GET", path, tok, nil, "request-id", strings.Repeat("x", 200)).header.Get("request-id"); !validUUID(got) {
+	if got := h.do(t, "GET", path, tok, nil, "request-id", strings.Repeat("x", 200)).header.Get("request-id"); !tse.ValidUUID(got) {
 		t.Fatalf("an oversized id is replaced, got %q", got)
 	}
 }
@@ -400,7 +411,7 @@ func TestSimServerEchoesTheRequestID(t *testing.T) {
 func TestSimServerValidatesPathIDsAlike(t *testing.T) {
 	h := newSimHTTP(t)
 	tok := h.accessToken(t)
-	tss := "/api/v2/tss/" + h.sim.TSSID()
+	tss := "/api/v2/tss/" + h.Sim.TSSID()
 	for _, c := range []struct {
 		method, path string
 		body         any
@@ -412,17 +423,17 @@ func TestSimServerValidatesPathIDsAlike(t *testing.T) {
 		{"POST", "/api/v2/tss/not-a-uuid/admin/auth", map[string]string{"admin_pin": "12345678"}},
 		{"POST", "/api/v2/tss/not-a-uuid/admin/logout", map[string]string{}},
 		{"GET", "/api/v2/tss/not-a-uuid/tx", nil},
-		{"GET", "/api/v2/tss/not-a-uuid/client/" + testClient, nil},
+		{"GET", "/api/v2/tss/not-a-uuid/client/" + simtest.ClientID, nil},
 		{"GET", "/api/v2/tss/12345/tx/1", nil},
 		{"GET", tss + "/client/KASSE-01", nil},
 		{"PUT", tss + "/client/KASSE-01", map[string]string{"serial_number": "KASSE-01"}},
 		{"GET", tss + "/tx/not-a-tx", nil},
-		{"PUT", tss + "/tx/not-a-tx?tx_revision=1", map[string]string{"state": "ACTIVE", "client_id": testClient}},
+		{"PUT", tss + "/tx/not-a-tx?tx_revision=1", map[string]string{"state": "ACTIVE", "client_id": simtest.ClientID}},
 		{"GET", tss + "/tx/1.5", nil},
 	} {
 		wantFiskalyError(t, c.method+" "+c.path, h.do(t, c.method, c.path, tok, c.body), 400, "E_FAILED_SCHEMA_VALIDATION")
 	}
-	unknown := "/api/v2/tss/" + NewUUID4()
+	unknown := "/api/v2/tss/" + tse.NewUUID4()
 	wantFiskalyError(t, "GET unknown TSS", h.do(t, "GET", unknown, tok, nil), 404, "E_TSS_NOT_FOUND")
 	wantFiskalyError(t, "PATCH unknown TSS", h.do(t, "PATCH", unknown, tok, map[string]string{"state": "UNINITIALIZED"}), 404, "E_TSS_NOT_FOUND")
 	wantFiskalyError(t, "GET unknown number", h.do(t, "GET", tss+"/tx/42", tok, nil), 404, "E_TX_NOT_FOUND")
@@ -434,12 +445,12 @@ func TestSimServerValidatesPathIDsAlike(t *testing.T) {
 func TestSimServerAnswersUnknownRoutesWithTheGeneric404(t *testing.T) {
 	h := newSimHTTP(t)
 	tok := h.accessToken(t)
-	tss := "/api/v2/tss/" + h.sim.TSSID()
+	tss := "/api/v2/tss/" + h.Sim.TSSID()
 	for _, c := range []struct{ method, path, token string }{
-		{"GET", tss + "/export", tok},                             // listExports: not simulated
-		{"GET", tss + "/export/" + NewUUID4() + "/metadata", tok}, // export metadata
-		{"GET", tss + "/client", tok},                             // listClients
-		{"PATCH", tss + "/client/" + testClient, tok},             // updateClient
+		{"GET", tss + "/export", tok},                                 // listExports: not simulated
+		{"GET", tss + "/export/" + tse.NewUUID4() + "/metadata", tok}, // export metadata
+		{"GET", tss + "/client", tok},                                 // listClients
+		{"PATCH", tss + "/client/" + simtest.ClientID, tok},           // updateClient
 		{"GET", tss + "/metadata", tok},
 		{"DELETE", tss, tok},
 		{"GET", "/api/v2/nothing-here", ""},

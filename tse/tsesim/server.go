@@ -1,4 +1,4 @@
-package tse
+package tsesim
 
 import (
 	"bytes"
@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"posbox/tse"
 )
 
 // The simulator's HTTP face: fiskaly SIGN DE v2's paths, bodies and errors
@@ -32,8 +34,8 @@ const (
 	hangLimit = 2 * time.Minute
 )
 
-// SimServer serves a Simulator over HTTP.
-type SimServer struct {
+// Server serves a Simulator over HTTP.
+type Server struct {
 	sim               *Simulator
 	apiKey, apiSecret string
 	mux               *http.ServeMux
@@ -43,10 +45,10 @@ type SimServer struct {
 	refresh map[string]time.Time
 }
 
-// NewSimServer serves sim with fiskaly's wire format under /api/v2; the
+// NewServer serves sim with fiskaly's wire format under /api/v2; the
 // api key and secret are the credentials POST /auth accepts.
-func NewSimServer(sim *Simulator, apiKey, apiSecret string) *SimServer {
-	h := &SimServer{sim: sim, apiKey: apiKey, apiSecret: apiSecret, mux: http.NewServeMux(),
+func NewServer(sim *Simulator, apiKey, apiSecret string) *Server {
+	h := &Server{sim: sim, apiKey: apiKey, apiSecret: apiSecret, mux: http.NewServeMux(),
 		access: map[string]time.Time{}, refresh: map[string]time.Time{}}
 	h.mux.HandleFunc("POST /api/v2/auth", h.auth)
 	h.handle("GET /api/v2/tss", h.listTSS)
@@ -61,7 +63,7 @@ func NewSimServer(sim *Simulator, apiKey, apiSecret string) *SimServer {
 	h.handle("PUT /api/v2/tss/{tss}/tx/{tx}", h.upsertTx)
 	h.handle("GET /api/v2/tss/{tss}/tx/{tx}", h.getTx)
 	h.handle("GET /api/v2/tss/{tss}/tx", h.listTx)
-	h.handle("PUT /api/v2/tss/{tss}/export/{export}", h.putExport) // sim_export.go
+	h.handle("PUT /api/v2/tss/{tss}/export/{export}", h.putExport) // export.go
 	h.handle("GET /api/v2/tss/{tss}/export/{export}", h.getExport)
 	h.handle("GET /api/v2/tss/{tss}/export/{export}/file", h.getExportFile)
 	h.handle("DELETE /api/v2/tss/{tss}/export/{export}", h.deleteExport)
@@ -83,16 +85,16 @@ func notFound(w http.ResponseWriter, r *http.Request) {
 }
 
 // ServeHTTP applies the injected fault, then answers like fiskaly.
-func (h *SimServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (h *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("request-id", requestID(r))
 	w.Header().Set("Date", h.sim.cfg.Now().UTC().Format(http.TimeFormat))
 	if err := h.sim.enter(r.Context()); err != nil {
-		var e *Error
+		var e *tse.Error
 		errors.As(err, &e)
 		switch e.Code {
-		case CodeNetwork:
+		case tse.CodeNetwork:
 			dropConnection(w)
-		case CodeTimeout:
+		case tse.CodeTimeout:
 			// The client gave up while we "worked": nobody to answer.
 		default:
 			h.fail(w, e)
@@ -113,7 +115,7 @@ func requestID(r *http.Request) string {
 			return v
 		}
 	}
-	return NewUUID4()
+	return tse.NewUUID4()
 }
 
 // validRequestID accepts up to 128 visible ASCII characters.
@@ -142,10 +144,10 @@ func dropConnection(w http.ResponseWriter) {
 }
 
 // handle registers a route that needs a bearer token.
-func (h *SimServer) handle(pattern string, fn func(http.ResponseWriter, *http.Request) error) {
+func (h *Server) handle(pattern string, fn func(http.ResponseWriter, *http.Request) error) {
 	h.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		if !h.authorized(r) {
-			h.fail(w, apiError(401, "E_UNAUTHORIZED", "missing, invalid or expired access token"))
+			h.fail(w, tse.NewError(401, "E_UNAUTHORIZED", "missing, invalid or expired access token"))
 			return
 		}
 		err := checkPathParams(r)
@@ -168,26 +170,26 @@ func checkPathParams(r *http.Request) error {
 		number         bool
 	}{{"tss", "tss_id", false}, {"client", "client_id", false}, {"tx", "tx_id_or_number", true}} {
 		v := r.PathValue(p.wildcard)
-		if v == "" || validUUID(v) || (p.number && isTxNumber(v)) {
+		if v == "" || tse.ValidUUID(v) || (p.number && isTxNumber(v)) {
 			continue
 		}
 		msg := fmt.Sprintf("params/%s must match format \"uuid\"", p.name)
 		if p.number {
 			msg += " or be a transaction number"
 		}
-		return apiError(400, "E_FAILED_SCHEMA_VALIDATION", msg)
+		return tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", msg)
 	}
 	return nil
 }
 
 // fail writes fiskaly's error body; 429 and 503 carry Retry-After.
-func (h *SimServer) fail(w http.ResponseWriter, err error) {
-	var e *Error
+func (h *Server) fail(w http.ResponseWriter, err error) {
+	var e *tse.Error
 	if !errors.As(err, &e) {
-		e = &Error{HTTPStatus: 500, Code: "E_INTERNAL", Message: err.Error()}
+		e = &tse.Error{HTTPStatus: 500, Code: "E_INTERNAL", Message: err.Error()}
 	}
 	if e.HTTPStatus == 0 {
-		e = &Error{HTTPStatus: 500, Code: e.Code, Message: e.Message}
+		e = &tse.Error{HTTPStatus: 500, Code: e.Code, Message: e.Message}
 	}
 	if e.RetryAfter > 0 || e.HTTPStatus == 429 || e.HTTPStatus == 503 {
 		secs := int((e.RetryAfter + time.Second - 1) / time.Second)
@@ -217,9 +219,9 @@ func decodeBody(r *http.Request, v any) error {
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return apiError(413, "E_PAYLOAD_TOO_LARGE", "the body exceeds 1 MB")
+			return tse.NewError(413, "E_PAYLOAD_TOO_LARGE", "the body exceeds 1 MB")
 		}
-		return apiError(400, "E_FAILED_SCHEMA_VALIDATION", "body: "+err.Error())
+		return tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "body: "+err.Error())
 	}
 	if len(bytes.TrimSpace(b)) == 0 {
 		return nil
@@ -227,7 +229,7 @@ func decodeBody(r *http.Request, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return apiError(400, "E_FAILED_SCHEMA_VALIDATION", "body: "+err.Error())
+		return tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "body: "+err.Error())
 	}
 	return nil
 }
@@ -240,7 +242,7 @@ func randomHex(n int) string {
 
 // --- authentication ---
 
-func (h *SimServer) auth(w http.ResponseWriter, r *http.Request) {
+func (h *Server) auth(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		APIKey       string `json:"api_key"`
 		APISecret    string `json:"api_secret"`
@@ -263,7 +265,7 @@ func (h *SimServer) auth(w http.ResponseWriter, r *http.Request) {
 	}
 	if !ok {
 		h.mu.Unlock()
-		h.fail(w, apiError(401, "E_UNAUTHORIZED", "invalid credentials or refresh token"))
+		h.fail(w, tse.NewError(401, "E_UNAUTHORIZED", "invalid credentials or refresh token"))
 		return
 	}
 	access, refresh := randomHex(32), randomHex(32)
@@ -281,7 +283,7 @@ func (h *SimServer) auth(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-func (h *SimServer) authorized(r *http.Request) bool {
+func (h *Server) authorized(r *http.Request) bool {
 	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	if !ok {
 		return false
@@ -294,7 +296,7 @@ func (h *SimServer) authorized(r *http.Request) bool {
 
 // RevokeTokens forgets every issued token, as if they had expired: the
 // next call with an old token answers 401.
-func (h *SimServer) RevokeTokens() {
+func (h *Server) RevokeTokens() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	clear(h.access)
@@ -304,12 +306,12 @@ func (h *SimServer) RevokeTokens() {
 // --- TSS ---
 
 // withTSS runs fn on a TSS under the simulator's lock.
-func (h *SimServer) withTSS(r *http.Request, fn func(*simTSS) error) error {
+func (h *Server) withTSS(r *http.Request, fn func(*simTSS) error) error {
 	s := h.sim
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return transportError(CodeNetwork, "simulator closed")
+		return tse.NewTransportError(tse.CodeNetwork, "simulator closed")
 	}
 	t, err := s.tss(r.PathValue("tss"))
 	if err != nil {
@@ -318,13 +320,13 @@ func (h *SimServer) withTSS(r *http.Request, fn func(*simTSS) error) error {
 	return fn(t)
 }
 
-func (h *SimServer) tssJSON(t *simTSS, withPUK bool) map[string]any {
+func (h *Server) tssJSON(t *simTSS, withPUK bool) map[string]any {
 	m := map[string]any{
 		"_id": t.id, "_type": "TSS", "_env": simEnv, "_version": simAPIVersion,
 		"state": t.state, "description": t.description,
 		"serial_number": t.serial, "public_key": t.pubB64,
 		"certificate":                    base64.StdEncoding.EncodeToString(t.cert),
-		"signature_algorithm":            SignatureAlgorithm,
+		"signature_algorithm":            tse.SignatureAlgorithm,
 		"signature_timestamp_format":     "unixTime",
 		"transaction_data_encoding":      "UTF-8",
 		"signature_counter":              strconv.FormatUint(t.counter, 10),
@@ -339,13 +341,13 @@ func (h *SimServer) tssJSON(t *simTSS, withPUK bool) map[string]any {
 	for k, v := range t.times {
 		m[k] = v
 	}
-	if withPUK && t.state == TSSCreated {
+	if withPUK && t.state == tse.TSSCreated {
 		m["admin_puk"] = t.puk
 	}
 	return m
 }
 
-func (h *SimServer) listTSS(w http.ResponseWriter, r *http.Request) error {
+func (h *Server) listTSS(w http.ResponseWriter, r *http.Request) error {
 	h.sim.mu.Lock()
 	data := make([]map[string]any, 0, len(h.sim.order))
 	for _, t := range h.sim.order {
@@ -356,7 +358,7 @@ func (h *SimServer) listTSS(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (h *SimServer) createTSS(w http.ResponseWriter, r *http.Request) error {
+func (h *Server) createTSS(w http.ResponseWriter, r *http.Request) error {
 	var req struct {
 		Metadata map[string]string `json:"metadata"`
 	}
@@ -367,7 +369,7 @@ func (h *SimServer) createTSS(w http.ResponseWriter, r *http.Request) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return transportError(CodeNetwork, "simulator closed")
+		return tse.NewTransportError(tse.CodeNetwork, "simulator closed")
 	}
 	t, err := s.createTSS(r.PathValue("tss"), req.Metadata, false)
 	if err != nil {
@@ -377,14 +379,14 @@ func (h *SimServer) createTSS(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (h *SimServer) getTSS(w http.ResponseWriter, r *http.Request) error {
+func (h *Server) getTSS(w http.ResponseWriter, r *http.Request) error {
 	return h.withTSS(r, func(t *simTSS) error {
 		writeJSON(w, 200, h.tssJSON(t, false))
 		return nil
 	})
 }
 
-func (h *SimServer) patchTSS(w http.ResponseWriter, r *http.Request) error {
+func (h *Server) patchTSS(w http.ResponseWriter, r *http.Request) error {
 	var req struct {
 		State       string            `json:"state"`
 		Description *string           `json:"description"`
@@ -395,8 +397,8 @@ func (h *SimServer) patchTSS(w http.ResponseWriter, r *http.Request) error {
 	}
 	return h.withTSS(r, func(t *simTSS) error {
 		if req.Description != nil {
-			if t.state != TSSUninitialized || req.State != TSSInitialized {
-				return apiError(400, "E_FAILED_SCHEMA_VALIDATION", "description can only be set when initializing the TSS")
+			if t.state != tse.TSSUninitialized || req.State != tse.TSSInitialized {
+				return tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "description can only be set when initializing the TSS")
 			}
 		}
 		if req.State != "" {
@@ -419,7 +421,7 @@ func (h *SimServer) patchTSS(w http.ResponseWriter, r *http.Request) error {
 // authenticateAdmin and logoutAdmin.
 var emptyObject = struct{}{}
 
-func (h *SimServer) changeAdminPIN(w http.ResponseWriter, r *http.Request) error {
+func (h *Server) changeAdminPIN(w http.ResponseWriter, r *http.Request) error {
 	var req struct {
 		AdminPUK    string `json:"admin_puk"`
 		NewAdminPIN string `json:"new_admin_pin"`
@@ -436,7 +438,7 @@ func (h *SimServer) changeAdminPIN(w http.ResponseWriter, r *http.Request) error
 	})
 }
 
-func (h *SimServer) adminAuth(w http.ResponseWriter, r *http.Request) error {
+func (h *Server) adminAuth(w http.ResponseWriter, r *http.Request) error {
 	var req struct {
 		AdminPIN string `json:"admin_pin"`
 	}
@@ -452,7 +454,7 @@ func (h *SimServer) adminAuth(w http.ResponseWriter, r *http.Request) error {
 	})
 }
 
-func (h *SimServer) adminLogout(w http.ResponseWriter, r *http.Request) error {
+func (h *Server) adminLogout(w http.ResponseWriter, r *http.Request) error {
 	var req struct{}
 	if err := decodeBody(r, &req); err != nil {
 		return err
@@ -476,7 +478,7 @@ func clientJSON(c *simClient) map[string]any {
 	}
 }
 
-func (h *SimServer) putClient(w http.ResponseWriter, r *http.Request) error {
+func (h *Server) putClient(w http.ResponseWriter, r *http.Request) error {
 	var req struct {
 		SerialNumber string            `json:"serial_number"`
 		Metadata     map[string]string `json:"metadata"`
@@ -494,11 +496,11 @@ func (h *SimServer) putClient(w http.ResponseWriter, r *http.Request) error {
 	})
 }
 
-func (h *SimServer) getClient(w http.ResponseWriter, r *http.Request) error {
+func (h *Server) getClient(w http.ResponseWriter, r *http.Request) error {
 	return h.withTSS(r, func(t *simTSS) error {
 		c := h.sim.findClient(strings.ToLower(r.PathValue("client")))
 		if c == nil || c.tss != t.id {
-			return apiError(404, "E_CLIENT_NOT_FOUND", fmt.Sprintf("client %s not found", r.PathValue("client")))
+			return tse.NewError(404, "E_CLIENT_NOT_FOUND", fmt.Sprintf("client %s not found", r.PathValue("client")))
 		}
 		writeJSON(w, 200, clientJSON(c))
 		return nil
@@ -559,12 +561,12 @@ func revisionParam(r *http.Request) (int, error) {
 	}
 	n, err := strconv.Atoi(q.Get("tx_revision"))
 	if err != nil || n < 1 {
-		return 0, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "querystring/tx_revision must be an integer >= 1")
+		return 0, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "querystring/tx_revision must be an integer >= 1")
 	}
 	return n, nil
 }
 
-func (h *SimServer) upsertTx(w http.ResponseWriter, r *http.Request) error {
+func (h *Server) upsertTx(w http.ResponseWriter, r *http.Request) error {
 	rev, err := revisionParam(r)
 	if err != nil {
 		return err
@@ -574,11 +576,11 @@ func (h *SimServer) upsertTx(w http.ResponseWriter, r *http.Request) error {
 		// upsertTransaction's description says the query string must
 		// include it: the upsert is refused with the operation's own 400
 		// code, not as a schema violation.
-		return apiError(400, "E_TX_UPSERT", "the query string must include tx_revision: 1 starts the transaction, each later call adds 1")
+		return tse.NewError(400, "E_TX_UPSERT", "the query string must include tx_revision: 1 starts the transaction, each later call adds 1")
 	}
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
-		return apiError(413, "E_PAYLOAD_TOO_LARGE", "the body exceeds 1 MB")
+		return tse.NewError(413, "E_PAYLOAD_TOO_LARGE", "the body exceeds 1 MB")
 	}
 	var out map[string]any
 	err = h.withTSS(r, func(t *simTSS) error {
@@ -605,7 +607,7 @@ func (h *SimServer) upsertTx(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (h *SimServer) getTx(w http.ResponseWriter, r *http.Request) error {
+func (h *Server) getTx(w http.ResponseWriter, r *http.Request) error {
 	rev, err := revisionParam(r)
 	if err != nil {
 		return err
@@ -620,9 +622,9 @@ func (h *SimServer) getTx(w http.ResponseWriter, r *http.Request) error {
 	})
 }
 
-func (h *SimServer) listTx(w http.ResponseWriter, r *http.Request) error {
+func (h *Server) listTx(w http.ResponseWriter, r *http.Request) error {
 	qv := r.URL.Query()
-	q := ListQuery{OrderBy: qv.Get("order_by"), Order: qv.Get("order")}
+	q := tse.ListQuery{OrderBy: qv.Get("order_by"), Order: qv.Get("order")}
 	for k, vs := range qv {
 		if k == "states" || k == "states[]" || strings.HasPrefix(k, "states[") {
 			q.States = append(q.States, vs...)
@@ -632,7 +634,7 @@ func (h *SimServer) listTx(w http.ResponseWriter, r *http.Request) error {
 		if v := qv.Get(name); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil {
-				return apiError(400, "E_FAILED_SCHEMA_VALIDATION", name+" must be an integer")
+				return tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", name+" must be an integer")
 			}
 			*dst = n
 		}
@@ -649,4 +651,12 @@ func (h *SimServer) listTx(w http.ResponseWriter, r *http.Request) error {
 		writeJSON(w, 200, map[string]any{"data": data, "count": len(data), "_type": "TRANSACTION_LIST", "_env": simEnv, "_version": simAPIVersion})
 		return nil
 	})
+}
+
+// orEmpty shows a missing metadata map as {} as fiskaly does.
+func orEmpty(m map[string]string) map[string]string {
+	if m == nil {
+		return map[string]string{}
+	}
+	return m
 }

@@ -1,4 +1,4 @@
-package tse
+package tsesim
 
 import (
 	"crypto/ecdsa"
@@ -8,45 +8,14 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/base64"
-	"encoding/hex"
 	"encoding/pem"
-	"errors"
 	"fmt"
 	"math/big"
 	"os"
-	"strconv"
-	"strings"
 	"time"
+
+	"posbox/tse"
 )
-
-// publicKeyBytes is the 65-byte uncompressed point 04||X||Y, the form
-// fiskaly reports (base64) and hashes into the serial number.
-func publicKeyBytes(pub *ecdsa.PublicKey) []byte {
-	k, err := pub.ECDH()
-	if err != nil {
-		panic(err) // a P-256 key always converts
-	}
-	return k.Bytes()
-}
-
-// SerialNumber is the TSS serial: hex SHA-256 of the public key bytes.
-func SerialNumber(pub *ecdsa.PublicKey) string {
-	sum := sha256.Sum256(publicKeyBytes(pub))
-	return hex.EncodeToString(sum[:])
-}
-
-// ParsePublicKey reads fiskaly's base64 uncompressed P-256 point.
-func ParsePublicKey(b64 string) (*ecdsa.PublicKey, error) {
-	raw, err := base64.StdEncoding.DecodeString(b64)
-	if err != nil {
-		return nil, fmt.Errorf("public key: %w", err)
-	}
-	pub, err := ecdsa.ParseUncompressedPublicKey(elliptic.P256(), raw)
-	if err != nil {
-		return nil, fmt.Errorf("public key: %w", err)
-	}
-	return pub, nil
-}
 
 // loadOrCreateKey reads the TSS key (PKCS#8 PEM) or, with create, writes a
 // new P-256 key there (0600, synced, atomically renamed into place).
@@ -112,7 +81,7 @@ func writeFileSync(path string, data []byte, mode os.FileMode) error {
 // certified TSE's certificate, the subject CN and the certificate serial
 // are the TSS serial (the SHA-256 of the public key).
 func issueCertificate(key *ecdsa.PrivateKey, notBefore, notAfter time.Time) (leaf, ca []byte, err error) {
-	serial := SerialNumber(&key.PublicKey)
+	serial := tse.SerialNumber(&key.PublicKey)
 	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return nil, nil, err
@@ -149,28 +118,6 @@ func issueCertificate(key *ecdsa.PrivateKey, notBefore, notAfter time.Time) (lea
 	return leaf, ca, nil
 }
 
-// signedData is what the simulator signed before it signed TR-03151 log
-// messages (sim_logs.go): the values of a transaction log message in a
-// simple "|"-joined form. Journals written then still carry such
-// signatures, so VerifyTx accepts them.
-func signedData(t Tx) []byte {
-	return []byte(strings.Join([]string{
-		"posbox-sim-v1",
-		t.LogOperation,
-		t.TSSSerialNumber,
-		t.ClientSerialNumber,
-		t.ID,
-		strconv.Itoa(t.Revision),
-		t.State,
-		t.ProcessType,
-		t.ProcessData,
-		strconv.FormatUint(t.Number, 10),
-		SignatureAlgorithm,
-		strconv.FormatUint(t.Signature.Counter, 10),
-		strconv.FormatInt(t.LogTime.Unix(), 10),
-	}, "|"))
-}
-
 // signPlain is ecdsa-plain-SHA256: r||s, 32 bytes each, base64.
 func signPlain(key *ecdsa.PrivateKey, data []byte) (string, error) {
 	h := sha256.Sum256(data)
@@ -182,38 +129,4 @@ func signPlain(key *ecdsa.PrivateKey, data []byte) (string, error) {
 	r.FillBytes(sig[:32])
 	s.FillBytes(sig[32:])
 	return base64.StdEncoding.EncodeToString(sig), nil
-}
-
-// VerifyTx checks a revision's signature with the TSS public key: over
-// its TR-03151 transaction log message (operation, client serial, process
-// data and type, transaction number, TSS serial, algorithm, counter, log
-// time: what a certified TSE signs), or over the simulator's older signed
-// data. It also checks that the transaction names that key's serial
-// number.
-func VerifyTx(pub *ecdsa.PublicKey, tx Tx) error {
-	if tx.Signature.Algorithm != SignatureAlgorithm {
-		return fmt.Errorf("tse: signature algorithm %q, want %s", tx.Signature.Algorithm, SignatureAlgorithm)
-	}
-	if tx.TSSSerialNumber != SerialNumber(pub) {
-		return errors.New("tse: transaction names another TSS serial number")
-	}
-	if m, err := txLogMessage(tx); err == nil && m.Verify(pub) == nil {
-		return nil
-	}
-	if !verifyPlain(pub, signedData(tx), tx.Signature.Value) {
-		return errors.New("tse: signature does not verify (or is not 64 bytes of base64 r||s)")
-	}
-	return nil
-}
-
-// verifyPlain checks an ecdsa-plain-SHA256 signature (base64 r||s).
-func verifyPlain(pub *ecdsa.PublicKey, data []byte, b64 string) bool {
-	sig, err := base64.StdEncoding.DecodeString(b64)
-	if err != nil || len(sig) != 64 {
-		return false
-	}
-	r := new(big.Int).SetBytes(sig[:32])
-	s := new(big.Int).SetBytes(sig[32:])
-	h := sha256.Sum256(data)
-	return ecdsa.Verify(pub, h[:], r, s)
 }

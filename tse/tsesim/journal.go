@@ -1,4 +1,4 @@
-package tse
+package tsesim
 
 import (
 	"bufio"
@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"posbox/tse"
 )
 
 // The simulator's state is its keys plus an append-only journal of JSON
@@ -30,7 +32,7 @@ const (
 	opAdminLogout = "admin_logout"
 	opClient      = "client"
 	opTx          = "tx"
-	opExport      = "export" // sim_export.go
+	opExport      = "export" // export.go
 )
 
 // record is one journal line. Counter is the signature counter the event
@@ -51,19 +53,19 @@ type record struct {
 	Serial   string            `json:"serial,omitempty"`
 	Metadata map[string]string `json:"metadata,omitempty"`
 	BodyHash string            `json:"body_hash,omitempty"`
-	Tx       *Tx               `json:"tx,omitempty"`
+	Tx       *tse.Tx           `json:"tx,omitempty"`
 	// StdV1 is the transaction's schema.standard_v1 as answers show it,
 	// carried on to later revisions without a schema (absent for raw and
 	// in journals written before it existed).
 	StdV1 json.RawMessage `json:"standard_v1,omitempty"`
 	// LogV is logVersionTR when the record's signature (Tx's or LogSig)
-	// is over its TR-03151 log message (sim_logs.go). Event, EventData and
+	// is over its TR-03151 log message (logs.go). Event, EventData and
 	// LogSig are a system log message's operation, data and signature.
 	LogV      int    `json:"log_v,omitempty"`
 	Event     string `json:"event,omitempty"`
 	EventData []byte `json:"event_data,omitempty"`
 	LogSig    []byte `json:"log_sig,omitempty"`
-	// Export is an export's state (sim_export.go).
+	// Export is an export's state (export.go).
 	Export *simExportRec `json:"export,omitempty"`
 }
 

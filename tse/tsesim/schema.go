@@ -1,4 +1,4 @@
-package tse
+package tsesim
 
 import (
 	"bytes"
@@ -6,9 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"posbox/tse"
 )
 
 // The simulator's reading of an upsert body. fiskaly SIGN DE v2's TxSchema
@@ -30,6 +33,19 @@ import (
 // schema's defaults filled in, e.g. currency_code EUR) next to schema.raw
 // with the processType and base64 processData the TSE signed, as fiskaly's
 // answers do.
+
+// The processTypes fiskaly's schema gives standard_v1's other two forms:
+// "order" is "Bestellung-V1" (tse.ProcessTypeOrder) and "other" is
+// "SonstigerVorgang".
+const processTypeOther = "SonstigerVorgang"
+
+var (
+	// priceRe is an order line's price_per_unit: an amount.
+	priceRe = regexp.MustCompile(tse.AmountPattern)
+	// quantityRe is an order line's quantity: up to five decimals, none
+	// needed.
+	quantityRe = regexp.MustCompile(`^-?\d+(\.\d{1,5})?$`)
+)
 
 // txSchema is what one revision's schema gives the TSE.
 type txSchema struct {
@@ -158,11 +174,11 @@ func parseStandardV1(val json.RawMessage) (*txSchema, error) {
 // (deprecated vat_rate decimals and the currency's case kept) with a
 // missing currency_code shown as its default EUR.
 func parseReceipt(val json.RawMessage) (*txSchema, error) {
-	var r Receipt
+	var r tse.Receipt
 	if err := json.Unmarshal(val, &r); err != nil {
 		return nil, schemaErr("schema.standard_v1.receipt: %v", err)
 	}
-	if err := validateReceipt(&r); err != nil {
+	if err := tse.ValidateReceipt(&r); err != nil {
 		return nil, &errSchema{err.Error()}
 	}
 	type payment struct {
@@ -171,12 +187,12 @@ func parseReceipt(val json.RawMessage) (*txSchema, error) {
 		CurrencyCode string `json:"currency_code"`
 	}
 	echo := struct {
-		ReceiptType           string             `json:"receipt_type"`
-		AmountsPerVATRate     []AmountPerVATRate `json:"amounts_per_vat_rate"`
-		AmountsPerPaymentType []payment          `json:"amounts_per_payment_type,omitempty"`
+		ReceiptType           string                 `json:"receipt_type"`
+		AmountsPerVATRate     []tse.AmountPerVATRate `json:"amounts_per_vat_rate"`
+		AmountsPerPaymentType []payment              `json:"amounts_per_payment_type,omitempty"`
 	}{ReceiptType: r.ReceiptType, AmountsPerVATRate: r.AmountsPerVATRate}
 	if echo.AmountsPerVATRate == nil {
-		echo.AmountsPerVATRate = []AmountPerVATRate{}
+		echo.AmountsPerVATRate = []tse.AmountPerVATRate{}
 	}
 	for _, p := range r.AmountsPerPaymentType {
 		cur := p.CurrencyCode
@@ -189,7 +205,7 @@ func parseReceipt(val json.RawMessage) (*txSchema, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &txSchema{processType: ProcessTypeReceipt, processData: ProcessData(&r), stdV1: std}, nil
+	return &txSchema{processType: tse.ProcessTypeReceipt, processData: tse.ProcessData(&r), stdV1: std}, nil
 }
 
 // orderLine is one line of standard_v1.order.
@@ -226,8 +242,8 @@ func parseOrder(val json.RawMessage) (*txSchema, error) {
 			return nil, schemaErr("%s.quantity: %q must match %s", at, *l.Quantity, quantityRe)
 		case utf8.RuneCountInString(*l.Text) > 255:
 			return nil, schemaErr("%s.text: at most 255 characters", at)
-		case !amountRe.MatchString(*l.PricePerUnit):
-			return nil, schemaErr("%s.price_per_unit: %q must match %s", at, *l.PricePerUnit, amountRe)
+		case !priceRe.MatchString(*l.PricePerUnit):
+			return nil, schemaErr("%s.price_per_unit: %q must match %s", at, *l.PricePerUnit, priceRe)
 		}
 		lines = append(lines, orderLine{*l.Quantity, *l.Text, *l.PricePerUnit})
 	}
@@ -237,7 +253,7 @@ func parseOrder(val json.RawMessage) (*txSchema, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &txSchema{processType: processTypeOrder, processData: orderProcessData(lines), stdV1: std}, nil
+	return &txSchema{processType: tse.ProcessTypeOrder, processData: orderProcessData(lines), stdV1: std}, nil
 }
 
 // orderProcessData is the Bestellung-V1 processData of an order's lines.

@@ -1,4 +1,4 @@
-package tse
+package tsesim
 
 import (
 	"crypto/ecdsa"
@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"crypto/x509"
-	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -17,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"posbox/tse"
 )
 
 // The engine: TSSs, clients and transactions, changed only through
@@ -54,7 +55,7 @@ type simTSS struct {
 	byNumber    []*simTx // index number-1
 	active      int
 	listCalls   []time.Time // not persisted: a restart forgets the rate window
-	logs        []logRef    // every signature's journal record, by counter (sim_logs.go)
+	logs        []logRef    // every signature's journal record, by counter (logs.go)
 	exports     map[string]*simExport
 	exportOrder []*simExport
 }
@@ -95,7 +96,7 @@ type simRev struct {
 // revView is a revision as the HTTP face answers it: the transaction and
 // its schema.standard_v1.
 type revView struct {
-	Tx
+	tse.Tx
 	stdV1 json.RawMessage // nil for schema.raw or no schema
 }
 
@@ -107,7 +108,7 @@ func (s *Simulator) readRevision(st *simTx, rev int) (revView, error) {
 		err = fmt.Errorf("journal line at %d holds no transaction", r.off)
 	}
 	if err != nil {
-		return revView{}, &Error{Class: Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: "simulator journal: " + err.Error()}
+		return revView{}, &tse.Error{Class: tse.Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: "simulator journal: " + err.Error()}
 	}
 	tx := *rec.Tx
 	tx.LatestRevision = len(st.revs)
@@ -123,12 +124,12 @@ func (s *Simulator) keyPath(id string) string {
 func (s *Simulator) commit(rec record) error {
 	if t := s.tsses[rec.TSS]; t != nil && rec.Counter != 0 && rec.Op != opTx {
 		if err := signSystemLog(t, &rec); err != nil {
-			return &Error{Class: Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: "system log: " + err.Error()}
+			return &tse.Error{Class: tse.Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: "system log: " + err.Error()}
 		}
 	}
 	off, n, err := s.j.append(rec)
 	if err != nil {
-		return &Error{Class: Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: "simulator journal: " + err.Error()}
+		return &tse.Error{Class: tse.Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: "simulator journal: " + err.Error()}
 	}
 	return s.apply(rec, off, n)
 }
@@ -216,7 +217,7 @@ func (s *Simulator) apply(rec record, off int64, n int) error {
 			}
 			st.metadata[k] = v
 		}
-		if tx.State != TxActive {
+		if tx.State != tse.TxActive {
 			t.active--
 		}
 	case opExport:
@@ -228,10 +229,10 @@ func (s *Simulator) apply(rec record, off int64, n int) error {
 }
 
 var stateTimeKey = map[string]string{
-	TSSUninitialized: "time_uninit",
-	TSSInitialized:   "time_init",
-	TSSDisabled:      "time_disable",
-	TSSDefective:     "time_defective",
+	tse.TSSUninitialized: "time_uninit",
+	tse.TSSInitialized:   "time_init",
+	tse.TSSDisabled:      "time_disable",
+	tse.TSSDefective:     "time_defective",
 }
 
 func (s *Simulator) applyCreate(rec record) error {
@@ -247,9 +248,9 @@ func (s *Simulator) applyCreate(rec record) error {
 		s.keys[rec.TSS] = key
 	}
 	t := &simTSS{
-		id: rec.TSS, isDefault: rec.Default, state: TSSCreated, description: rec.Desc,
-		key: key, pubB64: base64.StdEncoding.EncodeToString(publicKeyBytes(&key.PublicKey)),
-		serial: SerialNumber(&key.PublicKey), puk: rec.PUK,
+		id: rec.TSS, isDefault: rec.Default, state: tse.TSSCreated, description: rec.Desc,
+		key: key, pubB64: tse.EncodePublicKey(&key.PublicKey),
+		serial: tse.SerialNumber(&key.PublicKey), puk: rec.PUK,
 		times:    map[string]int64{"time_creation": rec.Time},
 		metadata: map[string]string{}, txs: map[string]*simTx{}, exports: map[string]*simExport{},
 	}
@@ -290,11 +291,14 @@ func (s *Simulator) findClient(id string) *simClient {
 
 func (s *Simulator) now() time.Time { return unixTime(s.cfg.Now()) }
 
+// unixTime truncates to the provider's precision (whole seconds).
+func unixTime(t time.Time) time.Time { return time.Unix(t.Unix(), 0).UTC() }
+
 // tss finds a TSS or answers fiskaly's 404.
 func (s *Simulator) tss(id string) (*simTSS, error) {
 	t := s.tsses[strings.ToLower(id)]
 	if t == nil {
-		return nil, apiError(404, "E_TSS_NOT_FOUND", fmt.Sprintf("TSS %s not found", id))
+		return nil, tse.NewError(404, "E_TSS_NOT_FOUND", fmt.Sprintf("TSS %s not found", id))
 	}
 	return t, nil
 }
@@ -302,24 +306,24 @@ func (s *Simulator) tss(id string) (*simTSS, error) {
 // createTSS is fiskaly's createTss: a new TSS in state CREATED with a PUK;
 // repeating it while CREATED answers the same TSS.
 func (s *Simulator) createTSS(id string, metadata map[string]string, isDefault bool) (*simTSS, error) {
-	if !validUUID(id) {
-		return nil, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "tss_id must be a UUID")
+	if !tse.ValidUUID(id) {
+		return nil, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "tss_id must be a UUID")
 	}
 	id = strings.ToLower(id)
 	if t := s.tsses[id]; t != nil {
-		if t.state == TSSCreated {
+		if t.state == tse.TSSCreated {
 			return t, nil
 		}
-		return nil, apiError(409, "E_TSS_CONFLICT", fmt.Sprintf("TSS %s already exists in state %s", id, t.state))
+		return nil, tse.NewError(409, "E_TSS_CONFLICT", fmt.Sprintf("TSS %s already exists in state %s", id, t.state))
 	}
 	key, err := loadOrCreateKey(s.keyPath(id), true)
 	if err != nil {
-		return nil, &Error{Class: Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: err.Error()}
+		return nil, &tse.Error{Class: tse.Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: err.Error()}
 	}
 	now := s.now()
 	cert, ca, err := issueCertificate(key, now, now.Add(s.cfg.CertValidity))
 	if err != nil {
-		return nil, &Error{Class: Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: err.Error()}
+		return nil, &tse.Error{Class: tse.Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: err.Error()}
 	}
 	s.keys[id] = key
 	rec := record{Op: opTSSCreate, TSS: id, Time: now.Unix(), Default: isDefault,
@@ -337,10 +341,10 @@ func (s *Simulator) createTSS(id string, metadata map[string]string, isDefault b
 // allowedTransition is fiskaly's updateTss state machine.
 func allowedTransition(from, to string) bool {
 	switch from + ">" + to {
-	case TSSCreated + ">" + TSSUninitialized,
-		TSSUninitialized + ">" + TSSInitialized,
-		TSSUninitialized + ">" + TSSDisabled,
-		TSSInitialized + ">" + TSSDisabled:
+	case tse.TSSCreated + ">" + tse.TSSUninitialized,
+		tse.TSSUninitialized + ">" + tse.TSSInitialized,
+		tse.TSSUninitialized + ">" + tse.TSSDisabled,
+		tse.TSSInitialized + ">" + tse.TSSDisabled:
 		return true
 	}
 	return false
@@ -355,15 +359,15 @@ func (s *Simulator) setState(t *simTSS, state string, force bool) error {
 		return nil
 	}
 	if force {
-		if _, known := stateTimeKey[state]; !known && state != TSSCreated && state != TSSDeleted && state != TSSEvicted {
+		if _, known := stateTimeKey[state]; !known && state != tse.TSSCreated && state != tse.TSSDeleted && state != tse.TSSEvicted {
 			return fmt.Errorf("tse: unknown TSS state %q", state)
 		}
 	} else {
 		if !allowedTransition(t.state, state) {
-			return apiError(400, "E_ILLEGAL_TSS_STATE_CHANGE", fmt.Sprintf("cannot change TSS state from %s to %s", t.state, state))
+			return tse.NewError(400, "E_ILLEGAL_TSS_STATE_CHANGE", fmt.Sprintf("cannot change TSS state from %s to %s", t.state, state))
 		}
-		if (state == TSSInitialized || state == TSSDisabled) && !t.admin {
-			return apiError(401, "E_ADMIN_NOT_AUTHENTICATED", "admin authentication required")
+		if (state == tse.TSSInitialized || state == tse.TSSDisabled) && !t.admin {
+			return tse.NewError(401, "E_ADMIN_NOT_AUTHENTICATED", "admin authentication required")
 		}
 	}
 	return s.commit(record{Op: opTSSState, TSS: t.id, Time: s.now().Unix(), Counter: t.counter + 1, State: state})
@@ -371,7 +375,7 @@ func (s *Simulator) setState(t *simTSS, state string, force bool) error {
 
 func (s *Simulator) setDescription(t *simTSS, desc string) error {
 	if len(desc) > 100 || !descRe.MatchString(desc) {
-		return apiError(400, "E_FAILED_SCHEMA_VALIDATION", "description: at most 100 of A-Z a-z 0-9 space ' ( ) + , - . / : = ?")
+		return tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "description: at most 100 of A-Z a-z 0-9 space ' ( ) + , - . / : = ?")
 	}
 	return s.commit(record{Op: opTSSDesc, TSS: t.id, Time: s.now().Unix(), Desc: desc})
 }
@@ -381,14 +385,14 @@ var descRe = regexp.MustCompile(`^[A-Za-z0-9 '()+,\-./:=?]{0,100}$`)
 // changeAdminPIN sets the admin PIN with the PUK (fiskaly: the PIN is
 // blocked after creation until set this way).
 func (s *Simulator) changeAdminPIN(t *simTSS, puk, pin string) error {
-	if t.state == TSSCreated {
-		return apiError(400, "E_TSS_NOT_INITIALIZED", "the TSS must be UNINITIALIZED before its admin PIN is set")
+	if t.state == tse.TSSCreated {
+		return tse.NewError(400, "E_TSS_NOT_INITIALIZED", "the TSS must be UNINITIALIZED before its admin PIN is set")
 	}
 	if subtle.ConstantTimeCompare([]byte(puk), []byte(t.puk)) != 1 {
-		return apiError(400, "E_CHANGE_ADMIN_PIN_FAILED", "wrong admin_puk")
+		return tse.NewError(400, "E_CHANGE_ADMIN_PIN_FAILED", "wrong admin_puk")
 	}
 	if len(pin) < 6 {
-		return apiError(400, "E_CHANGE_ADMIN_PIN_FAILED", "new_admin_pin must have at least 6 characters")
+		return tse.NewError(400, "E_CHANGE_ADMIN_PIN_FAILED", "new_admin_pin must have at least 6 characters")
 	}
 	return s.commit(record{Op: opAdminPIN, TSS: t.id, Time: s.now().Unix(), Counter: t.counter + 1, PINHash: pinHash(t.id, pin)})
 }
@@ -400,7 +404,7 @@ func pinHash(tss, pin string) string {
 
 func (s *Simulator) adminAuth(t *simTSS, pin string) error {
 	if t.pinHash == "" || t.pinFailures >= simPINTries {
-		return apiError(423, "E_ADMIN_PIN_BLOCKED", "the admin PIN is blocked: set it with the PUK")
+		return tse.NewError(423, "E_ADMIN_PIN_BLOCKED", "the admin PIN is blocked: set it with the PUK")
 	}
 	if subtle.ConstantTimeCompare([]byte(pinHash(t.id, pin)), []byte(t.pinHash)) != 1 {
 		if err := s.commit(record{Op: opAdminFail, TSS: t.id, Time: s.now().Unix()}); err != nil {
@@ -408,7 +412,7 @@ func (s *Simulator) adminAuth(t *simTSS, pin string) error {
 		}
 		// fiskaly documents a wrong admin PIN as 401 E_UNAUTHORIZED, the
 		// code of a refused access token.
-		return apiError(401, "E_UNAUTHORIZED", "wrong admin PIN")
+		return tse.NewError(401, "E_UNAUTHORIZED", "wrong admin PIN")
 	}
 	return s.commit(record{Op: opAdminAuth, TSS: t.id, Time: s.now().Unix(), Counter: t.counter + 1})
 }
@@ -426,35 +430,35 @@ var clientSerialRe = regexp.MustCompile(`^[A-Za-z0-9 '()+,\-.:=?]{1,70}$`)
 // serial; needs an admin session unless asAdmin (the in-process provider
 // logs in implicitly).
 func (s *Simulator) upsertClient(t *simTSS, id, serial string, metadata map[string]string, asAdmin bool) (*simClient, error) {
-	if !validUUID(id) {
-		return nil, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "client_id must be a UUID")
+	if !tse.ValidUUID(id) {
+		return nil, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "client_id must be a UUID")
 	}
 	id = strings.ToLower(id)
 	if c := s.findClient(id); c != nil {
 		if c.tss == t.id && c.serial == serial {
 			return c, nil
 		}
-		return nil, apiError(409, "E_CLIENT_CONFLICT", fmt.Sprintf("client %s already exists with another TSS or serial number", id))
+		return nil, tse.NewError(409, "E_CLIENT_CONFLICT", fmt.Sprintf("client %s already exists with another TSS or serial number", id))
 	}
 	if err := usable(t); err != nil {
 		return nil, err
 	}
 	if !asAdmin && !t.admin {
-		return nil, apiError(401, "E_ADMIN_NOT_AUTHENTICATED", "admin authentication required")
+		return nil, tse.NewError(401, "E_ADMIN_NOT_AUTHENTICATED", "admin authentication required")
 	}
 	if !clientSerialRe.MatchString(serial) || strings.TrimSpace(serial) != serial {
-		return nil, apiError(400, "E_ILLEGAL_CLIENT_SERIAL", "serial_number: 1-70 of A-Z a-z 0-9 space ' ( ) + , - . : = ?, no / or _, no surrounding spaces")
+		return nil, tse.NewError(400, "E_ILLEGAL_CLIENT_SERIAL", "serial_number: 1-70 of A-Z a-z 0-9 space ' ( ) + , - . : = ?, no / or _, no surrounding spaces")
 	}
 	for _, c := range t.clients {
 		if c.serial == serial {
-			return nil, apiError(409, "E_CLIENT_CONFLICT", fmt.Sprintf("serial number %q is taken by client %s", serial, c.id))
+			return nil, tse.NewError(409, "E_CLIENT_CONFLICT", fmt.Sprintf("serial number %q is taken by client %s", serial, c.id))
 		}
 	}
 	if len(t.clients) >= s.cfg.MaxClients {
-		return nil, apiError(403, CodeClientLimitReached, fmt.Sprintf("a TSS holds at most %d clients", s.cfg.MaxClients))
+		return nil, tse.NewError(403, tse.CodeClientLimitReached, fmt.Sprintf("a TSS holds at most %d clients", s.cfg.MaxClients))
 	}
 	rec := record{Op: opClient, TSS: t.id, Time: s.now().Unix(), Counter: t.counter + 1,
-		Client: id, Serial: serial, State: ClientRegistered, Metadata: metadata}
+		Client: id, Serial: serial, State: tse.ClientRegistered, Metadata: metadata}
 	if err := s.commit(rec); err != nil {
 		return nil, err
 	}
@@ -464,17 +468,17 @@ func (s *Simulator) upsertClient(t *simTSS, id, serial string, metadata map[stri
 // usable says why the TSS cannot sign now, as fiskaly answers an upsert.
 func usable(t *simTSS) error {
 	switch t.state {
-	case TSSInitialized:
-	case TSSCreated, TSSUninitialized:
-		return apiError(400, "E_TSS_NOT_INITIALIZED", "the TSS is "+t.state)
-	case TSSDisabled:
-		return apiError(400, "E_TSS_DISABLED", "the TSS is DISABLED")
-	case TSSDefective:
-		return apiError(423, "E_TSS_DEFECTIVE", "the TSS is DEFECTIVE")
-	case TSSDeleted:
-		return apiError(423, "E_TSS_DELETED", "the TSS is DELETED")
+	case tse.TSSInitialized:
+	case tse.TSSCreated, tse.TSSUninitialized:
+		return tse.NewError(400, "E_TSS_NOT_INITIALIZED", "the TSS is "+t.state)
+	case tse.TSSDisabled:
+		return tse.NewError(400, "E_TSS_DISABLED", "the TSS is DISABLED")
+	case tse.TSSDefective:
+		return tse.NewError(423, "E_TSS_DEFECTIVE", "the TSS is DEFECTIVE")
+	case tse.TSSDeleted:
+		return tse.NewError(423, "E_TSS_DELETED", "the TSS is DELETED")
 	default:
-		return apiError(423, "E_TSS_EVICTED", "the TSS is "+t.state)
+		return tse.NewError(423, "E_TSS_EVICTED", "the TSS is "+t.state)
 	}
 	return nil
 }
@@ -484,115 +488,170 @@ func usable(t *simTSS) error {
 // exists, its number. Rules the OpenAPI leaves open are the simulator's
 // documented assumptions: the same revision with the same body answers the
 // stored revision; with another body 409 E_TX_UPSERT; a skipped revision
-// 400 E_TX_UPSERT.
+// 400 E_TX_UPSERT. The checks run in fiskaly's order: where the revision
+// goes (upsertTarget), whether it may come next (checkRevision), what the
+// body asks (parseTxBody), what the revision becomes (nextRevision); only
+// then is it signed and committed (signAndCommit).
 func (s *Simulator) upsertTx(t *simTSS, txIDOrNumber string, revision int, body []byte) (revView, error) {
+	st, txID, now, err := s.upsertTarget(t, txIDOrNumber, revision)
+	if err != nil {
+		return revView{}, err
+	}
+	sum := sha256.Sum256(body)
+	repeat, err := checkRevision(st, txID, revision, sum)
+	if err != nil {
+		return revView{}, err
+	}
+	if repeat {
+		return s.readRevision(st, revision)
+	}
+	req, c, err := s.parseTxBody(t, body)
+	if err != nil {
+		return revView{}, err
+	}
+	tx := tse.Tx{
+		ID: txID, TSSID: t.id, TSSSerialNumber: t.serial, ClientID: c.id, ClientSerialNumber: c.serial,
+		State: req.state, Revision: revision, LatestRevision: revision, LogTime: now,
+	}
+	stdV1, err := s.nextRevision(t, st, &tx, req.schema, now)
+	if err != nil {
+		return revView{}, err
+	}
+	return s.signAndCommit(t, tx, stdV1, sum, req.metadata, now)
+}
+
+// upsertTarget checks the path and the TSS and finds the transaction a
+// revision goes to: st is nil for a new one, which only a UUID starts.
+// now is the time the revision is signed at.
+func (s *Simulator) upsertTarget(t *simTSS, txIDOrNumber string, revision int) (st *simTx, txID string, now time.Time, err error) {
 	txID, byNumber := strings.ToLower(txIDOrNumber), false
-	if !validUUID(txID) {
+	if !tse.ValidUUID(txID) {
 		if !isTxNumber(txID) {
-			return revView{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "tx_id_or_number must be a UUID or a transaction number")
+			return nil, "", now, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "tx_id_or_number must be a UUID or a transaction number")
 		}
 		byNumber = true
 	}
 	if revision < 1 {
-		return revView{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "tx_revision must be a positive integer")
+		return nil, "", now, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "tx_revision must be a positive integer")
 	}
 	if err := usable(t); err != nil {
-		return revView{}, err
+		return nil, "", now, err
 	}
-	now := s.now()
+	now = s.now()
 	if !now.Before(t.notAfter) {
-		return revView{}, apiError(423, "E_CERTIFICATE_EXPIRED", "the TSS certificate expired on "+t.notAfter.UTC().Format(time.RFC3339)+": a new TSS is needed")
+		return nil, "", now, tse.NewError(423, "E_CERTIFICATE_EXPIRED", "the TSS certificate expired on "+t.notAfter.UTC().Format(time.RFC3339)+": a new TSS is needed")
 	}
-	var st *simTx
-	if byNumber {
-		// A number names a transaction the TSS numbered: it updates, it
-		// never starts one.
-		if st = t.txByNumber(txID); st == nil {
-			return revView{}, apiError(404, "E_TX_NOT_FOUND", fmt.Sprintf("transaction %s not found", txIDOrNumber))
-		}
-		txID = st.id
-	} else {
-		st = t.txs[txID]
+	if !byNumber {
+		return t.txs[txID], txID, now, nil
 	}
-	sum := sha256.Sum256(body)
-	if st != nil && revision <= len(st.revs) {
+	// A number names a transaction the TSS numbered: it updates, it never
+	// starts one.
+	if st = t.txByNumber(txID); st == nil {
+		return nil, "", now, tse.NewError(404, "E_TX_NOT_FOUND", fmt.Sprintf("transaction %s not found", txIDOrNumber))
+	}
+	return st, st.id, now, nil
+}
+
+// checkRevision applies the revision rules: repeat is true when the
+// revision exists with the same body (it is answered as stored);
+// otherwise the revision must be the next of an ACTIVE transaction, or
+// the first of a new one.
+func checkRevision(st *simTx, txID string, revision int, sum [32]byte) (repeat bool, err error) {
+	switch {
+	case st != nil && revision <= len(st.revs):
 		if st.revs[revision-1].hash != sum {
-			return revView{}, apiError(409, "E_TX_UPSERT", fmt.Sprintf("revision %d of transaction %s was sent with another body", revision, txID))
+			return false, tse.NewError(409, "E_TX_UPSERT", fmt.Sprintf("revision %d of transaction %s was sent with another body", revision, txID))
 		}
-		return s.readRevision(st, revision)
+		return true, nil
+	case st == nil && revision > 1:
+		return false, tse.NewError(404, "E_TX_NOT_FOUND", fmt.Sprintf("transaction %s not found", txID))
+	case st != nil && revision > len(st.revs)+1:
+		return false, tse.NewError(400, "E_TX_UPSERT", fmt.Sprintf("transaction %s is at revision %d: revision %d skips one", txID, len(st.revs), revision))
+	case st != nil && st.state != tse.TxActive:
+		return false, tse.NewError(400, "E_TX_UPSERT", fmt.Sprintf("transaction %s is already %s", txID, st.state))
 	}
-	if st == nil && revision > 1 {
-		return revView{}, apiError(404, "E_TX_NOT_FOUND", fmt.Sprintf("transaction %s not found", txID))
-	}
-	if st != nil && revision > len(st.revs)+1 {
-		return revView{}, apiError(400, "E_TX_UPSERT", fmt.Sprintf("transaction %s is at revision %d: revision %d skips one", txID, len(st.revs), revision))
-	}
-	if st != nil && st.state != TxActive {
-		return revView{}, apiError(400, "E_TX_UPSERT", fmt.Sprintf("transaction %s is already %s", txID, st.state))
-	}
+	return false, nil
+}
+
+// parseTxBody reads an upsert body and finds its client, which must be
+// registered with this TSS.
+func (s *Simulator) parseTxBody(t *simTSS, body []byte) (upsertRequest, *simClient, error) {
 	req, err := parseUpsert(body)
 	if err != nil {
-		return revView{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", schemaMessage(err))
+		return req, nil, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", schemaMessage(err))
 	}
 	state, clientID := req.state, req.clientID
-	if state != TxActive && state != TxFinished && state != TxCancelled {
-		return revView{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", fmt.Sprintf("state: %q is not ACTIVE, FINISHED or CANCELLED", state))
+	if state != tse.TxActive && state != tse.TxFinished && state != tse.TxCancelled {
+		return req, nil, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", fmt.Sprintf("state: %q is not ACTIVE, FINISHED or CANCELLED", state))
 	}
-	if !validUUID(clientID) {
-		return revView{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "client_id must be a UUID")
+	if !tse.ValidUUID(clientID) {
+		return req, nil, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "client_id must be a UUID")
 	}
 	c := s.findClient(strings.ToLower(clientID))
 	if c == nil || c.tss != t.id {
-		return revView{}, apiError(400, "E_CLIENT_NOT_FOUND", fmt.Sprintf("client %s is not registered with this TSS", clientID))
+		return req, nil, tse.NewError(400, "E_CLIENT_NOT_FOUND", fmt.Sprintf("client %s is not registered with this TSS", clientID))
 	}
-	if c.state != ClientRegistered {
-		return revView{}, apiError(400, "E_CLIENT_DEREGISTERED", fmt.Sprintf("client %s is deregistered", clientID))
+	if c.state != tse.ClientRegistered {
+		return req, nil, tse.NewError(400, "E_CLIENT_DEREGISTERED", fmt.Sprintf("client %s is deregistered", clientID))
 	}
-	tx := Tx{
-		ID: txID, TSSID: t.id, TSSSerialNumber: t.serial, ClientID: c.id, ClientSerialNumber: c.serial,
-		State: state, Revision: revision, LatestRevision: revision, LogTime: now,
-	}
-	var stdV1 json.RawMessage
-	if revision == 1 {
-		if state != TxActive || req.schema != nil {
-			return revView{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "revision 1 starts the transaction: state ACTIVE and no schema")
+	return req, c, nil
+}
+
+// nextRevision fills in what the revision becomes: revision 1 starts the
+// transaction (a new number, no schema yet); a later one keeps the number,
+// the start and the schema unless it brings one (of the same processType),
+// and one that ends the transaction needs a schema by then. It answers
+// schema.standard_v1 as the revision will show it.
+func (s *Simulator) nextRevision(t *simTSS, st *simTx, tx *tse.Tx, sch *txSchema, now time.Time) (json.RawMessage, error) {
+	if tx.Revision == 1 {
+		if tx.State != tse.TxActive || sch != nil {
+			return nil, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "revision 1 starts the transaction: state ACTIVE and no schema")
 		}
 		if t.active >= s.cfg.MaxActiveTx {
-			return revView{}, apiError(400, "E_TX_LIMIT_REACHED", fmt.Sprintf("%d transactions are ACTIVE: finish or cancel some first", t.active))
+			return nil, tse.NewError(400, "E_TX_LIMIT_REACHED", fmt.Sprintf("%d transactions are ACTIVE: finish or cancel some first", t.active))
 		}
 		tx.Number, tx.TimeStart, tx.LogOperation = t.txCounter+1, now, "Start"
-	} else {
-		prev, err := s.readRevision(st, len(st.revs))
-		if err != nil {
-			return revView{}, err
-		}
-		tx.Number, tx.TimeStart = prev.Number, prev.TimeStart
-		tx.ProcessType, tx.ProcessData, stdV1 = prev.ProcessType, prev.ProcessData, prev.stdV1
-		if sch := req.schema; sch != nil {
-			if prev.ProcessType != "" && sch.processType != prev.ProcessType {
-				return revView{}, apiError(409, "E_TX_ILLEGAL_TYPE_CHANGE",
-					fmt.Sprintf("transaction %s is a %s: the process_type cannot change to %q", txID, prev.ProcessType, sch.processType))
-			}
-			tx.ProcessType, tx.ProcessData, stdV1 = sch.processType, sch.processData, sch.stdV1
-		}
-		tx.LogOperation = "Update"
-		if state != TxActive {
-			if tx.ProcessType == "" {
-				return revView{}, apiError(409, "E_TX_NO_TYPE_DEFINED", "a transaction is finished or cancelled with a schema")
-			}
-			end := now
-			tx.TimeEnd, tx.LogOperation = &end, "Finish"
-		}
+		return nil, nil
 	}
-	tx.Signature = Signature{Algorithm: SignatureAlgorithm, Counter: t.counter + 1, PublicKey: t.pubB64}
+	prev, err := s.readRevision(st, len(st.revs))
+	if err != nil {
+		return nil, err
+	}
+	tx.Number, tx.TimeStart = prev.Number, prev.TimeStart
+	stdV1 := prev.stdV1
+	tx.ProcessType, tx.ProcessData = prev.ProcessType, prev.ProcessData
+	if sch != nil {
+		if prev.ProcessType != "" && sch.processType != prev.ProcessType {
+			return nil, tse.NewError(409, "E_TX_ILLEGAL_TYPE_CHANGE",
+				fmt.Sprintf("transaction %s is a %s: the process_type cannot change to %q", tx.ID, prev.ProcessType, sch.processType))
+		}
+		tx.ProcessType, tx.ProcessData, stdV1 = sch.processType, sch.processData, sch.stdV1
+	}
+	tx.LogOperation = "Update"
+	if tx.State != tse.TxActive {
+		if tx.ProcessType == "" {
+			return nil, tse.NewError(409, "E_TX_NO_TYPE_DEFINED", "a transaction is finished or cancelled with a schema")
+		}
+		end := now
+		tx.TimeEnd, tx.LogOperation = &end, "Finish"
+	}
+	return stdV1, nil
+}
+
+// signAndCommit signs the revision with the next signature counter as
+// its TR-03151 log message, adds the QR code data to a finished one and
+// commits it to the journal.
+func (s *Simulator) signAndCommit(t *simTSS, tx tse.Tx, stdV1 json.RawMessage, sum [32]byte, metadata map[string]string, now time.Time) (revView, error) {
+	tx.Signature = tse.Signature{Algorithm: tse.SignatureAlgorithm, Counter: t.counter + 1, PublicKey: t.pubB64}
+	var err error
 	if tx.Signature.Value, err = signTx(t.key, tx); err != nil {
-		return revView{}, &Error{Class: Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: err.Error()}
+		return revView{}, &tse.Error{Class: tse.Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: err.Error()}
 	}
 	if tx.TimeEnd != nil {
-		tx.QRCodeData = qrCodeData(tx)
+		tx.QRCodeData = tse.QRCodeData(tx)
 	}
 	rec := record{Op: opTx, TSS: t.id, Time: now.Unix(), Counter: tx.Signature.Counter,
-		BodyHash: hex.EncodeToString(sum[:]), Metadata: req.metadata, Tx: &tx, StdV1: stdV1, LogV: logVersionTR}
+		BodyHash: hex.EncodeToString(sum[:]), Metadata: metadata, Tx: &tx, StdV1: stdV1, LogV: logVersionTR}
 	if err := s.commit(rec); err != nil {
 		return revView{}, err
 	}
@@ -620,10 +679,10 @@ func (s *Simulator) getTx(t *simTSS, idOrNumber string, revision int) (revView, 
 		st = t.txByNumber(idOrNumber)
 	}
 	if st == nil {
-		return revView{}, nil, apiError(404, "E_TX_NOT_FOUND", fmt.Sprintf("transaction %s not found", idOrNumber))
+		return revView{}, nil, tse.NewError(404, "E_TX_NOT_FOUND", fmt.Sprintf("transaction %s not found", idOrNumber))
 	}
 	if revision < 0 || revision > len(st.revs) {
-		return revView{}, nil, apiError(400, "E_TX_REVISION_NOT_FOUND", fmt.Sprintf("transaction %s has no revision %d", idOrNumber, revision))
+		return revView{}, nil, tse.NewError(400, "E_TX_REVISION_NOT_FOUND", fmt.Sprintf("transaction %s has no revision %d", idOrNumber, revision))
 	}
 	if revision == 0 {
 		revision = len(st.revs)
@@ -633,12 +692,12 @@ func (s *Simulator) getTx(t *simTSS, idOrNumber string, revision int) (revView, 
 }
 
 // listTx is fiskaly's listTransactions, with its 20 calls a minute per TSS.
-func (s *Simulator) listTx(t *simTSS, q ListQuery) (TxPage, error) {
+func (s *Simulator) listTx(t *simTSS, q tse.ListQuery) (tse.TxPage, error) {
 	views, err := s.listTxViews(t, q)
 	if err != nil {
-		return TxPage{}, err
+		return tse.TxPage{}, err
 	}
-	page := TxPage{Data: make([]Tx, len(views)), Count: len(views)}
+	page := tse.TxPage{Data: make([]tse.Tx, len(views)), Count: len(views)}
 	for i, v := range views {
 		page.Data[i] = v.Tx
 	}
@@ -646,7 +705,7 @@ func (s *Simulator) listTx(t *simTSS, q ListQuery) (TxPage, error) {
 }
 
 // listTxViews is listTx as the HTTP face answers it.
-func (s *Simulator) listTxViews(t *simTSS, q ListQuery) ([]revView, error) {
+func (s *Simulator) listTxViews(t *simTSS, q tse.ListQuery) ([]revView, error) {
 	now := s.cfg.Now()
 	window := t.listCalls[:0]
 	for _, c := range t.listCalls {
@@ -666,21 +725,21 @@ func (s *Simulator) listTxViews(t *simTSS, q ListQuery) ([]revView, error) {
 		q.Limit = simPageMax
 	}
 	if q.Limit < 1 || q.Limit > simPageMax || q.Offset < 0 {
-		return nil, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "limit must be 1-100 and offset at least 0")
+		return nil, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "limit must be 1-100 and offset at least 0")
 	}
 	if q.OrderBy == "" {
 		q.OrderBy = "number"
 	}
 	key, ok := txSortKeys[q.OrderBy]
 	if !ok {
-		return nil, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "order_by must be number, state, time_start or time_end")
+		return nil, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "order_by must be number, state, time_start or time_end")
 	}
 	if q.Order != "" && q.Order != "asc" && q.Order != "desc" {
-		return nil, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "order must be asc or desc")
+		return nil, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "order must be asc or desc")
 	}
 	for _, st := range q.States {
-		if st != TxActive && st != TxFinished && st != TxCancelled {
-			return nil, apiError(400, "E_FAILED_SCHEMA_VALIDATION", fmt.Sprintf("states: %q is not ACTIVE, FINISHED or CANCELLED", st))
+		if st != tse.TxActive && st != tse.TxFinished && st != tse.TxCancelled {
+			return nil, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", fmt.Sprintf("states: %q is not ACTIVE, FINISHED or CANCELLED", st))
 		}
 	}
 	var all []*simTx
@@ -734,34 +793,19 @@ func cmpInt(a, b int64) int {
 }
 
 // info is the TSS as the Provider reports it.
-func (s *Simulator) info(t *simTSS) TSSInfo {
-	return TSSInfo{
+func (s *Simulator) info(t *simTSS) tse.TSSInfo {
+	return tse.TSSInfo{
 		ID: t.id, State: t.state, Description: t.description, SerialNumber: t.serial,
 		PublicKey: t.pubB64, CertificateDER: append([]byte(nil), t.cert...), CertNotAfter: t.notAfter,
-		SignatureAlgorithm: SignatureAlgorithm, SignatureCounter: t.counter, TransactionCounter: t.txCounter,
+		SignatureAlgorithm: tse.SignatureAlgorithm, SignatureCounter: t.counter, TransactionCounter: t.txCounter,
 		ActiveTransactions: t.active, MaxActiveTx: s.cfg.MaxActiveTx,
 		RegisteredClients: len(t.clients), MaxClients: s.cfg.MaxClients,
 		ProviderRequestTime: s.now(),
 	}
 }
 
-func clientInfo(c *simClient) ClientInfo {
-	return ClientInfo{ID: c.id, SerialNumber: c.serial, State: c.state, TSSID: c.tss}
-}
-
-var uuidRe = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-
-func validUUID(s string) bool { return uuidRe.MatchString(s) }
-
-// NewUUID4 is a random (version 4) UUID, the id form fiskaly wants for
-// TSSs, clients and transactions.
-func NewUUID4() string {
-	var b [16]byte
-	rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	h := hex.EncodeToString(b[:])
-	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+func clientInfo(c *simClient) tse.ClientInfo {
+	return tse.ClientInfo{ID: c.id, SerialNumber: c.serial, State: c.state, TSSID: c.tss}
 }
 
 // randomCode is a random string of letters and digits (PUKs, PINs).

@@ -1,4 +1,4 @@
-package tse
+package tsesim
 
 import (
 	"context"
@@ -14,13 +14,14 @@ import (
 	"strings"
 	"time"
 
+	"posbox/tse"
 	"posbox/tse/tsetar"
 )
 
 // The simulator's exports (fiskaly SIGN DE v2 "exports", docs/TSE.md "TAR
 // exports"): an export is triggered with a client-chosen id and filters,
-// stays PENDING and then WORKING for SimConfig.ExportDelay, and then holds
-// a TR-03151 TAR built from the journal's log messages (sim_logs.go).
+// stays PENDING and then WORKING for Config.ExportDelay, and then holds
+// a TR-03151 TAR built from the journal's log messages (logs.go).
 // Every state change is journalled, so an export started before a
 // restart completes after it. Exports advance when they are looked at;
 // nothing runs in the background.
@@ -93,10 +94,10 @@ func (s *Simulator) applyExport(t *simTSS, rec record) error {
 	}
 	e := t.exports[x.ID]
 	if e == nil {
-		if x.State != ExportPending || x.Filter == nil {
+		if x.State != tse.ExportPending || x.Filter == nil {
 			return fmt.Errorf("export %s: first record is %s", x.ID, x.State)
 		}
-		e = &simExport{id: x.ID, state: ExportPending, filter: *x.Filter, requested: rec.Time}
+		e = &simExport{id: x.ID, state: tse.ExportPending, filter: *x.Filter, requested: rec.Time}
 		if x.Fault != nil {
 			e.fault = *x.Fault
 		}
@@ -106,11 +107,11 @@ func (s *Simulator) applyExport(t *simTSS, rec record) error {
 	}
 	e.state, e.exception = x.State, x.Exception
 	switch x.State {
-	case ExportWorking:
+	case tse.ExportWorking:
 		e.started = rec.Time
-	case ExportCompleted:
+	case tse.ExportCompleted:
 		e.ended, e.size, e.sha256 = rec.Time, x.Size, x.SHA256
-	case ExportError, ExportCancelled:
+	case tse.ExportError, tse.ExportCancelled:
 		e.ended = rec.Time
 	}
 	return nil
@@ -127,7 +128,9 @@ func (s *Simulator) exportDelay() time.Duration {
 	}
 }
 
-func (e *simExport) running() bool { return e.state == ExportPending || e.state == ExportWorking }
+func (e *simExport) running() bool {
+	return e.state == tse.ExportPending || e.state == tse.ExportWorking
+}
 
 // estimated is when a running export will be done.
 func (s *Simulator) estimated(e *simExport) time.Time {
@@ -136,8 +139,8 @@ func (s *Simulator) estimated(e *simExport) time.Time {
 
 // startExport is triggerExport.
 func (s *Simulator) startExport(t *simTSS, id string, f simExportFilter) (*simExport, error) {
-	if !validUUID(id) {
-		return nil, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "params/export_id must match format \"uuid\"")
+	if !tse.ValidUUID(id) {
+		return nil, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "params/export_id must match format \"uuid\"")
 	}
 	id = strings.ToLower(id)
 	if e := t.exports[id]; e != nil {
@@ -146,11 +149,11 @@ func (s *Simulator) startExport(t *simTSS, id string, f simExportFilter) (*simEx
 		}
 		return e, nil
 	}
-	if t.state != TSSInitialized && t.state != TSSDisabled {
-		return nil, apiError(409, "E_TSS_ILLEGAL_STATE_TO_PERFORM_EXPORT", "only an INITIALIZED or DISABLED TSS can export; it is "+t.state)
+	if t.state != tse.TSSInitialized && t.state != tse.TSSDisabled {
+		return nil, tse.NewError(409, "E_TSS_ILLEGAL_STATE_TO_PERFORM_EXPORT", "only an INITIALIZED or DISABLED TSS can export; it is "+t.state)
 	}
-	if f.MaxRecords > MaxExportRecords {
-		return nil, apiError(400, "E_FAILED_SCHEMA_VALIDATION", fmt.Sprintf("maximum_number_records is at most %d", MaxExportRecords))
+	if f.MaxRecords > tse.MaxExportRecords {
+		return nil, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", fmt.Sprintf("maximum_number_records is at most %d", tse.MaxExportRecords))
 	}
 	running := 0
 	for _, e := range t.exportOrder {
@@ -162,14 +165,14 @@ func (s *Simulator) startExport(t *simTSS, id string, f simExportFilter) (*simEx
 		}
 		running++
 		if e.filter == f {
-			return nil, apiError(409, CodeExportDuplicate, fmt.Sprintf("export %s with the same filters is still %s", e.id, e.state))
+			return nil, tse.NewError(409, tse.CodeExportDuplicate, fmt.Sprintf("export %s with the same filters is still %s", e.id, e.state))
 		}
 	}
 	if running >= simMaxRunningExports {
-		return nil, apiError(409, CodeTooManyExports, fmt.Sprintf("%d exports of this TSS are PENDING or WORKING", running))
+		return nil, tse.NewError(409, tse.CodeTooManyExports, fmt.Sprintf("%d exports of this TSS are PENDING or WORKING", running))
 	}
 	rec := record{Op: opExport, TSS: t.id, Time: s.now().Unix(),
-		Export: &simExportRec{ID: id, State: ExportPending, Filter: &f}}
+		Export: &simExportRec{ID: id, State: tse.ExportPending, Filter: &f}}
 	if s.exportFault != (ExportFault{}) {
 		fault := s.exportFault
 		rec.Export.Fault = &fault
@@ -185,21 +188,21 @@ func (s *Simulator) startExport(t *simTSS, id string, f simExportFilter) (*simEx
 func (s *Simulator) advanceExport(t *simTSS, e *simExport) error {
 	now := s.now()
 	delay := s.exportDelay()
-	if e.state == ExportPending && !now.Before(time.Unix(e.requested, 0).Add(delay/3)) {
-		if err := s.commit(record{Op: opExport, TSS: t.id, Time: now.Unix(), Export: &simExportRec{ID: e.id, State: ExportWorking}}); err != nil {
+	if e.state == tse.ExportPending && !now.Before(time.Unix(e.requested, 0).Add(delay/3)) {
+		if err := s.commit(record{Op: opExport, TSS: t.id, Time: now.Unix(), Export: &simExportRec{ID: e.id, State: tse.ExportWorking}}); err != nil {
 			return err
 		}
 	}
-	if e.state != ExportWorking || now.Before(s.estimated(e)) {
+	if e.state != tse.ExportWorking || now.Before(s.estimated(e)) {
 		return nil
 	}
 	size, sum, exception, err := s.buildExport(t, e)
 	if err != nil {
-		return &Error{Class: Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: "export: " + err.Error()}
+		return &tse.Error{Class: tse.Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: "export: " + err.Error()}
 	}
-	x := &simExportRec{ID: e.id, State: ExportCompleted, Size: size, SHA256: sum}
+	x := &simExportRec{ID: e.id, State: tse.ExportCompleted, Size: size, SHA256: sum}
 	if exception != "" {
-		x = &simExportRec{ID: e.id, State: ExportError, Exception: exception}
+		x = &simExportRec{ID: e.id, State: tse.ExportError, Exception: exception}
 	}
 	return s.commit(record{Op: opExport, TSS: t.id, Time: now.Unix(), Export: x})
 }
@@ -225,7 +228,7 @@ func (s *Simulator) exportMessages(t *simTSS, f simExportFilter) ([]*tsetar.LogM
 	}
 	max := f.MaxRecords
 	if max == 0 {
-		max = MaxExportRecords
+		max = tse.MaxExportRecords
 	}
 	var out []*tsetar.LogMessage
 	for _, ref := range t.logs[first:] {
@@ -363,7 +366,7 @@ func (s *Simulator) pollExport(e *simExport) error {
 func (s *Simulator) lookupExport(t *simTSS, id string) (*simExport, error) {
 	e := t.exports[strings.ToLower(id)]
 	if e == nil {
-		return nil, apiError(404, CodeExportNotFound, fmt.Sprintf("export %s not found", id))
+		return nil, tse.NewError(404, tse.CodeExportNotFound, fmt.Sprintf("export %s not found", id))
 	}
 	if err := s.pollExport(e); err != nil {
 		return nil, err
@@ -379,15 +382,15 @@ func (s *Simulator) exportFile(t *simTSS, id string) (*os.File, int64, error) {
 		return nil, 0, err
 	}
 	switch e.state {
-	case ExportCompleted:
-	case ExportPending, ExportWorking:
-		return nil, 0, retryAfterError(404, CodeExportNotCompleted, fmt.Sprintf("export %s is %s", e.id, e.state), time.Minute)
+	case tse.ExportCompleted:
+	case tse.ExportPending, tse.ExportWorking:
+		return nil, 0, retryAfterError(404, tse.CodeExportNotCompleted, fmt.Sprintf("export %s is %s", e.id, e.state), time.Minute)
 	default:
-		return nil, 0, apiError(404, CodeExportNotFound, fmt.Sprintf("export %s is %s: it has no file", e.id, e.state))
+		return nil, 0, tse.NewError(404, tse.CodeExportNotFound, fmt.Sprintf("export %s is %s: it has no file", e.id, e.state))
 	}
 	f, err := os.Open(s.exportPath(t, e.id))
 	if err != nil {
-		return nil, 0, &Error{Class: Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: "export file: " + err.Error()}
+		return nil, 0, &tse.Error{Class: tse.Transient, HTTPStatus: 500, Code: "E_INTERNAL", Message: "export file: " + err.Error()}
 	}
 	return f, e.size, nil
 }
@@ -396,23 +399,23 @@ func (s *Simulator) exportFile(t *simTSS, id string) (*os.File, int64, error) {
 func (s *Simulator) cancelExport(t *simTSS, id string) (*simExport, error) {
 	e := t.exports[strings.ToLower(id)]
 	if e == nil {
-		return nil, apiError(404, CodeExportNotFound, fmt.Sprintf("export %s not found", id))
+		return nil, tse.NewError(404, tse.CodeExportNotFound, fmt.Sprintf("export %s not found", id))
 	}
 	if err := s.advanceExport(t, e); err != nil {
 		return nil, err
 	}
 	if !e.running() {
-		return nil, apiError(400, "E_CANCEL_EXPORT", fmt.Sprintf("export %s is %s: only PENDING or WORKING exports can be cancelled", e.id, e.state))
+		return nil, tse.NewError(400, "E_CANCEL_EXPORT", fmt.Sprintf("export %s is %s: only PENDING or WORKING exports can be cancelled", e.id, e.state))
 	}
-	err := s.commit(record{Op: opExport, TSS: t.id, Time: s.now().Unix(), Export: &simExportRec{ID: e.id, State: ExportCancelled}})
+	err := s.commit(record{Op: opExport, TSS: t.id, Time: s.now().Unix(), Export: &simExportRec{ID: e.id, State: tse.ExportCancelled}})
 	return e, err
 }
 
 // exportView is an export as the Exporter interface describes it.
-func (s *Simulator) exportView(e *simExport) Export {
-	x := Export{ID: e.id, State: e.state, Exception: e.exception, Requested: unixOrZero(e.requested),
+func (s *Simulator) exportView(e *simExport) tse.Export {
+	x := tse.Export{ID: e.id, State: e.state, Exception: e.exception, Requested: unixOrZero(e.requested),
 		Started: unixOrZero(e.started), Ended: unixOrZero(e.ended)}
-	if e.state == ExportCompleted {
+	if e.state == tse.ExportCompleted {
 		x.Expires = x.Ended.Add(simExportKeep)
 	}
 	if e.running() {
@@ -441,9 +444,9 @@ func (s *Simulator) exportJSON(t *simTSS, e *simExport) map[string]any {
 		m["time_start"] = e.started
 	}
 	switch e.state {
-	case ExportCompleted, ExportCancelled:
+	case tse.ExportCompleted, tse.ExportCancelled:
 		m["time_end"] = e.ended
-	case ExportError:
+	case tse.ExportError:
 		m["time_error"] = e.ended
 	}
 	if !v.Expires.IsZero() {
@@ -455,7 +458,7 @@ func (s *Simulator) exportJSON(t *simTSS, e *simExport) map[string]any {
 	return m
 }
 
-// --- HTTP (registered in sim_server.go) ---
+// --- HTTP (registered in server.go) ---
 
 // exportFilterQuery reads triggerExport's query: numbers as decimal
 // strings, dates as unix seconds; client_id excludes the rest.
@@ -463,8 +466,8 @@ func exportFilterQuery(r *http.Request) (simExportFilter, error) {
 	q := r.URL.Query()
 	var f simExportFilter
 	if c := q.Get("client_id"); c != "" {
-		if !validUUID(c) {
-			return f, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "querystring/client_id must match format \"uuid\"")
+		if !tse.ValidUUID(c) {
+			return f, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "querystring/client_id must match format \"uuid\"")
 		}
 		return simExportFilter{ClientID: strings.ToLower(c)}, nil
 	}
@@ -475,7 +478,7 @@ func exportFilterQuery(r *http.Request) (simExportFilter, error) {
 		if v := q.Get(name); v != "" {
 			n, err := strconv.ParseUint(v, 10, 63)
 			if err != nil {
-				return f, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "querystring/"+name+" must be a non-negative integer string")
+				return f, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "querystring/"+name+" must be a non-negative integer string")
 			}
 			*dst = n
 		}
@@ -484,18 +487,18 @@ func exportFilterQuery(r *http.Request) (simExportFilter, error) {
 		if v := q.Get(name); v != "" {
 			n, err := strconv.ParseInt(v, 10, 64)
 			if err != nil || n < 0 {
-				return f, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "querystring/"+name+" must be a non-negative integer string")
+				return f, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "querystring/"+name+" must be a non-negative integer string")
 			}
 			*dst = n
 		}
 	}
 	if f.EndCounter != 0 && f.StartCounter > f.EndCounter {
-		return f, apiError(400, "E_PARAMETER_MISMATCH", "start_signature_counter is after end_signature_counter")
+		return f, tse.NewError(400, "E_PARAMETER_MISMATCH", "start_signature_counter is after end_signature_counter")
 	}
 	return f, nil
 }
 
-func (h *SimServer) putExport(w http.ResponseWriter, r *http.Request) error {
+func (h *Server) putExport(w http.ResponseWriter, r *http.Request) error {
 	var body struct{}
 	if err := decodeBody(r, &body); err != nil {
 		return err
@@ -514,7 +517,7 @@ func (h *SimServer) putExport(w http.ResponseWriter, r *http.Request) error {
 	})
 }
 
-func (h *SimServer) getExport(w http.ResponseWriter, r *http.Request) error {
+func (h *Server) getExport(w http.ResponseWriter, r *http.Request) error {
 	return h.withTSS(r, func(t *simTSS) error {
 		e, err := h.sim.lookupExport(t, r.PathValue("export"))
 		if err != nil {
@@ -528,7 +531,7 @@ func (h *SimServer) getExport(w http.ResponseWriter, r *http.Request) error {
 	})
 }
 
-func (h *SimServer) getExportFile(w http.ResponseWriter, r *http.Request) error {
+func (h *Server) getExportFile(w http.ResponseWriter, r *http.Request) error {
 	var f *os.File
 	var size int64
 	err := h.withTSS(r, func(t *simTSS) (err error) {
@@ -548,7 +551,7 @@ func (h *SimServer) getExportFile(w http.ResponseWriter, r *http.Request) error 
 	return nil
 }
 
-func (h *SimServer) deleteExport(w http.ResponseWriter, r *http.Request) error {
+func (h *Server) deleteExport(w http.ResponseWriter, r *http.Request) error {
 	return h.withTSS(r, func(t *simTSS) error {
 		e, err := h.sim.cancelExport(t, r.PathValue("export"))
 		if err != nil {
@@ -561,12 +564,12 @@ func (h *SimServer) deleteExport(w http.ResponseWriter, r *http.Request) error {
 
 // --- in-process Exporter (the default TSS) ---
 
-var _ Exporter = (*Simulator)(nil)
+var _ tse.Exporter = (*Simulator)(nil)
 
 // StartExport triggers an export of the default TSS.
-func (s *Simulator) StartExport(ctx context.Context, exportID string, f ExportFilter) (Export, error) {
+func (s *Simulator) StartExport(ctx context.Context, exportID string, f tse.ExportFilter) (tse.Export, error) {
 	if f.StartSignatureCounter < 0 || f.EndSignatureCounter < 0 || f.MaximumRecords < 0 {
-		return Export{}, apiError(400, "E_FAILED_SCHEMA_VALIDATION", "negative export filter")
+		return tse.Export{}, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "negative export filter")
 	}
 	flt := simExportFilter{StartCounter: uint64(f.StartSignatureCounter), EndCounter: uint64(f.EndSignatureCounter),
 		MaxRecords: f.MaximumRecords}
@@ -577,23 +580,23 @@ func (s *Simulator) StartExport(ctx context.Context, exportID string, f ExportFi
 		flt.EndDate = f.EndDate.Unix()
 	}
 	if flt.EndCounter != 0 && flt.StartCounter > flt.EndCounter {
-		return Export{}, apiError(400, "E_PARAMETER_MISMATCH", "start_signature_counter is after end_signature_counter")
+		return tse.Export{}, tse.NewError(400, "E_PARAMETER_MISMATCH", "start_signature_counter is after end_signature_counter")
 	}
-	return onDefaultTSS(ctx, s, func(t *simTSS) (Export, error) {
+	return onDefaultTSS(ctx, s, func(t *simTSS) (tse.Export, error) {
 		e, err := s.startExport(t, exportID, flt)
 		if err != nil {
-			return Export{}, err
+			return tse.Export{}, err
 		}
 		return s.exportView(e), nil
 	})
 }
 
 // Export reads an export of the default TSS.
-func (s *Simulator) Export(ctx context.Context, exportID string) (Export, error) {
-	return onDefaultTSS(ctx, s, func(t *simTSS) (Export, error) {
+func (s *Simulator) Export(ctx context.Context, exportID string) (tse.Export, error) {
+	return onDefaultTSS(ctx, s, func(t *simTSS) (tse.Export, error) {
 		e, err := s.lookupExport(t, exportID)
 		if err != nil {
-			return Export{}, err
+			return tse.Export{}, err
 		}
 		return s.exportView(e), nil
 	})
@@ -618,4 +621,12 @@ func (s *Simulator) CancelExport(ctx context.Context, exportID string) error {
 		return s.cancelExport(t, exportID)
 	})
 	return err
+}
+
+// unixOrZero reads a stored unix time; 0 is no time (as the wire shows it).
+func unixOrZero(s int64) time.Time {
+	if s <= 0 {
+		return time.Time{}
+	}
+	return time.Unix(s, 0).UTC()
 }

@@ -1,4 +1,4 @@
-package tse
+package tsesim
 
 import (
 	"crypto/ecdsa"
@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"posbox/tse"
 	"posbox/tse/tsetar"
 )
 
@@ -16,48 +17,16 @@ import (
 // a system log for every other event that consumes a counter (state
 // changes, admin PIN, admin login and logout, client registration). The
 // journal holds what each message needs, so an export can rebuild them
-// byte for byte (sim_export.go writes them into the TAR).
+// byte for byte (export.go writes them into the TAR).
 
 // logVersionTR marks journal records signed as TR-03151 log messages;
 // records written before carry the simulator's older "|"-joined signed
 // data, and an export signs their log message afresh.
 const logVersionTR = 1
 
-// txOperations maps Tx.LogOperation to TR-03151's operationType.
-var txOperations = map[string]string{
-	"Start":  tsetar.OpStartTransaction,
-	"Update": tsetar.OpUpdateTransaction,
-	"Finish": tsetar.OpFinishTransaction,
-}
-
-// txLogMessage is the transaction log message of one revision, unsigned
-// unless the revision carries a signature.
-func txLogMessage(tx Tx) (*tsetar.LogMessage, error) {
-	op := txOperations[tx.LogOperation]
-	if op == "" {
-		return nil, fmt.Errorf("tse: log operation %q", tx.LogOperation)
-	}
-	serial, err := hex.DecodeString(tx.TSSSerialNumber)
-	if err != nil || len(serial) != 32 {
-		return nil, fmt.Errorf("tse: TSS serial %q is not 64 hex digits", tx.TSSSerialNumber)
-	}
-	m := &tsetar.LogMessage{
-		Kind: tsetar.KindTransaction, SerialNumber: serial, SignatureAlgorithm: tsetar.OIDECDSAPlainSHA256,
-		SignatureCounter: tx.Signature.Counter, LogTime: tx.LogTime,
-		Operation: op, ClientID: tx.ClientSerialNumber, ProcessData: []byte(tx.ProcessData),
-		ProcessType: tx.ProcessType, TransactionNumber: tx.Number,
-	}
-	if tx.Signature.Value != "" {
-		if m.SignatureValue, err = base64.StdEncoding.DecodeString(tx.Signature.Value); err != nil {
-			return nil, fmt.Errorf("tse: signature is not base64: %w", err)
-		}
-	}
-	return m, nil
-}
-
 // signTx signs a revision as its TR-03151 transaction log message.
-func signTx(key *ecdsa.PrivateKey, tx Tx) (string, error) {
-	m, err := txLogMessage(tx)
+func signTx(key *ecdsa.PrivateKey, tx tse.Tx) (string, error) {
+	m, err := tse.TxLogMessage(tx)
 	if err != nil {
 		return "", err
 	}
@@ -73,9 +42,9 @@ func systemEvent(rec record) (event string, data []byte) {
 	switch rec.Op {
 	case opTSSState:
 		switch rec.State {
-		case TSSInitialized:
+		case tse.TSSInitialized:
 			event = "initialize"
-		case TSSDisabled:
+		case tse.TSSDisabled:
 			event = "disableSecureElement"
 		default: // personalisation (UNINITIALIZED) and forced states
 			event = "updateDevice"
@@ -89,7 +58,7 @@ func systemEvent(rec record) (event string, data []byte) {
 	case opAdminLogout:
 		return "logOut", ctxString(1, "admin")
 	case opClient:
-		if rec.State == ClientDeregistered {
+		if rec.State == tse.ClientDeregistered {
 			return "deregisterClient", ctxString(1, rec.Serial)
 		}
 		return "registerClient", ctxString(1, rec.Serial)
@@ -137,7 +106,7 @@ func logMessageOf(t *simTSS, rec record) (*tsetar.LogMessage, error) {
 			return nil, fmt.Errorf("tse: journal tx record without transaction")
 		}
 		var err error
-		if m, err = txLogMessage(*rec.Tx); err != nil {
+		if m, err = tse.TxLogMessage(*rec.Tx); err != nil {
 			return nil, err
 		}
 	} else {

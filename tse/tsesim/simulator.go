@@ -1,4 +1,4 @@
-package tse
+package tsesim
 
 import (
 	"context"
@@ -10,10 +10,12 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"posbox/tse"
 )
 
-// SimConfig configures the simulator.
-type SimConfig struct {
+// Config configures the simulator.
+type Config struct {
 	Dir          string        // state dir (created 0700): keys and the journal (which holds the certificates)
 	Description  string        // description of TSSs it creates; default "posbox simulator TSS (<id>)"
 	CertValidity time.Duration // default 365 days
@@ -28,14 +30,14 @@ type SimConfig struct {
 	// the default TSS need it to register clients.
 	AdminPIN string
 	// ExportDelay is how long an export stays PENDING and WORKING before
-	// its TAR is ready (sim_export.go); default 10 s, negative: at the
+	// its TAR is ready (export.go); default 10 s, negative: at the
 	// first look.
 	ExportDelay time.Duration
 }
 
-// DefaultSimAdminPIN is the default TSS's admin PIN unless SimConfig says
+// DefaultAdminPIN is the default TSS's admin PIN unless Config says
 // otherwise.
-const DefaultSimAdminPIN = "123456"
+const DefaultAdminPIN = "123456"
 
 // Fault makes the simulator misbehave like a provider on a bad day.
 type Fault struct {
@@ -47,10 +49,10 @@ type Fault struct {
 }
 
 // Simulator is a TSS provider in a directory: the engine behind the
-// in-process Provider and the HTTP face (NewSimServer). Its Provider
+// in-process Provider and the HTTP face (NewServer). Its Provider
 // methods use the default TSS.
 type Simulator struct {
-	cfg SimConfig
+	cfg Config
 
 	mu     sync.Mutex
 	j      *journal
@@ -62,15 +64,15 @@ type Simulator struct {
 	calls  int
 	closed bool
 
-	exportFault ExportFault // sim_export.go
+	exportFault ExportFault // export.go
 }
 
-var _ Provider = (*Simulator)(nil)
+var _ tse.Provider = (*Simulator)(nil)
 
-// OpenSimulator opens the simulator state in cfg.Dir. The first open
+// Open opens the simulator state in cfg.Dir. The first open
 // creates a default INITIALIZED TSS (unless cfg.Empty); later opens replay
 // the journal and continue where the last run stopped.
-func OpenSimulator(cfg SimConfig) (*Simulator, error) {
+func Open(cfg Config) (*Simulator, error) {
 	if cfg.Dir == "" {
 		return nil, errors.New("tse: simulator needs a state dir")
 	}
@@ -87,7 +89,7 @@ func OpenSimulator(cfg SimConfig) (*Simulator, error) {
 		cfg.Now = time.Now
 	}
 	if cfg.AdminPIN == "" {
-		cfg.AdminPIN = DefaultSimAdminPIN
+		cfg.AdminPIN = DefaultAdminPIN
 	}
 	if err := os.MkdirAll(cfg.Dir, 0o700); err != nil {
 		return nil, err
@@ -116,15 +118,15 @@ func (s *Simulator) ensureDefault() error {
 	t := s.def
 	if t == nil {
 		var err error
-		if t, err = s.createTSS(NewUUID4(), nil, true); err != nil {
+		if t, err = s.createTSS(tse.NewUUID4(), nil, true); err != nil {
 			return err
 		}
 	}
 	if t.times["time_init"] != 0 {
 		return nil
 	}
-	if t.state == TSSCreated {
-		if err := s.setState(t, TSSUninitialized, false); err != nil {
+	if t.state == tse.TSSCreated {
+		if err := s.setState(t, tse.TSSUninitialized, false); err != nil {
 			return err
 		}
 	}
@@ -138,7 +140,7 @@ func (s *Simulator) ensureDefault() error {
 			return err
 		}
 	}
-	if err := s.setState(t, TSSInitialized, false); err != nil {
+	if err := s.setState(t, tse.TSSInitialized, false); err != nil {
 		return err
 	}
 	return s.adminLogout(t)
@@ -223,7 +225,7 @@ func (s *Simulator) SelfTest(ctx context.Context) error {
 	if !key.PublicKey.Equal(cert.PublicKey) {
 		return errors.New("tse: the certificate does not hold the TSS key")
 	}
-	if SerialNumber(&key.PublicKey) != serial {
+	if tse.SerialNumber(&key.PublicKey) != serial {
 		return errors.New("tse: the serial number is not the SHA-256 of the public key")
 	}
 	vector := []byte("posbox simulator self-test vector")
@@ -231,7 +233,7 @@ func (s *Simulator) SelfTest(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if !verifyPlain(&key.PublicKey, vector, sig) {
+	if !tse.VerifyPlain(&key.PublicKey, vector, sig) {
 		return errors.New("tse: a test vector signed with the TSS key does not verify")
 	}
 	return nil
@@ -260,10 +262,10 @@ func (s *Simulator) TSSPublicKey(tssID string) (*ecdsa.PublicKey, error) {
 
 func (s *Simulator) defaultTSS() (*simTSS, error) {
 	if s.closed {
-		return nil, transportError(CodeNetwork, "simulator closed")
+		return nil, tse.NewTransportError(tse.CodeNetwork, "simulator closed")
 	}
 	if s.def == nil {
-		return nil, apiError(404, "E_TSS_NOT_FOUND", "the simulator has no default TSS")
+		return nil, tse.NewError(404, "E_TSS_NOT_FOUND", "the simulator has no default TSS")
 	}
 	return s.def, nil
 }
@@ -276,19 +278,19 @@ func (s *Simulator) enter(ctx context.Context) error {
 	n := s.calls
 	s.mu.Unlock()
 	if f.Offline {
-		return transportError(CodeNetwork, "simulator offline: connection refused")
+		return tse.NewTransportError(tse.CodeNetwork, "simulator offline: connection refused")
 	}
 	if f.Latency > 0 {
 		t := time.NewTimer(f.Latency)
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return transportError(CodeTimeout, "no answer before the deadline: "+ctx.Err().Error())
+			return tse.NewTransportError(tse.CodeTimeout, "no answer before the deadline: "+ctx.Err().Error())
 		case <-t.C:
 		}
 	}
 	if ctx.Err() != nil {
-		return transportError(CodeTimeout, "no answer before the deadline: "+ctx.Err().Error())
+		return tse.NewTransportError(tse.CodeTimeout, "no answer before the deadline: "+ctx.Err().Error())
 	}
 	if f.RateLimited > 0 {
 		return retryAfterError(429, "E_TOO_MANY_REQUESTS", "too many requests", f.RateLimited)
@@ -311,7 +313,7 @@ func (s *Simulator) takeApplyThenTimeout() bool {
 }
 
 // Kind is "simulator".
-func (s *Simulator) Kind() string { return KindSimulator }
+func (s *Simulator) Kind() string { return tse.KindSimulator }
 
 // TSSID is the default TSS's id ("" without one).
 func (s *Simulator) TSSID() string {
@@ -340,16 +342,16 @@ func onDefaultTSS[T any](ctx context.Context, s *Simulator, f func(t *simTSS) (T
 }
 
 // TSS reads the default TSS.
-func (s *Simulator) TSS(ctx context.Context) (TSSInfo, error) {
-	return onDefaultTSS(ctx, s, func(t *simTSS) (TSSInfo, error) { return s.info(t), nil })
+func (s *Simulator) TSS(ctx context.Context) (tse.TSSInfo, error) {
+	return onDefaultTSS(ctx, s, func(t *simTSS) (tse.TSSInfo, error) { return s.info(t), nil })
 }
 
 // Client reads a client of the default TSS.
-func (s *Simulator) Client(ctx context.Context, clientID string) (ClientInfo, error) {
-	return onDefaultTSS(ctx, s, func(t *simTSS) (ClientInfo, error) {
+func (s *Simulator) Client(ctx context.Context, clientID string) (tse.ClientInfo, error) {
+	return onDefaultTSS(ctx, s, func(t *simTSS) (tse.ClientInfo, error) {
 		c := s.findClient(clientID)
 		if c == nil || c.tss != t.id {
-			return ClientInfo{}, apiError(404, "E_CLIENT_NOT_FOUND", fmt.Sprintf("client %s not found", clientID))
+			return tse.ClientInfo{}, tse.NewError(404, "E_CLIENT_NOT_FOUND", fmt.Sprintf("client %s not found", clientID))
 		}
 		return clientInfo(c), nil
 	})
@@ -357,40 +359,47 @@ func (s *Simulator) Client(ctx context.Context, clientID string) (ClientInfo, er
 
 // EnsureClient registers a client (the in-process provider is its own
 // admin: the login and logout are implied).
-func (s *Simulator) EnsureClient(ctx context.Context, clientID, serial string) (ClientInfo, error) {
-	return onDefaultTSS(ctx, s, func(t *simTSS) (ClientInfo, error) {
+func (s *Simulator) EnsureClient(ctx context.Context, clientID, serial string) (tse.ClientInfo, error) {
+	return onDefaultTSS(ctx, s, func(t *simTSS) (tse.ClientInfo, error) {
 		c, err := s.upsertClient(t, clientID, serial, nil, true)
 		if err != nil {
-			return ClientInfo{}, err
+			return tse.ClientInfo{}, err
 		}
 		return clientInfo(c), nil
 	})
 }
 
 // Upsert applies one revision of a transaction on the default TSS.
-func (s *Simulator) Upsert(ctx context.Context, r UpsertRequest) (Tx, error) {
-	tx, err := onDefaultTSS(ctx, s, func(t *simTSS) (Tx, error) {
+func (s *Simulator) Upsert(ctx context.Context, r tse.UpsertRequest) (tse.Tx, error) {
+	tx, err := onDefaultTSS(ctx, s, func(t *simTSS) (tse.Tx, error) {
 		v, err := s.upsertTx(t, r.TxID, r.Revision, r.Body)
 		return v.Tx, err
 	})
 	if err != nil {
-		return Tx{}, err
+		return tse.Tx{}, err
 	}
 	if s.takeApplyThenTimeout() {
-		return Tx{}, transportError(CodeTimeout, "the request was sent but no answer came")
+		return tse.Tx{}, tse.NewTransportError(tse.CodeTimeout, "the request was sent but no answer came")
 	}
 	return tx, nil
 }
 
 // Tx reads a transaction of the default TSS; revision 0 is the latest.
-func (s *Simulator) Tx(ctx context.Context, txID string, revision int) (Tx, error) {
-	return onDefaultTSS(ctx, s, func(t *simTSS) (Tx, error) {
+func (s *Simulator) Tx(ctx context.Context, txID string, revision int) (tse.Tx, error) {
+	return onDefaultTSS(ctx, s, func(t *simTSS) (tse.Tx, error) {
 		v, _, err := s.getTx(t, txID, revision)
 		return v.Tx, err
 	})
 }
 
 // ListTx pages through the default TSS's transactions.
-func (s *Simulator) ListTx(ctx context.Context, q ListQuery) (TxPage, error) {
-	return onDefaultTSS(ctx, s, func(t *simTSS) (TxPage, error) { return s.listTx(t, q) })
+func (s *Simulator) ListTx(ctx context.Context, q tse.ListQuery) (tse.TxPage, error) {
+	return onDefaultTSS(ctx, s, func(t *simTSS) (tse.TxPage, error) { return s.listTx(t, q) })
+}
+
+// retryAfterError is a refusal that asks to wait (429, 503).
+func retryAfterError(status int, code, msg string, after time.Duration) *tse.Error {
+	e := tse.NewError(status, code, msg)
+	e.RetryAfter = after
+	return e
 }
