@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"posbox/internal/secretfile"
 	"posbox/store"
 )
 
@@ -29,7 +30,7 @@ func loadJWTKey(dataDir string) ([]byte, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		key = make([]byte, 32)
 		rand.Read(key)
-		if err := writeSecret(path, key); err != nil {
+		if err := secretfile.Create(path, key); err != nil {
 			return nil, err
 		}
 		return key, nil
@@ -41,24 +42,6 @@ func loadJWTKey(dataDir string) ([]byte, error) {
 		return nil, fmt.Errorf("%s holds %d bytes; want at least 32", path, len(key))
 	}
 	return key, nil
-}
-
-// writeSecret writes a file only its owner can read, without ever
-// replacing an existing one.
-func writeSecret(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 // bootstrap creates the first restaurant and its admin when the database
@@ -88,7 +71,7 @@ func bootstrap(ctx context.Context, st *store.Store, cfg Config, log *slog.Logge
 	password := rand.Text()
 	path := filepath.Join(cfg.DataDir, adminPasswordFile)
 	_ = os.Remove(path) // a stale file from an earlier, emptied database
-	if err := writeSecret(path, []byte(password+"\n")); err != nil {
+	if err := secretfile.Create(path, []byte(password+"\n")); err != nil {
 		return err
 	}
 	u := &store.User{RestaurantID: r.ID, Email: cfg.AdminEmail, Name: "Administrator", Role: store.RoleAdmin, MustChangePassword: true}

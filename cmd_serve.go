@@ -3,19 +3,18 @@ package main
 import (
 	"context"
 	"crypto/tls"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"strings"
 	"sync"
 	"time"
 
 	"posbox/boxtls"
 	"posbox/console"
+	"posbox/internal/logging"
 	"posbox/server"
 	"posbox/store"
 
@@ -33,7 +32,7 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 	if !service.Interactive() {
 		return runService(cfg, stderr, nil) // under systemd or the Windows SCM
 	}
-	log := newLogger(cfg, stderr)
+	log := logging.New(cfg.logOptions(), stderr)
 	slog.SetDefault(log)
 	return serve(ctx, cfg, log, nil)
 }
@@ -129,7 +128,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 	if err != nil {
 		return err
 	}
-	err = serveHTTP(ctx, ln, newHTTPServer(srv.Handler(), log), log, ready,
+	err = server.Run(ctx, ln, server.NewHTTPServer(srv.Handler(), log), log, ready,
 		"posbox serving", "addr", ln.Addr().String(), "url", scheme+"://"+ln.Addr().String()+"/", "data_dir", cfg.DataDir, "version", versionString())
 	if err != nil {
 		return err
@@ -183,51 +182,6 @@ func listen(addr string, cert *boxtls.Cert) (ln net.Listener, scheme string, err
 		return ln, "http", nil
 	}
 	return boxtls.NewSplitListener(ln, &tls.Config{Certificates: []tls.Certificate{cert.TLS}, MinVersion: tls.VersionTLS12}), "https", nil
-}
-
-// newHTTPServer is the appliance's HTTP server: timeouts that a slow or
-// silent till cannot hold a connection past, errors to the log.
-func newHTTPServer(h http.Handler, log *slog.Logger) *http.Server {
-	return &http.Server{
-		Handler:           h,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      60 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
-}
-
-// drainTimeout bounds how long a stop waits for requests in flight.
-const drainTimeout = 10 * time.Second
-
-// serveHTTP serves hs on ln until ctx ends, then drains: it stops
-// accepting, answers the requests already accepted (at most drainTimeout)
-// and returns. Once requests are accepted it logs msg with attrs and, when
-// ready is not nil, sends it the listening address. The appliance and the
-// TSE simulator start and stop the same way.
-func serveHTTP(ctx context.Context, ln net.Listener, hs *http.Server, log *slog.Logger, ready chan<- string, msg string, attrs ...any) error {
-	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
-	log.Info(msg, attrs...)
-	if ready != nil {
-		ready <- ln.Addr().String()
-	}
-	select {
-	case <-ctx.Done():
-	case err := <-served:
-		return err
-	}
-	log.Info("stopping: draining requests in flight", "bound", drainTimeout)
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), drainTimeout)
-	defer cancel()
-	if err := hs.Shutdown(shutdownCtx); err != nil {
-		log.Warn("http shutdown", "err", err)
-	}
-	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
 }
 
 // waitBounded waits for the workers to finish or hand back their item,

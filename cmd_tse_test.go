@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"posbox/internal/secretfile"
 	"posbox/tse"
 )
 
@@ -191,7 +192,7 @@ func TestTSESetupResumesAfterAnInterruption(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := json.Marshal(tse.Settings{Provider: "fiskaly", URL: url, APIKey: "key_test", TSSID: id, AdminPUK: puk, AdminPIN: "pin-123456"})
-	if err := writeSecret(filepath.Join(dataDir, tse.SetupFile), b); err != nil {
+	if err := secretfile.Create(filepath.Join(dataDir, tse.SetupFile), b); err != nil {
 		t.Fatal(err)
 	}
 	var out, errOut bytes.Buffer

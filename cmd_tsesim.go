@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"posbox/internal/logging"
 	"posbox/server"
 	"posbox/tse/tsesim"
 )
@@ -46,7 +47,7 @@ func runTSESim(ctx context.Context, args []string, stderr io.Writer, ready chan<
 	if *apiKey == "" || *apiSecret == "" {
 		return errors.New("tse-sim: --api-key and --api-secret are required")
 	}
-	log := newLogger(cfg, stderr)
+	log := logging.New(cfg.logOptions(), stderr)
 	dir := filepath.Join(cfg.DataDir, tseSimHTTPDir)
 	// Empty: TSSs come from a setup (PUT /tss/{id}), as at fiskaly.
 	sim, err := tsesim.Open(tsesim.Config{Dir: dir, Empty: true, CertValidity: *certValidity, MaxActiveTx: *maxActive, MaxClients: *maxClients,
@@ -62,7 +63,7 @@ func runTSESim(ctx context.Context, args []string, stderr io.Writer, ready chan<
 	}
 	var h http.Handler = tsesim.NewServer(sim, *apiKey, *apiSecret)
 	if *latency > 0 {
-		h = delayed(h, *latency)
+		h = tsesim.WithLatency(h, *latency)
 	}
 	hs := &http.Server{
 		Handler:           server.LogRequests(log, h),
@@ -70,7 +71,7 @@ func runTSESim(ctx context.Context, args []string, stderr io.Writer, ready chan<
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
-	err = serveHTTP(ctx, ln, hs, log, ready,
+	err = server.Run(ctx, ln, hs, log, ready,
 		"TSE simulator serving fiskaly SIGN DE v2", "url", "http://"+ln.Addr().String()+"/api/v2", "state_dir", dir, "latency", *latency)
 	if err != nil {
 		return err
@@ -86,19 +87,4 @@ func exportDelayOf(d time.Duration) time.Duration {
 		return -1
 	}
 	return d
-}
-
-// delayed answers every request d later, as a TSE across the internet
-// does; the wait ends early when the client gives up.
-func delayed(h http.Handler, d time.Duration) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		select {
-		case <-t.C:
-		case <-r.Context().Done():
-			return
-		}
-		h.ServeHTTP(w, r)
-	})
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"posbox/internal/logging"
 	"strconv"
 	"strings"
 	"time"
@@ -283,3 +284,8 @@ func (v *durationValue) Set(s string) error {
 	return err
 }
 func (v *durationValue) String() string { return time.Duration(*v).String() }
+
+// logOptions are c's log settings.
+func (c Config) logOptions() logging.Options {
+	return logging.Options{Format: c.LogFormat, Level: c.LogLevel}
+}

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"posbox/internal/logging"
 	"runtime"
 	"slices"
 	"strings"
@@ -344,7 +345,7 @@ func runService(cfg Config, stderr io.Writer, wait func()) error {
 			prg.sys = nil
 		}
 	}
-	log, file, err := serviceLogger(cfg, stderr, prg.sys)
+	log, file, err := logging.Service(cfg.logOptions(), cfg.DataDir, stderr, prg.sys)
 	if err != nil {
 		return err
 	}

@@ -22,6 +22,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"posbox/internal/logging"
 	"posbox/internal/poll"
 	"posbox/store"
 )
@@ -274,7 +275,7 @@ func TestRunServiceLogsToFile(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- runService(cfg, &stderr, func() { <-stop }) }()
 
-	logFile := filepath.Join(cfg.DataDir, "logs", logFileName)
+	logFile := filepath.Join(cfg.DataDir, "logs", logging.FileName)
 	addr := ""
 	poll.Until(t, 20*time.Second, "the service to log where it listens", func() bool {
 		select {

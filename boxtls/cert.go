@@ -16,6 +16,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"posbox/internal/secretfile"
 	"strings"
 	"time"
 )
@@ -111,10 +112,10 @@ func generateBoxCert(dir, certFile, keyFile string) error {
 	if err != nil {
 		return err
 	}
-	if err := writeSecret(keyFile, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER})); err != nil {
+	if err := secretfile.Create(keyFile, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER})); err != nil {
 		return err
 	}
-	return writeSecret(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}))
+	return secretfile.Create(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}))
 }
 
 // boxNames are the names and addresses a till may use to reach the box.
@@ -137,23 +138,4 @@ func boxNames() ([]string, []net.IP) {
 		}
 	}
 	return names, ips
-}
-
-// writeSecret creates path (mode 0600), never replacing a file, and
-// syncs it: the key must not be readable by others, and a certificate
-// once pinned by tills must not be overwritten.
-func writeSecret(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

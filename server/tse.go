@@ -9,7 +9,6 @@ import (
 	"github.com/julienschmidt/httprouter"
 
 	"posbox/fiscal"
-	"posbox/fiscal/queue"
 	"posbox/store"
 	"posbox/tse"
 )
@@ -26,7 +25,7 @@ type TSE interface {
 	// answered just now.
 	TSS(ctx context.Context, restaurantID string) (info store.TSEInfo, fresh bool, err error)
 	Kind() string
-	Status(ctx context.Context, restaurantID string) (*queue.Status, error)
+	Status(ctx context.Context, restaurantID string) (*fiscal.TSEStatus, error)
 	StartSelfTest(ctx context.Context, restaurantID string) (*store.TSESelfTest, error)
 	Retry(ctx context.Context, restaurantID, txID string) error
 	Cancel(ctx context.Context, restaurantID, txID string) error

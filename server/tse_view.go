@@ -3,7 +3,7 @@ package server
 import (
 	"encoding/json"
 
-	"posbox/fiscal/queue"
+	"posbox/fiscal"
 	"posbox/store"
 	"posbox/tse"
 )
@@ -193,7 +193,7 @@ type tseLastErrorJSON struct {
 	HTTPStatus int    `json:"http_status"`
 }
 
-func tseStatusView(st *queue.Status) tseStatusJSON {
+func tseStatusView(st *fiscal.TSEStatus) tseStatusJSON {
 	out := tseStatusJSON{
 		Healthy: st.Healthy, Problems: st.Problems, Provider: st.Provider, TSSID: st.TSSID, Online: st.Online,
 		Circuit: "closed", QueuePaused: st.QueuePaused, QueueDepth: st.Queue.Pending, AttentionCount: st.Queue.Attention,

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"posbox/internal/secretfile"
 	"time"
 )
 
@@ -58,17 +59,5 @@ func ReadSettings(path string) (Settings, error) {
 // it holds the API secret, the PUK and the admin PIN.
 func writeSettings(path string, c Settings) error {
 	data, _ := json.MarshalIndent(c, "", "  ")
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(append(data, '\n')); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return secretfile.Create(path, append(data, '\n'))
 }

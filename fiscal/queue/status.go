@@ -2,50 +2,17 @@ package queue
 
 import (
 	"context"
-	"time"
 
+	"posbox/fiscal"
 	"posbox/store"
 	"posbox/tse"
 )
-
-// Status is the health of a restaurant's TSE as an admin sees it.
-type Status struct {
-	Healthy  bool
-	Problems []string // why not healthy, in the order checked; empty when healthy
-	Provider string   // fiskaly or simulator
-	TSSID    string
-	// Online: the provider answered just now and the circuit is closed.
-	Online      bool
-	CircuitOpen bool
-	QueuePaused bool // the TSS cannot sign; the queue waits for it
-	Queue       *store.TSEQueue
-	// Known says whether anything is known of the TSS (Info, State).
-	Known bool
-	Info  store.TSEInfo
-	State string // tse.PublicState of Info
-	// DaysToCertificateExpiry is nil when no certificate is known.
-	DaysToCertificateExpiry *int
-	LastSelfTest            *store.TSESelfTest // nil before the first
-	OpenOutage              *store.TSEOutage   // nil when none is open
-	// LastError is the provider error that opened the circuit or paused
-	// the queue (nil while neither).
-	LastError *tse.Error
-	Refused   []RefusedTerminal
-}
-
-// RefusedTerminal is a till the TSS refused to register (client limit):
-// only its sales wait, retried every 30 s.
-type RefusedTerminal struct {
-	ClientSerial  string
-	Err           *tse.Error
-	NextAttemptAt time.Time
-}
 
 // Status is healthy when the TSS is INITIALIZED, its certificate valid,
 // the circuit closed, the queue neither paused nor holding attention
 // items and the last self-test not FAILED (docs/API.md, "GET
 // /api/tse/status"); each condition that fails is named in Problems.
-func (q *Queue) Status(ctx context.Context, restaurantID string) (*Status, error) {
+func (q *Queue) Status(ctx context.Context, restaurantID string) (*fiscal.TSEStatus, error) {
 	if err := q.serves(restaurantID); err != nil {
 		return nil, err
 	}
@@ -68,7 +35,7 @@ func (q *Queue) Status(ctx context.Context, restaurantID string) (*Status, error
 		return nil, err
 	}
 	problems := []string{}
-	out := &Status{
+	out := &fiscal.TSEStatus{
 		Provider: q.p.Kind(), TSSID: q.tssID, Online: fresh && !cs.Open, CircuitOpen: cs.Open,
 		QueuePaused: cs.Paused, Queue: qs, Known: known, LastSelfTest: last, OpenOutage: outage,
 	}
@@ -82,7 +49,7 @@ func (q *Queue) Status(ctx context.Context, restaurantID string) (*Status, error
 		out.LastError = cs.LastErr
 	}
 	for _, h := range cs.Held {
-		out.Refused = append(out.Refused, RefusedTerminal{ClientSerial: h.serial, Err: h.err, NextAttemptAt: h.retryAt})
+		out.Refused = append(out.Refused, fiscal.RefusedTerminal{ClientSerial: h.serial, Err: h.err, NextAttemptAt: h.retryAt})
 		problems = append(problems, "terminal "+h.serial+" refused by the TSS")
 	}
 	if known {

@@ -1,4 +1,10 @@
-package main
+// Package logging builds posbox's slog loggers: one destination in the
+// configured format (text or json) and level, and the installed service's
+// pair: a log file in the data directory, rotated so a box left alone
+// for years never fills its disk, beside the system's log (stderr, which
+// systemd hands to the journal, or the Windows Event Log for warnings and
+// errors). main picks which from the configuration.
+package logging
 
 import (
 	"bytes"
@@ -13,51 +19,58 @@ import (
 	"gopkg.in/natefinch/lumberjack.v2"
 )
 
-// newLogger builds the process logger from the configuration.
-func newLogger(cfg Config, w io.Writer) *slog.Logger {
-	return slog.New(newHandler(cfg, w))
+// Options are the configured format ("json" or text) and level (debug,
+// info, warn or error; info when unknown).
+type Options struct {
+	Format, Level string
 }
 
-// newHandler is one log destination in the configured format and level.
-func newHandler(cfg Config, w io.Writer) slog.Handler {
+// New is a logger writing to w.
+func New(o Options, w io.Writer) *slog.Logger {
+	return slog.New(handler(o, w))
+}
+
+// handler is one log destination in the configured format and level.
+func handler(o Options, w io.Writer) slog.Handler {
 	var level slog.Level
-	if err := level.UnmarshalText([]byte(strings.ToUpper(cfg.LogLevel))); err != nil {
+	if err := level.UnmarshalText([]byte(strings.ToUpper(o.Level))); err != nil {
 		level = slog.LevelInfo
 	}
 	opts := &slog.HandlerOptions{Level: level}
-	if cfg.LogFormat == "json" {
+	if o.Format == "json" {
 		return slog.NewJSONHandler(w, opts)
 	}
 	return slog.NewTextHandler(w, opts)
 }
 
-// Log file of the installed service: DATA_DIR/logs/posbox.log, rotated at
+// FileName is the installed service's log file in DATA_DIR/logs, rotated at
 // 10 MiB keeping 3 old files, so a box left alone for years never fills
 // its disk with logs.
 const (
-	logFileName    = "posbox.log"
+	FileName       = "posbox.log"
 	logFileMaxMiB  = 10
 	logFileBackups = 3
 )
 
-// serviceLogger logs the running service to the log file and to the
+// Service logs the running service to DATA_DIR/logs/posbox.log and to the
 // system's log: stderr, which systemd hands to the journal, or, where a
-// service has no stderr (Windows), warnings and errors to the Event Log.
-func serviceLogger(cfg Config, stderr io.Writer, sys service.Logger) (*slog.Logger, io.Closer, error) {
-	dir := filepath.Join(cfg.DataDir, "logs")
+// service has no stderr (Windows: sys is not nil), warnings and errors to
+// the Event Log. The closer closes the file.
+func Service(o Options, dataDir string, stderr io.Writer, sys service.Logger) (*slog.Logger, io.Closer, error) {
+	dir := filepath.Join(dataDir, "logs")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, nil, err
 	}
 	file := &lumberjack.Logger{
-		Filename:   filepath.Join(dir, logFileName),
+		Filename:   filepath.Join(dir, FileName),
 		MaxSize:    logFileMaxMiB,
 		MaxBackups: logFileBackups,
 	}
-	handlers := []slog.Handler{newHandler(cfg, file)}
+	handlers := []slog.Handler{handler(o, file)}
 	if sys != nil {
 		handlers = append(handlers, &systemLogHandler{sys: sys})
 	} else {
-		handlers = append(handlers, newHandler(cfg, stderr))
+		handlers = append(handlers, handler(o, stderr))
 	}
 	return slog.New(slog.NewMultiHandler(handlers...)), file, nil
 }
