@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"syscall"
 )
 
 // ErrBackupExists is returned when the backup's target file exists: a
@@ -191,10 +192,12 @@ func syncFile(path string) error {
 	return f.Close()
 }
 
-// SyncDir makes new entries in dir survive a power cut; Windows has no
-// directory fsync. It lives here because store owns the data directory's
-// durability (the database, its backups); the backup package's restore
-// uses it for the folders it fills.
+// SyncDir makes new entries in dir survive a power cut. Windows has no
+// directory fsync, and some file systems (a FAT stick, some network
+// mounts) refuse one with EINVAL: there it is a no-op. It lives here
+// because store owns the data directory's durability (the database, its
+// backups); backup's restore and the TSE archive use it for the folders
+// they fill.
 func SyncDir(dir string) error {
 	if runtime.GOOS == "windows" {
 		return nil
@@ -204,5 +207,8 @@ func SyncDir(dir string) error {
 		return err
 	}
 	defer d.Close()
-	return d.Sync()
+	if err := d.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) && !errors.Is(err, syscall.EINVAL) {
+		return err
+	}
+	return nil
 }

@@ -133,7 +133,7 @@ func (a *Archive) place(tmp, name, sum string) error {
 			return err
 		}
 	}
-	return syncDir(a.o.Dir)
+	return store.SyncDir(a.o.Dir)
 }
 
 // FileSHA256 is the hex SHA-256 of a file (as in its .sha256 beside it).
@@ -148,18 +148,4 @@ func FileSHA256(path string) (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// syncDir makes the renames in dir durable (a no-op where folders cannot
-// be synced, as on Windows).
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) && !strings.Contains(err.Error(), "Access is denied") {
-		return err
-	}
-	return nil
 }
