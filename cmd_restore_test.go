@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"posbox/backup"
+	"posbox/internal/poll"
 	"posbox/store"
 	"posbox/tse"
 	"posbox/tse/tsesim"
@@ -252,18 +253,16 @@ func applianceSale(tb testing.TB, a *appliance, token string) saleView {
 		Transaction saleView `json:"transaction"`
 	}
 	json.Unmarshal(body, &res)
-	deadline := time.Now().Add(30 * time.Second)
-	for !res.Transaction.Signed {
-		if time.Now().After(deadline) {
-			tb.Fatalf("sale %s not signed: %s\n%s", res.Transaction.ID, body, a.logText())
-		}
-		time.Sleep(50 * time.Millisecond)
-		id := res.Transaction.ID
+	id := res.Transaction.ID
+	if !poll.Wait(30*time.Second, func() bool {
 		code, body, err = a.call("GET", "/api/tse/transactions/"+id, token, "", nil)
 		if err != nil || code != http.StatusOK {
 			tb.Fatalf("read sale %s: %d %s %v", id, code, body, err)
 		}
 		json.Unmarshal(body, &res)
+		return res.Transaction.Signed
+	}) {
+		tb.Fatalf("sale %s not signed: %s\n%s", id, body, a.logText())
 	}
 	return res.Transaction
 }

@@ -11,7 +11,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -20,6 +19,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"posbox/internal/poll"
 	"posbox/server"
 	"posbox/store"
 )
@@ -91,9 +91,7 @@ func TestBackupCommandDuringHTTPWrites(t *testing.T) {
 		})
 	}
 	ackedSoFar := func() []string { mu.Lock(); defer mu.Unlock(); return slices.Clone(acked) }
-	for len(ackedSoFar()) < 10 {
-		runtime.Gosched()
-	}
+	poll.Until(t, 30*time.Second, "10 users created", func() bool { return len(ackedSoFar()) >= 10 })
 	for i := range 3 {
 		before := ackedSoFar()
 		dest := filepath.Join(t.TempDir(), fmt.Sprintf("backup-%d.db", i))
