@@ -1,6 +1,7 @@
 package tsesim
 
 import (
+	"cmp"
 	"crypto/ecdsa"
 	"crypto/rand"
 	"crypto/sha256"
@@ -751,7 +752,7 @@ func (s *Simulator) listTxViews(t *simTSS, q tse.ListQuery) ([]revView, error) {
 	sort.SliceStable(all, func(i, j int) bool {
 		c := key(all[i], all[j])
 		if c == 0 {
-			c = cmpInt(int64(all[i].number), int64(all[j].number))
+			c = cmp.Compare(all[i].number, all[j].number)
 		}
 		if q.Order == "desc" {
 			return c > 0
@@ -776,20 +777,10 @@ func (s *Simulator) listTxViews(t *simTSS, q tse.ListQuery) ([]revView, error) {
 }
 
 var txSortKeys = map[string]func(a, b *simTx) int{
-	"number":     func(a, b *simTx) int { return cmpInt(int64(a.number), int64(b.number)) },
+	"number":     func(a, b *simTx) int { return cmp.Compare(a.number, b.number) },
 	"state":      func(a, b *simTx) int { return strings.Compare(a.state, b.state) },
-	"time_start": func(a, b *simTx) int { return cmpInt(a.start, b.start) },
-	"time_end":   func(a, b *simTx) int { return cmpInt(a.end, b.end) },
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+	"time_start": func(a, b *simTx) int { return cmp.Compare(a.start, b.start) },
+	"time_end":   func(a, b *simTx) int { return cmp.Compare(a.end, b.end) },
 }
 
 // info is the TSS as the Provider reports it.

@@ -1,6 +1,7 @@
 package tsesim
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -218,7 +219,7 @@ func (s *Simulator) exportMessages(t *simTSS, f simExportFilter) ([]*tsetar.LogM
 	if hi == 0 {
 		hi = t.counter
 	}
-	first, _ := slices.BinarySearchFunc(t.logs, lo, func(r logRef, c uint64) int { return cmpUint(r.counter, c) })
+	first, _ := slices.BinarySearchFunc(t.logs, lo, func(r logRef, c uint64) int { return cmp.Compare(r.counter, c) })
 	txFilter := f.ClientID != "" || f.TxNumber != 0 || f.StartTxNumber != 0 || f.EndTxNumber != 0
 	var client *simClient
 	if f.ClientID != "" {
@@ -265,16 +266,6 @@ func (s *Simulator) exportMessages(t *simTSS, f simExportFilter) ([]*tsetar.LogM
 		return nil, "E_NO_DATA_AVAILABLE", nil
 	}
 	return out, "", nil
-}
-
-func cmpUint(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // buildExport writes the export's TAR (0600, synced, renamed into place)
