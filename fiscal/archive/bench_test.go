@@ -20,7 +20,7 @@ import (
 // builds the TAR), download, SHA-256, verify every signature and counter,
 // file read-only. Reported per log message.
 //
-//	go test -run '^$' -bench ArchiveRange -benchtime 5x ./tse/archive
+//	go test -run '^$' -bench ArchiveRange -benchtime 5x ./fiscal/archive
 func BenchmarkArchiveRange(b *testing.B) {
 	ctx := context.Background()
 	clock := storetest.NewClock(time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC))
