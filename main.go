@@ -1,4 +1,3 @@
-// Command posbox is the back-office appliance of a restaurant POS system.
 package main
 
 import (
