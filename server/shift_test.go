@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -131,6 +132,10 @@ func TestShiftValidation(t *testing.T) {
 		{"EqualTimes", "end_time", with("end_time", "10:00")},
 		{"NegativeBreak", "break_minutes", with("break_minutes", -1)},
 		{"BreakAsLongAsShift", "break_minutes", with("break_minutes", 120)},
+		// Minutes that overflow a Duration once multiplied used to wrap
+		// round and pass the length check.
+		{"BreakBeyondInt32", "break_minutes", with("break_minutes", int64(math.MaxInt32)+1)},
+		{"BreakMaxInt64", "break_minutes", with("break_minutes", int64(math.MaxInt64))},
 		{"BreakNotInteger", "break_minutes", with("break_minutes", 1.5)},
 		{"BreakAsString", "break_minutes", with("break_minutes", "30")},
 		{"UserNotUUID", "user_id", with("user_id", "sam")},
@@ -261,6 +266,11 @@ func TestShiftUpdate(t *testing.T) {
 		got["notes"] != nil || got["updated_at"] != "2026-11-22T09:01:00.000Z" || got["created_at"] != sh["created_at"] {
 		t.Fatalf("after partial update: %v", got)
 	}
+	t.Run("HugeBreakRefused", func(t *testing.T) {
+		for _, m := range []int64{math.MaxInt32 + 1, math.MaxInt64} {
+			wantFieldError(t, put(map[string]any{"break_minutes": m}), "break_minutes")
+		}
+	})
 	t.Run("NoChangeIsNoOp", func(t *testing.T) {
 		before := len(e.events(t, store.EventShiftChange))
 		e.clock.Add(time.Minute)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -48,6 +49,8 @@ func TestTimeEntryCorrections(t *testing.T) {
 			{map[string]any{"clock_in": "2026-11-20T09:00:00"}, "clock_in"},
 			{map[string]any{"user_id": store.NewID()}, "user_id"},
 			{map[string]any{"break_minutes": 361}, "break_minutes"},
+			{map[string]any{"break_minutes": int64(math.MaxInt64)}, "break_minutes"},
+			{map[string]any{"break_minutes": int64(math.MaxInt32) + 1}, "break_minutes"},
 		} {
 			b := map[string]any{}
 			for k, v := range body {

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"net/http"
 	"reflect"
 	"strings"
@@ -48,6 +49,9 @@ func TestClockInOut(t *testing.T) {
 	t.Run("ErrBadBreak", func(t *testing.T) {
 		wantFieldError(t, e.do(t, "POST", "/api/shifts/clock-out", map[string]any{"break_minutes": 31}, tok), "break_minutes")
 		wantFieldError(t, e.do(t, "POST", "/api/shifts/clock-out", map[string]any{"break_minutes": -1}, tok), "break_minutes")
+		// So large that minutes × time.Minute would wrap round.
+		wantFieldError(t, e.do(t, "POST", "/api/shifts/clock-out", map[string]any{"break_minutes": int64(math.MaxInt64)}, tok), "break_minutes")
+		wantFieldError(t, e.do(t, "POST", "/api/shifts/clock-out", map[string]any{"break_minutes": int64(math.MaxInt32) + 1}, tok), "break_minutes")
 		wantFieldError(t, e.do(t, "POST", "/api/shifts/clock-out", map[string]any{"break_minutes": "5"}, tok), "break_minutes")
 		wantFieldError(t, e.do(t, "POST", "/api/shifts/clock-out", map[string]any{"break_minutes": 2.5}, tok), "break_minutes")
 		wantProblem(t, e.do(t, "POST", "/api/shifts/clock-out", map[string]any{"pause": 5}, tok), http.StatusBadRequest, eUnknownField)

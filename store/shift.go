@@ -117,8 +117,9 @@ func (sh *Shift) resolve(f *Fields, loc *time.Location) {
 		f.Add("end_time", FDSTGap, "the shift has no length: the clocks go forward in this interval")
 		return
 	}
-	if sh.BreakMinutes >= 0 && time.Duration(sh.BreakMinutes)*time.Minute >= length {
-		f.Add("break_minutes", FBreakTooLong, fmt.Sprintf("must be less than the shift's length (%d minutes)", int(length/time.Minute)), "minutes", int(length/time.Minute))
+	// A shift's length is whole minutes: its break must be shorter.
+	if minutes := int(length / time.Minute); sh.BreakMinutes >= 0 && breakLonger(sh.BreakMinutes, length-time.Minute) {
+		f.Add("break_minutes", FBreakTooLong, fmt.Sprintf("must be less than the shift's length (%d minutes)", minutes), "minutes", minutes)
 	}
 }
 

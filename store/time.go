@@ -77,3 +77,10 @@ func nullTime(t *time.Time) any {
 	}
 	return FormatTime(*t)
 }
+
+// breakLonger reports whether a break of minutes lasts longer than
+// length. It compares whole minutes: minutes × time.Minute overflows a
+// Duration for a huge break and wraps round below any length.
+func breakLonger(minutes int, length time.Duration) bool {
+	return int64(minutes) > int64(length/time.Minute)
+}

@@ -100,7 +100,7 @@ func (s *Store) ClockOut(ctx context.Context, r *Restaurant, u *User, breakMinut
 		if err != nil {
 			return err
 		}
-		if length := tx.Now.Sub(e.ClockIn); time.Duration(breakMinutes)*time.Minute > length {
+		if length := tx.Now.Sub(e.ClockIn); breakLonger(breakMinutes, length) {
 			return Invalid("break_minutes", FBreakTooLong, fmt.Sprintf("must not exceed the time since clock-in (%d minutes)", int(length/time.Minute)), "minutes", int(length/time.Minute))
 		}
 		now := tx.Now

@@ -89,7 +89,7 @@ func checkSpan(f *Fields, v EntryValues, now time.Time) {
 		f.Add("clock_out", FNotAfterField, "must be after clock_in", "field", "clock_in")
 	case v.ClockOut.After(now):
 		f.Add("clock_out", FInFuture, "must not be in the future")
-	case time.Duration(v.BreakMinutes)*time.Minute > v.ClockOut.Sub(v.ClockIn):
+	case breakLonger(v.BreakMinutes, v.ClockOut.Sub(v.ClockIn)):
 		f.Add("break_minutes", FBreakTooLong, fmt.Sprintf("must not exceed the entry's length (%d minutes)", int(v.ClockOut.Sub(v.ClockIn)/time.Minute)), "minutes", int(v.ClockOut.Sub(v.ClockIn)/time.Minute))
 	}
 }
