@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"posbox/store"
@@ -18,9 +19,10 @@ import (
 const maxBody = 1 << 20
 
 // checkBody holds every route to the contract's body rules, also the
-// routes that read no body (clock-in, self-test): a body that is not
-// application/json is 415, one declared larger than 1 MiB is 413, and no
-// handler can read more than 1 MiB.
+// routes that read no body (clock-in, DELETE): a body that is not
+// application/json is 415, one larger than 1 MiB is 413, and no handler
+// can read more than 1 MiB. A body of unknown length (chunked) is read
+// here, so a route that would not read it cannot act on a 413 body.
 func checkBody(w http.ResponseWriter, r *http.Request) error {
 	if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
 		return nil
@@ -31,8 +33,47 @@ func checkBody(w http.ResponseWriter, r *http.Request) error {
 	if r.ContentLength > maxBody {
 		return errHTTP(eTooLarge, "the body is larger than 1 MiB")
 	}
+	if r.ContentLength < 0 {
+		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+		if err != nil {
+			return decodeError(err)
+		}
+		if len(body) > maxBody {
+			return errHTTP(eTooLarge, "the body is larger than 1 MiB")
+		}
+		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+		return nil
+	}
 	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 	return nil
+}
+
+// Draining a body the answer did not need: at most drainMax bytes within
+// drainTime.
+const (
+	drainMax  = 16 << 20
+	drainTime = 10 * time.Second
+)
+
+// drainBody reads what is left of a request body after the answer is
+// written. Many clients (Python's urllib and requests among them) send
+// the whole body before they read the answer; if the server closed the
+// connection after the first 256 KiB, as net/http does with an unread
+// body, they would see a broken pipe instead of the 413 or 401. So the
+// rest is read and thrown away, bounded in bytes and time, and only then
+// does the connection close.
+func drainBody(w http.ResponseWriter, body io.Reader) {
+	if body == nil || body == http.NoBody {
+		return
+	}
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Now().Add(drainTime)) // not on a test recorder
+	var one [1]byte
+	if n, _ := body.Read(one[:]); n == 0 {
+		return // read to its end: the usual case
+	}
+	_ = rc.Flush() // the answer goes out now, for clients that read while they send
+	_, _ = io.Copy(io.Discard, io.LimitReader(body, drainMax))
 }
 
 // requireJSON is the one media-type rule: application/json, parameters

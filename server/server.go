@@ -161,6 +161,7 @@ const (
 func (s *Server) route(r *httprouter.Router, method, path string, a access, h handlerFunc) {
 	s.registered = append(s.registered, registeredRoute{method, path, a})
 	r.Handle(method, path, func(w http.ResponseWriter, req *http.Request, p httprouter.Params) {
+		defer drainBody(w, req.Body)
 		if a != public {
 			ctx, err := s.authenticate(req, a)
 			if err != nil {
