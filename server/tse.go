@@ -135,12 +135,17 @@ func (s *Server) listTSETransactions(w http.ResponseWriter, r *http.Request, _ h
 	if err != nil {
 		return err
 	}
+	ids := make([]string, len(txs))
+	for i, t := range txs {
+		ids[i] = t.TxID
+	}
+	details, err := s.store.TSESaleDetails(r.Context(), ids)
+	if err != nil {
+		return err
+	}
 	out := make([]tseListItem, 0, len(txs))
 	for _, t := range txs {
-		d, err := s.store.TSESaleDetail(r.Context(), t.TxID)
-		if err != nil && !store.IsNotFound(err) {
-			return err
-		}
+		d := details[t.TxID] // nil: learnt from the provider, no detail
 		out = append(out, tseListItem{ID: t.TxID, Number: *t.Number, State: t.State, ClientID: t.ClientID,
 			ClientSerial: t.ClientSerial, TimeStart: tsPtr(t.TimeStart), TimeEnd: tsPtr(t.TimeEnd),
 			SignatureCounter: t.SignatureCounter, Signature: strPtr(t.SignatureValue), SignedLate: t.SignedLate, Source: t.Source,

@@ -3,7 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
+	"encoding/json"
 )
 
 // Sale kinds: a receipt (Kassenbeleg-V1) or an order for table service
@@ -88,52 +88,93 @@ func insertTSESaleDetail(ctx context.Context, tx *Tx, n NewTSESale) error {
 
 func nullStr(s string) sql.NullString { return sql.NullString{String: s, Valid: s != ""} }
 
-// TSESaleDetail reads what a sale contained. A sale without a recorded
-// detail (learnt from the provider by the reconciler) is a not_found
-// error.
-func (s *Store) TSESaleDetail(ctx context.Context, txID string) (*TSESaleDetail, error) {
-	return tseSaleDetail(ctx, s.rdb, txID)
-}
-
+// detailQueryer reads one row or many, in a transaction or not.
 type detailQueryer interface {
 	queryer
 	rowsQueryer
 }
 
-func tseSaleDetail(ctx context.Context, q detailQueryer, txID string) (*TSESaleDetail, error) {
-	var d TSESaleDetail
-	var group, cancels, opID, opName sql.NullString
-	err := q.QueryRowContext(ctx, `SELECT kind, business_case, allocation_group, cancels_tx_id, operator_id, operator_name
-		FROM tse_sale_details WHERE tx_id = ?`, txID).Scan(&d.Kind, &d.BusinessCase, &group, &cancels, &opID, &opName)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, NotFound("sale detail")
-	}
+// TSESaleDetail reads what a sale contained. A sale without a recorded
+// detail (learnt from the provider by the reconciler) is a not_found
+// error.
+func (s *Store) TSESaleDetail(ctx context.Context, txID string) (*TSESaleDetail, error) {
+	ds, err := s.TSESaleDetails(ctx, []string{txID})
 	if err != nil {
 		return nil, err
 	}
-	d.AllocationGroup, d.CancelsTxID, d.OperatorID, d.OperatorName = group.String, cancels.String, opID.String, opName.String
-	if d.VAT, err = queryAll(ctx, q, func(sc scanner) (TSESaleVAT, error) {
+	if d, ok := ds[txID]; ok {
+		return d, nil
+	}
+	return nil, NotFound("sale detail")
+}
+
+// TSESaleDetails reads what the sales txIDs contained, by transaction id,
+// in four queries however many there are (a day's list reads hundreds).
+// A sale without a recorded detail is missing from the map.
+func (s *Store) TSESaleDetails(ctx context.Context, txIDs []string) (map[string]*TSESaleDetail, error) {
+	ids, _ := json.Marshal(txIDs)
+	out := map[string]*TSESaleDetail{}
+	if err := eachRow(ctx, s.rdb, func(sc scanner) error {
+		var id string
+		var group, cancels, opID, opName sql.NullString
+		d := &TSESaleDetail{VAT: []TSESaleVAT{}, Payments: []TSESalePayment{}, Lines: []TSESaleLine{}}
+		if err := sc.Scan(&id, &d.Kind, &d.BusinessCase, &group, &cancels, &opID, &opName); err != nil {
+			return err
+		}
+		d.AllocationGroup, d.CancelsTxID, d.OperatorID, d.OperatorName = group.String, cancels.String, opID.String, opName.String
+		out[id] = d
+		return nil
+	}, `SELECT tx_id, kind, business_case, allocation_group, cancels_tx_id, operator_id, operator_name
+		FROM tse_sale_details WHERE tx_id IN (SELECT value FROM json_each(?))`, string(ids)); err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return out, nil
+	}
+	if err := eachRow(ctx, s.rdb, func(sc scanner) error {
+		var id string
 		var v TSESaleVAT
-		return v, sc.Scan(&v.VATRate, &v.Cents)
-	}, `SELECT vat_rate, cents FROM tse_sale_vat WHERE tx_id = ? ORDER BY CASE vat_rate WHEN 'NORMAL' THEN 1 WHEN 'REDUCED_1' THEN 2
-		WHEN 'SPECIAL_RATE_1' THEN 3 WHEN 'SPECIAL_RATE_2' THEN 4 ELSE 5 END`, txID); err != nil {
+		if err := sc.Scan(&id, &v.VATRate, &v.Cents); err != nil {
+			return err
+		}
+		if d := out[id]; d != nil {
+			d.VAT = append(d.VAT, v)
+		}
+		return nil
+	}, `SELECT tx_id, vat_rate, cents FROM tse_sale_vat WHERE tx_id IN (SELECT value FROM json_each(?))
+		ORDER BY tx_id, CASE vat_rate WHEN 'NORMAL' THEN 1 WHEN 'REDUCED_1' THEN 2
+		WHEN 'SPECIAL_RATE_1' THEN 3 WHEN 'SPECIAL_RATE_2' THEN 4 ELSE 5 END`, string(ids)); err != nil {
 		return nil, err
 	}
-	if d.Payments, err = queryAll(ctx, q, func(sc scanner) (TSESalePayment, error) {
+	if err := eachRow(ctx, s.rdb, func(sc scanner) error {
+		var id string
 		var p TSESalePayment
-		return p, sc.Scan(&p.PaymentType, &p.CurrencyCode, &p.Cents)
-	}, `SELECT payment_type, currency_code, cents FROM tse_sale_payments WHERE tx_id = ? ORDER BY seq`, txID); err != nil {
+		if err := sc.Scan(&id, &p.PaymentType, &p.CurrencyCode, &p.Cents); err != nil {
+			return err
+		}
+		if d := out[id]; d != nil {
+			d.Payments = append(d.Payments, p)
+		}
+		return nil
+	}, `SELECT tx_id, payment_type, currency_code, cents FROM tse_sale_payments
+		WHERE tx_id IN (SELECT value FROM json_each(?)) ORDER BY tx_id, seq`, string(ids)); err != nil {
 		return nil, err
 	}
-	if d.Lines, err = queryAll(ctx, q, func(sc scanner) (TSESaleLine, error) {
+	if err := eachRow(ctx, s.rdb, func(sc scanner) error {
+		var id string
 		var l TSESaleLine
 		var item, discount sql.NullString
-		err := sc.Scan(&l.LineNo, &l.Text, &l.QuantityMilli, &l.UnitPriceCents, &l.TotalCents, &l.VATRate, &item, &discount, &l.BusinessCase)
+		if err := sc.Scan(&id, &l.LineNo, &l.Text, &l.QuantityMilli, &l.UnitPriceCents, &l.TotalCents, &l.VATRate, &item, &discount, &l.BusinessCase); err != nil {
+			return err
+		}
 		l.ItemNumber, l.DiscountID = item.String, discount.String
-		return l, err
-	}, `SELECT line_no, text, quantity_milli, unit_price_cents, total_cents, vat_rate, item_number, discount_id, business_case
-		FROM tse_sale_lines WHERE tx_id = ? ORDER BY line_no`, txID); err != nil {
+		if d := out[id]; d != nil {
+			d.Lines = append(d.Lines, l)
+		}
+		return nil
+	}, `SELECT tx_id, line_no, text, quantity_milli, unit_price_cents, total_cents, vat_rate, item_number, discount_id, business_case
+		FROM tse_sale_lines WHERE tx_id IN (SELECT value FROM json_each(?)) ORDER BY tx_id, line_no`, string(ids)); err != nil {
 		return nil, err
 	}
-	return &d, nil
+	return out, nil
 }
