@@ -1,0 +1,122 @@
+package replica
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"filippo.io/age"
+	_ "modernc.org/sqlite"
+)
+
+const secretName = "Zur goldenen Gans"
+
+// openDB opens a real SQLite database as posbox's store does (WAL, the
+// modernc driver, pragmas in the DSN).
+func openDB(t *testing.T, path string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.SetMaxOpenConns(1)
+	if _, err := db.Exec(`CREATE TABLE IF NOT EXISTS restaurants (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+func insert(t *testing.T, db *sql.DB, from, to int) {
+	t.Helper()
+	for i := from; i < to; i++ {
+		if _, err := db.Exec(`INSERT INTO restaurants (id, name) VALUES (?, ?)`, i, fmt.Sprintf("%s %d", secretName, i)); err != nil {
+			t.Fatalf("insert %d: %v", i, err)
+		}
+	}
+}
+
+func rows(t *testing.T, path string) string {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var s string
+	if err := db.QueryRow(`SELECT count(*) || ':' || group_concat(id || '=' || name, ',') FROM (SELECT * FROM restaurants ORDER BY id)`).Scan(&s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func start(t *testing.T, dbPath, url string, opts Options) *Replicator {
+	t.Helper()
+	opts.URL = url
+	opts.SyncInterval = 50 * time.Millisecond
+	r, err := Start(context.Background(), dbPath, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestReplicatesEncryptedAndRestores(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	repDir := filepath.Join(dir, "replica")
+	dbPath := filepath.Join(dir, "posbox.db")
+	key, hq := newKey(t), newKey(t)
+	db := openDB(t, dbPath)
+	r := start(t, dbPath, "file://"+repDir, Options{Identity: key, Recipients: []age.Recipient{hq.Recipient()}})
+	insert(t, db, 0, 200)
+	if err := r.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	want := rows(t, dbPath)
+	if st := r.Status(); st.ReplicatedAt.IsZero() || st.LastError != "" || st.BacklogFiles != 0 {
+		t.Errorf("status after sync: %+v", st)
+	}
+	if err := r.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	objects := 0
+	filepath.WalkDir(repDir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, _ := os.ReadFile(p)
+		objects++
+		if !bytes.HasPrefix(b[stubSize:], []byte(ageMagic)) || bytes.Contains(b, []byte(secretName)) {
+			t.Errorf("%s is not stub + age file, or shows a name", p)
+		}
+		return nil
+	})
+	if objects == 0 {
+		t.Fatal("nothing on the replica")
+	}
+	for name, id := range map[string]*age.X25519Identity{"box key": key, "HQ key": hq} {
+		out := filepath.Join(dir, "restored-"+strings.ReplaceAll(name, " ", "-")+".db")
+		if err := Restore(ctx, "file://"+repDir, id, out); err != nil {
+			t.Fatalf("restore with the %s: %v", name, err)
+		}
+		if got := rows(t, out); got != want {
+			t.Errorf("restored with the %s: %.80s..., want %.80s...", name, got, want)
+		}
+	}
+	err := Restore(ctx, "file://"+repDir, newKey(t), filepath.Join(dir, "stranger.db"))
+	if err == nil || !strings.Contains(err.Error(), "the key does not open") {
+		t.Errorf("restore with a stranger's key: %v", err)
+	}
+	if err := Restore(ctx, "file://"+repDir, key, dbPath); err == nil {
+		t.Error("restore over an existing database succeeded")
+	}
+}
