@@ -60,7 +60,6 @@ func Start(ctx context.Context, dbPath string, opts Options) (*Replicator, error
 	inner.SetLogger(log)
 
 	db := litestream.NewDB(dbPath)
-	db.Logger = log
 	rep := litestream.NewReplicaWithClient(db, client)
 	rep.SyncInterval = opts.SyncInterval
 	db.Replica = rep
@@ -68,6 +67,8 @@ func Start(ctx context.Context, dbPath string, opts Options) (*Replicator, error
 		fc.Replica = rep // the file client copies the database's modes to the replica
 	}
 	st := litestream.NewStore([]*litestream.DB{db}, levels)
+	st.Logger = log // NewStore gave itself and db slog.Default
+	db.SetLogger(log)
 	if err := st.Open(ctx); err != nil {
 		return nil, fmt.Errorf("replica: start: %w", err)
 	}

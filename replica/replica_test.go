@@ -14,6 +14,8 @@ import (
 
 	"filippo.io/age"
 	_ "modernc.org/sqlite"
+
+	"posbox/internal/poll"
 )
 
 const secretName = "Zur goldenen Gans"
@@ -118,5 +120,56 @@ func TestReplicatesEncryptedAndRestores(t *testing.T) {
 	}
 	if err := Restore(ctx, "file://"+repDir, key, dbPath); err == nil {
 		t.Error("restore over an existing database succeeded")
+	}
+}
+
+// TestTargetAwayAndBack: the replica's folder goes away (an unmounted
+// NAS: a plain file where the folder was, which stops root as well as
+// anyone), the writer goes on, the status shows the error and a backlog;
+// once back, everything arrives once.
+func TestTargetAwayAndBack(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	repDir := filepath.Join(dir, "replica")
+	dbPath := filepath.Join(dir, "posbox.db")
+	key := newKey(t)
+	db := openDB(t, dbPath)
+	defer db.Close()
+	r := start(t, dbPath, "file://"+repDir, Options{Identity: key})
+	insert(t, db, 0, 50)
+	if err := r.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(repDir, repDir+".away"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(repDir, []byte("not mounted"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	insert(t, db, 50, 150) // fails the test on any error to the writer
+	poll.Until(t, 30*time.Second, "the status to show the failed uploads and a backlog", func() bool {
+		st := r.Status()
+		return st.LastError != "" && !st.ErrorSince.IsZero() && st.BacklogFiles > 0 && st.BacklogBytes > 0 && st.LagSeconds >= 0
+	})
+	if err := os.Remove(repDir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(repDir+".away", repDir); err != nil {
+		t.Fatal(err)
+	}
+	poll.Until(t, 60*time.Second, "the backlog to be uploaded", func() bool {
+		st := r.Status()
+		return st.LastError == "" && st.BacklogFiles == 0
+	})
+	want := rows(t, dbPath)
+	if err := r.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "restored.db")
+	if err := Restore(ctx, "file://"+repDir, key, out); err != nil {
+		t.Fatal(err)
+	}
+	if got := rows(t, out); got != want || !strings.HasPrefix(got, "150:") {
+		t.Errorf("restored %.60s..., want %.60s...", got, want)
 	}
 }
