@@ -125,3 +125,12 @@ func Restore(ctx context.Context, url string, identity age.Identity, destPath st
 	}
 	return err
 }
+
+// CheckURL reports whether url names a replica a client is compiled in
+// for (file, sftp, s3), without connecting.
+func CheckURL(url string) error {
+	if _, err := litestream.NewReplicaClientFromURL(url); err != nil {
+		return fmt.Errorf("%s: %w", Redact(url), err)
+	}
+	return nil
+}
