@@ -11,8 +11,6 @@ import (
 	"filippo.io/age"
 	"github.com/benbjohnson/litestream"
 	"github.com/benbjohnson/litestream/file"
-	_ "github.com/benbjohnson/litestream/s3"   // registers s3:// URLs
-	_ "github.com/benbjohnson/litestream/sftp" // registers sftp:// URLs
 )
 
 // levels are Litestream's compaction levels as its command line sets
@@ -49,9 +47,9 @@ func Start(ctx context.Context, dbPath string, opts Options) (*Replicator, error
 	if opts.SyncInterval <= 0 {
 		opts.SyncInterval = litestream.DefaultSyncInterval
 	}
-	inner, err := litestream.NewReplicaClientFromURL(opts.URL)
+	inner, err := newClient(opts.URL)
 	if err != nil {
-		return nil, fmt.Errorf("replica: %s: %w", Redact(opts.URL), err)
+		return nil, fmt.Errorf("replica: %w", err)
 	}
 	h := &health{now: time.Now}
 	recips := append([]age.Recipient{opts.Identity.Recipient()}, opts.Recipients...)
@@ -108,9 +106,9 @@ func Restore(ctx context.Context, url string, identity age.Identity, destPath st
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
-	inner, err := litestream.NewReplicaClientFromURL(url)
+	inner, err := newClient(url)
 	if err != nil {
-		return fmt.Errorf("replica: %s: %w", Redact(url), err)
+		return fmt.Errorf("replica: %w", err)
 	}
 	if err := inner.Init(ctx); err != nil {
 		return fmt.Errorf("replica: %s: %w", Redact(url), err)
@@ -124,13 +122,4 @@ func Restore(ctx context.Context, url string, identity age.Identity, destPath st
 		return fmt.Errorf("replica: %s holds no database: %w", Redact(url), err)
 	}
 	return err
-}
-
-// CheckURL reports whether url names a replica a client is compiled in
-// for (file, sftp, s3), without connecting.
-func CheckURL(url string) error {
-	if _, err := litestream.NewReplicaClientFromURL(url); err != nil {
-		return fmt.Errorf("%s: %w", Redact(url), err)
-	}
-	return nil
 }
