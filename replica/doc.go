@@ -8,8 +8,10 @@
 //   - replica.go: Options, the Replicator (Start, Sync, Close) and its
 //     Status: what was uploaded when, the last error and since when, the
 //     local backlog.
-//   - litestream.go: the adapter: the replica client from the URL (file,
-//     sftp, s3), Litestream's DB, replica and compaction store, Restore.
+//   - litestream.go: the adapter: Litestream's DB, replica and
+//     compaction store around the encrypting client; Restore.
+//   - clients.go: the client a URL names, with the SFTP key, password
+//     file and host key Litestream's URL parsing leaves out.
 //   - crypt.go: the encrypting ReplicaClient around Litestream's own:
 //     writes age files, reads them back at plaintext offsets and sizes.
 //   - envelope.go: the object's layout (a clear LTX header stub, then
