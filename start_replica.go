@@ -66,7 +66,7 @@ func closeReplica(rep *replica.Replicator, log *slog.Logger) {
 	if rep == nil {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := rep.Close(ctx); err != nil {
 		log.Error("replica: last upload", "err", err)

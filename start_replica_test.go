@@ -25,6 +25,9 @@ func TestServeReplicatesTheDatabase(t *testing.T) {
 	cfg.Addr, cfg.DataDir = "127.0.0.1:0", t.TempDir()
 	repDir := filepath.Join(t.TempDir(), "nas")
 	cfg.ReplicaURL = "file://" + repDir
+	if err := os.MkdirAll(repDir, 0o700); err != nil { // the NAS share, mounted
+		t.Fatal(err)
+	}
 	if err := cfg.finish(); err != nil {
 		t.Fatal(err)
 	}

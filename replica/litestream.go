@@ -23,6 +23,11 @@ var levels = litestream.CompactionLevels{
 	{Level: 3, Interval: time.Hour},
 }
 
+// shutdownSync bounds the retries of the last upload at Close (30 s in
+// Litestream): a stopping box whose replica is away must not keep an
+// OS service manager waiting.
+const shutdownSync = 5 * time.Second
+
 // Replicator streams one database to its replica until Close.
 type Replicator struct {
 	url    string // redacted
@@ -58,11 +63,13 @@ func Start(ctx context.Context, dbPath string, opts Options) (*Replicator, error
 	inner.SetLogger(log)
 
 	db := litestream.NewDB(dbPath)
+	db.ShutdownSyncTimeout = shutdownSync
 	rep := litestream.NewReplicaWithClient(db, client)
 	rep.SyncInterval = opts.SyncInterval
 	db.Replica = rep
 	if fc, ok := inner.(*file.ReplicaClient); ok {
 		fc.Replica = rep // the file client copies the database's modes to the replica
+		client.inner = folderGuard{fc, fc.Path()}
 	}
 	st := litestream.NewStore([]*litestream.DB{db}, levels)
 	st.Logger = log // NewStore gave itself and db slog.Default

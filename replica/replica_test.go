@@ -58,6 +58,16 @@ func rows(t *testing.T, path string) string {
 	return s
 }
 
+// mounted makes the replica's folder, as a technician does once on the
+// mounted share.
+func mounted(t *testing.T, dir string) string {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 func start(t *testing.T, dbPath, url string, opts Options) *Replicator {
 	t.Helper()
 	opts.URL = url
@@ -72,7 +82,7 @@ func start(t *testing.T, dbPath, url string, opts Options) *Replicator {
 func TestReplicatesEncryptedAndRestores(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	repDir := filepath.Join(dir, "replica")
+	repDir := mounted(t, filepath.Join(dir, "replica"))
 	dbPath := filepath.Join(dir, "posbox.db")
 	key, hq := newKey(t), newKey(t)
 	db := openDB(t, dbPath)
@@ -130,7 +140,7 @@ func TestReplicatesEncryptedAndRestores(t *testing.T) {
 func TestTargetAwayAndBack(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	repDir := filepath.Join(dir, "replica")
+	repDir := mounted(t, filepath.Join(dir, "replica"))
 	dbPath := filepath.Join(dir, "posbox.db")
 	key := newKey(t)
 	db := openDB(t, dbPath)
@@ -171,5 +181,31 @@ func TestTargetAwayAndBack(t *testing.T) {
 	}
 	if got := rows(t, out); got != want || !strings.HasPrefix(got, "150:") {
 		t.Errorf("restored %.60s..., want %.60s...", got, want)
+	}
+}
+
+// TestMissingFolderIsNotMade: a file:// replica whose folder is missing
+// (a NAS not mounted) is not created on the box's own disk; the status
+// says why nothing is uploaded.
+func TestMissingFolderIsNotMade(t *testing.T) {
+	dir := t.TempDir()
+	repDir := filepath.Join(dir, "mnt", "nas", "posbox")
+	dbPath := filepath.Join(dir, "posbox.db")
+	db := openDB(t, dbPath)
+	defer db.Close()
+	r := start(t, dbPath, "file://"+repDir, Options{Identity: newKey(t)})
+	defer func() {
+		// The last upload fails too; Close gives up when ctx ends.
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		defer cancel()
+		r.Close(ctx)
+	}()
+	insert(t, db, 0, 10)
+	poll.Until(t, 30*time.Second, "the status to name the missing folder", func() bool {
+		st := r.Status()
+		return strings.Contains(st.LastError, "is missing") && st.BacklogFiles > 0
+	})
+	if _, err := os.Stat(filepath.Join(dir, "mnt")); err == nil {
+		t.Error("the replica's folder was created on the box")
 	}
 }
