@@ -31,8 +31,10 @@ func (c *Config) checkReplica() error {
 // startReplica replicates the database to cfg.ReplicaURL, encrypted to
 // the recovery key (DATA_DIR/replica.key, made on the first start with
 // replication on) and cfg.ReplicaRecipients. Off (nil) without a URL. A
-// replica unreachable at start does not stop the box: it sells, and
-// replication is off until the next start (logged as an error).
+// replica unreachable at start does not stop the box: it sells, and the
+// uploads wait until the replica answers (replica.Start). Should Start
+// fail for another reason, the box works on unreplicated until the next
+// start, logged as an error.
 func startReplica(ctx context.Context, st *store.Store, cfg Config, log *slog.Logger) (*replica.Replicator, error) {
 	if cfg.ReplicaURL == "" {
 		return nil, nil

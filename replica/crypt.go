@@ -40,9 +40,20 @@ func newCryptClient(inner litestream.ReplicaClient, recips []age.Recipient, ids 
 	return &cryptClient{inner: inner, recips: recips, ids: ids, health: h, sizes: map[fileKey]objSize{}}
 }
 
-func (c *cryptClient) Type() string                   { return c.inner.Type() }
-func (c *cryptClient) Init(ctx context.Context) error { return c.inner.Init(ctx) }
-func (c *cryptClient) SetLogger(l *slog.Logger)       { c.inner.SetLogger(l) }
+func (c *cryptClient) Type() string             { return c.inner.Type() }
+func (c *cryptClient) SetLogger(l *slog.Logger) { c.inner.SetLogger(l) }
+
+// Init connects. While replicating, a replica unreachable now is not an
+// error: the box starts and sells, the status shows the failure, and the
+// clients connect again at the next upload (they all init lazily).
+func (c *cryptClient) Init(ctx context.Context) error {
+	err := c.inner.Init(ctx)
+	if err != nil && c.health != nil {
+		c.health.failed(fmt.Errorf("connect: %w", err))
+		return nil
+	}
+	return err
+}
 
 func (c *cryptClient) DeleteAll(ctx context.Context) error {
 	c.mu.Lock()
@@ -166,6 +177,9 @@ type readCloser struct {
 func (c *cryptClient) LTXFiles(ctx context.Context, level int, seek ltx.TXID, useMetadata bool) (ltx.FileIterator, error) {
 	itr, err := c.inner.LTXFiles(ctx, level, seek, useMetadata)
 	if err != nil {
+		if c.health != nil {
+			c.health.failed(fmt.Errorf("list: %w", err))
+		}
 		return nil, err
 	}
 	return &plainIter{ctx: ctx, c: c, inner: itr}, nil

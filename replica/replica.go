@@ -37,8 +37,9 @@ type Status struct {
 	ErrorSince   time.Time `json:"error_since,omitzero"`   // first failure of the current run
 }
 
-// health records the outcome of uploads, as the encrypting client sees
-// them (Litestream logs its errors but does not hand them out).
+// health records the outcome of uploads and failures to reach the
+// replica, as the encrypting client sees them (Litestream logs its errors
+// but does not hand them out).
 type health struct {
 	mu           sync.Mutex
 	now          func() time.Time
@@ -47,18 +48,27 @@ type health struct {
 	since        time.Time
 }
 
+// uploaded records the outcome of an upload: a success clears the error.
 func (h *health) uploaded(err error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	t := h.now()
-	if err == nil || errors.Is(err, context.Canceled) {
-		if err == nil {
-			h.replicatedAt, h.lastErr, h.since = t, "", time.Time{}
-		}
+	if err != nil {
+		h.failed(err)
 		return
 	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.replicatedAt, h.lastErr, h.since = h.now(), "", time.Time{}
+}
+
+// failed records a failure to reach the replica (listing, connecting,
+// uploading); a cancelled call at shutdown is none.
+func (h *health) failed(err error) {
+	if errors.Is(err, context.Canceled) {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	if h.lastErr == "" {
-		h.since = t
+		h.since = h.now()
 	}
 	h.lastErr = err.Error()
 }

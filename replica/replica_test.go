@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"fmt"
 	"io/fs"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -207,5 +208,32 @@ func TestMissingFolderIsNotMade(t *testing.T) {
 	})
 	if _, err := os.Stat(filepath.Join(dir, "mnt")); err == nil {
 		t.Error("the replica's folder was created on the box")
+	}
+}
+
+// TestStartsWithTheReplicaAway: a box that boots while its SFTP server
+// cannot be reached starts anyway, its writes go on, and the status says
+// why nothing is uploaded. (Until Litestream first reaches the replica it
+// makes no LTX files: what waits is in the WAL, so no backlog shows.)
+func TestStartsWithTheReplicaAway(t *testing.T) {
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "posbox.db")
+	db := openDB(t, dbPath)
+	defer db.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // nothing listens there now: connection refused
+	r := start(t, dbPath, "sftp://posbox@"+addr+"/replica", Options{Identity: newKey(t)})
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		defer cancel()
+		r.Close(ctx)
+	}()
+	insert(t, db, 0, 10)
+	if st := r.Status(); !strings.Contains(st.LastError, "connection refused") || st.ErrorSince.IsZero() || !st.ReplicatedAt.IsZero() {
+		t.Errorf("status %+v", st)
 	}
 }
