@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"filippo.io/age"
+	"github.com/benbjohnson/litestream"
 	_ "modernc.org/sqlite"
 
 	"posbox/internal/poll"
@@ -235,5 +236,50 @@ func TestStartsWithTheReplicaAway(t *testing.T) {
 	insert(t, db, 0, 10)
 	if st := r.Status(); !strings.Contains(st.LastError, "connection refused") || st.ErrorSince.IsZero() || !st.ReplicatedAt.IsZero() {
 		t.Errorf("status %+v", st)
+	}
+}
+
+// TestCompactedReplicaRestores: Litestream's compaction reads the
+// encrypted L0 files back and writes merged ones (L1, the snapshot); a
+// replica left with only those, as retention leaves it, still restores.
+func TestCompactedReplicaRestores(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	repDir := mounted(t, filepath.Join(dir, "replica"))
+	dbPath := filepath.Join(dir, "posbox.db")
+	key := newKey(t)
+	db := openDB(t, dbPath)
+	defer db.Close()
+	r := start(t, dbPath, "file://"+repDir, Options{Identity: key})
+	for i := range 5 {
+		insert(t, db, i*300, (i+1)*300) // 1,500 rows over several L0 files
+		if err := r.Sync(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, lvl := range []*litestream.CompactionLevel{levels[1], r.store.SnapshotLevel()} {
+		if _, err := r.store.CompactDB(ctx, r.db, lvl); err != nil {
+			t.Fatalf("compact to level %d: %v", lvl.Level, err)
+		}
+	}
+	want := rows(t, dbPath)
+	if err := r.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(repDir, "ltx", "0")); err != nil {
+		t.Fatal(err)
+	}
+	for _, lvl := range []string{"1", "9"} {
+		b, err := os.ReadDir(filepath.Join(repDir, "ltx", lvl))
+		if err != nil || len(b) == 0 {
+			t.Fatalf("no level %s files: %v", lvl, err)
+		}
+	}
+	out := filepath.Join(dir, "restored.db")
+	if err := Restore(ctx, "file://"+repDir, key, out); err != nil {
+		t.Fatal(err)
+	}
+	if got := rows(t, out); got != want || !strings.HasPrefix(got, "1500:") {
+		t.Errorf("restored %.40s..., want %.40s...", got, want)
 	}
 }
