@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"filippo.io/age"
+
 	"posbox/internal/poll"
 	"posbox/replica"
 	"posbox/store"
@@ -105,4 +107,31 @@ func TestServeReplicatesTheDatabase(t *testing.T) {
 		u, err := st.UserByEmail(context.Background(), "bruno@x.example")
 		return err == nil && u.Name == "Bruno"
 	})
+}
+
+// Replication's settings are checked when the configuration loads.
+func TestReplicaConfig(t *testing.T) {
+	key, err := age.GenerateX25519Identity()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		url, recipients string
+		ok              bool
+	}{
+		{"", "", true},
+		{"file:///mnt/nas/posbox", "", true},
+		{"sftp://posbox@nas.local:22/posbox?key=/etc/posbox/id_ed25519", key.Recipient().String(), true},
+		{"s3://bucket/box1?endpoint=https://s3.example&region=eu-central-1", "", true},
+		{"ftp://nas/posbox", "", false},
+		{"sftp://nas.local/posbox", "", false}, // no user
+		{"file:///mnt/nas/posbox", "AGE-SECRET-KEY-1XYZ", false},
+		{"", key.Recipient().String(), false},
+	} {
+		cfg := DefaultConfig()
+		cfg.DataDir, cfg.ReplicaURL, cfg.ReplicaRecipients = t.TempDir(), c.url, c.recipients
+		if err := cfg.finish(); (err == nil) != c.ok {
+			t.Errorf("replica_url %q, replica_recipients %q: %v", c.url, c.recipients, err)
+		}
+	}
 }
