@@ -16,6 +16,8 @@
 //     writes age files, reads them back at plaintext offsets and sizes.
 //   - envelope.go: the object's layout (a clear LTX header stub, then
 //     the age file) and the size arithmetic, free of Litestream's types.
+//   - folder.go: a file:// replica's folder must exist (an unmounted
+//     share must not fill the box's own card).
 //   - backlog.go: the local LTX files not yet uploaded.
 //   - keyfile.go: the recovery key (DATA_DIR/replica.key) and the extra
 //     recipients (replica_recipients).
