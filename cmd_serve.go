@@ -50,6 +50,11 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 			log.Error("close database", "err", err)
 		}
 	}()
+	rep, err := startReplica(ctx, st, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer closeReplica(rep, log) // after the workers stopped (deferred later), before the store closes
 	key, err := loadJWTKey(cfg.DataDir)
 	if err != nil {
 		return err
@@ -141,7 +146,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 // admin; a changed password retires the first password's file.
 func openStore(ctx context.Context, cfg Config, log *slog.Logger) (*store.Store, error) {
 	var st *store.Store
-	st, err := store.Open(ctx, cfg.DataDir, store.Options{Logger: log,
+	st, err := store.Open(ctx, cfg.DataDir, store.Options{Logger: log, ExternalCheckpoints: cfg.ReplicaURL != "",
 		PasswordChanged: func(u *store.User) { forgetInitialPassword(context.WithoutCancel(ctx), st, cfg, u, log) }})
 	if err != nil {
 		return nil, err

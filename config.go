@@ -56,6 +56,13 @@ type Config struct {
 	TLSCertFile string // the owner's certificate (PEM); generated when empty
 	TLSKeyFile  string
 
+	// ReplicaURL is where the database is replicated, encrypted (package
+	// replica, on Litestream); empty: no replication.
+	ReplicaURL string
+	// ReplicaRecipients are age public keys (comma-separated) every
+	// replica object is encrypted to besides the box's recovery key.
+	ReplicaRecipients string
+
 	// File is the config file read (--config), absolute; empty for none.
 	File string
 }
@@ -123,6 +130,8 @@ func (c *Config) settings() []setting {
 		{"tls", "auto (HTTPS; plain HTTP only from this machine) or off (plain HTTP behind a TLS proxy)", (*stringValue)(&c.TLS)},
 		{"tls_cert_file", "certificate (PEM) for HTTPS; one is generated in DATA_DIR/tls when empty", (*stringValue)(&c.TLSCertFile)},
 		{"tls_key_file", "private key (PEM) of tls_cert_file", (*stringValue)(&c.TLSKeyFile)},
+		{"replica_url", "where the database is replicated, encrypted: file:///mnt/nas/posbox, sftp://user@host:port/path, s3://bucket/prefix (empty: no replication)", (*stringValue)(&c.ReplicaURL)},
+		{"replica_recipients", "age public keys (age1..., comma-separated) the replica is encrypted to besides DATA_DIR/replica.key", (*stringValue)(&c.ReplicaRecipients)},
 	}
 }
 
@@ -257,6 +266,9 @@ func (c *Config) finish() error {
 		return err
 	}
 	if err := c.checkClosing(); err != nil {
+		return err
+	}
+	if err := c.checkReplica(); err != nil {
 		return err
 	}
 	return c.checkNotify()

@@ -35,6 +35,14 @@ type Options struct {
 	// BcryptCost hashes passwords; bcrypt.DefaultCost+2 (12) when zero.
 	// Tests lower it.
 	BcryptCost int
+	// ExternalCheckpoints is set while replication (package replica,
+	// Litestream) runs on this database: Litestream owns checkpointing,
+	// since a checkpoint it did not make moves WAL frames it may not have
+	// copied yet into the database file, where it can only find them again
+	// by starting over with a snapshot. Close then skips its
+	// wal_checkpoint(TRUNCATE); SQLite's own PASSIVE auto-checkpoint stays,
+	// as Litestream's read lock keeps it behind what was copied.
+	ExternalCheckpoints bool
 }
 
 // Store is the database of one appliance.
@@ -47,6 +55,7 @@ type Store struct {
 
 	bcryptCost      int
 	passwordChanged func(u *User)
+	extCheckpoints  bool      // Options.ExternalCheckpoints
 	dummyOnce       sync.Once // dummyHash
 	dummy           []byte
 	queued          chan struct{} // nudged after a commit that queued deliveries
@@ -94,7 +103,7 @@ func Open(ctx context.Context, dataDir string, opts Options) (*Store, error) {
 		opts.BcryptCost = 12
 	}
 	s := &Store{path: abs, now: opts.Now, log: opts.Logger, bcryptCost: opts.BcryptCost, passwordChanged: opts.PasswordChanged,
-		queued: make(chan struct{}, 1), auth: newAuthView()}
+		extCheckpoints: opts.ExternalCheckpoints, queued: make(chan struct{}, 1), auth: newAuthView()}
 	go s.dummyHash() // ready before the first login with an unknown email
 
 	// busy_timeout runs first; the other pragmas run on every new connection.
@@ -178,13 +187,16 @@ func (s *Store) Path() string { return s.path }
 func (s *Store) Now() time.Time { return s.now() }
 
 // Close stops the writer (the batch it runs is finished; writes still
-// queued get ErrClosed), checkpoints the WAL and closes both pools.
+// queued get ErrClosed), checkpoints the WAL (unless replication owns
+// checkpoints, Options.ExternalCheckpoints) and closes both pools.
 func (s *Store) Close() error {
 	var errs []error
 	s.w.close()
 	s.rs.close()
 	if s.wdb != nil {
-		_, _ = s.wdb.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+		if !s.extCheckpoints {
+			_, _ = s.wdb.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+		}
 		errs = append(errs, s.wdb.Close())
 	}
 	if s.rdb != nil {

@@ -1,0 +1,25 @@
+// Package replica is posbox's side of continuous replication: the
+// database streamed off the box as Litestream LTX files, every object
+// encrypted with age before it leaves, and a restore from that replica.
+// Only this package imports Litestream (pinned in go.mod; its library API
+// is marked unstable, docs/REPLICATION.md says which version and why), so
+// the rest of posbox speaks of Options, Status and Restore only.
+//
+//   - replica.go: Options, the Replicator (Start, Sync, Close) and its
+//     Status: what was uploaded when, the last error and since when, the
+//     local backlog.
+//   - litestream.go: the adapter: Litestream's DB, replica and
+//     compaction store around the encrypting client; Restore.
+//   - clients.go: the client a URL names, with the SFTP key, password
+//     file and host key Litestream's URL parsing leaves out.
+//   - crypt.go: the encrypting ReplicaClient around Litestream's own:
+//     writes age files, reads them back at plaintext offsets and sizes.
+//   - envelope.go: the object's layout (a clear LTX header stub, then
+//     the age file) and the size arithmetic, free of Litestream's types.
+//   - folder.go: a file:// replica's folder must exist (an unmounted
+//     share must not fill the box's own card).
+//   - backlog.go: the local LTX files not yet uploaded.
+//   - keyfile.go: the recovery key (DATA_DIR/replica.key) and the extra
+//     recipients (replica_recipients).
+//   - redact.go: the URL as it may be logged and shown.
+package replica

@@ -1,0 +1,132 @@
+package replica
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"time"
+
+	"filippo.io/age"
+	"github.com/benbjohnson/litestream"
+	"github.com/benbjohnson/litestream/file"
+)
+
+// levels are Litestream's compaction levels as its command line sets
+// them: uploads every second (L0), merged every 30 s, 5 min and 1 h, and
+// a snapshot a day (the store's default).
+var levels = litestream.CompactionLevels{
+	{Level: 0},
+	{Level: 1, Interval: 30 * time.Second},
+	{Level: 2, Interval: 5 * time.Minute},
+	{Level: 3, Interval: time.Hour},
+}
+
+// shutdownSync bounds the retries of the last upload at Close (30 s in
+// Litestream): a stopping box whose replica is away must not keep an
+// OS service manager waiting.
+const shutdownSync = 5 * time.Second
+
+// Replicator streams one database to its replica until Close.
+type Replicator struct {
+	url    string // redacted
+	db     *litestream.DB
+	rep    *litestream.Replica
+	store  *litestream.Store
+	health *health
+	now    func() time.Time
+}
+
+// Start replicates the SQLite database at dbPath (in WAL mode, opened by
+// the modernc driver in this process) to opts.URL. From now on
+// Litestream owns checkpointing: the caller runs none of its own. ctx
+// bounds the start only.
+func Start(ctx context.Context, dbPath string, opts Options) (*Replicator, error) {
+	if opts.Identity == nil {
+		return nil, errors.New("replica: no recovery key")
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.SyncInterval <= 0 {
+		opts.SyncInterval = litestream.DefaultSyncInterval
+	}
+	inner, err := newClient(opts.URL)
+	if err != nil {
+		return nil, fmt.Errorf("replica: %w", err)
+	}
+	h := &health{now: time.Now}
+	recips := append([]age.Recipient{opts.Identity.Recipient()}, opts.Recipients...)
+	client := newCryptClient(inner, recips, []age.Identity{opts.Identity}, h)
+	log := opts.Logger.With("replica", Redact(opts.URL))
+	inner.SetLogger(log)
+
+	db := litestream.NewDB(dbPath)
+	db.ShutdownSyncTimeout = shutdownSync
+	rep := litestream.NewReplicaWithClient(db, client)
+	rep.SyncInterval = opts.SyncInterval
+	db.Replica = rep
+	if fc, ok := inner.(*file.ReplicaClient); ok {
+		fc.Replica = rep // the file client copies the database's modes to the replica
+		client.inner = folderGuard{fc, fc.Path()}
+	}
+	st := litestream.NewStore([]*litestream.DB{db}, levels)
+	st.Logger = log // NewStore gave itself and db slog.Default
+	db.SetLogger(log)
+	if err := st.Open(ctx); err != nil {
+		return nil, fmt.Errorf("replica: start: %w", err)
+	}
+	return &Replicator{url: Redact(opts.URL), db: db, rep: rep, store: st, health: h, now: time.Now}, nil
+}
+
+// Sync uploads everything committed so far and returns once it is on the
+// replica (or the upload failed).
+func (r *Replicator) Sync(ctx context.Context) error {
+	return r.db.SyncAndWait(ctx)
+}
+
+// Close makes a last upload and stops. Call it at shutdown, after the
+// database's writers stopped and before its connections close.
+func (r *Replicator) Close(ctx context.Context) error {
+	return r.store.Close(ctx)
+}
+
+// Status is the replication's state now.
+func (r *Replicator) Status() Status {
+	s := Status{URL: r.url}
+	r.health.status(&s)
+	b := localBacklog(r.db.LTXLevelDir(0), r.rep.Pos().TXID)
+	s.BacklogFiles, s.BacklogBytes = b.files, b.bytes
+	if b.files > 0 {
+		s.LagSeconds = max(0, r.now().Sub(b.oldest).Seconds())
+	}
+	return s
+}
+
+// Restore writes the database of the replica at url, as of its latest
+// upload, to destPath, which must not exist. identity is the recovery
+// key (or any key the replica was encrypted to).
+func Restore(ctx context.Context, url string, identity age.Identity, destPath string) error {
+	if _, err := os.Lstat(destPath); err == nil {
+		return fmt.Errorf("replica: restore: %s exists", destPath)
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	inner, err := newClient(url)
+	if err != nil {
+		return fmt.Errorf("replica: %w", err)
+	}
+	if err := inner.Init(ctx); err != nil {
+		return fmt.Errorf("replica: %s: %w", Redact(url), err)
+	}
+	rep := litestream.NewReplicaWithClient(nil, newCryptClient(inner, nil, []age.Identity{identity}, nil))
+	opt := litestream.NewRestoreOptions()
+	opt.OutputPath = destPath
+	opt.IntegrityCheck = litestream.IntegrityCheckQuick
+	err = rep.Restore(ctx, opt)
+	if errors.Is(err, litestream.ErrNoSnapshots) || errors.Is(err, litestream.ErrTxNotAvailable) {
+		return fmt.Errorf("replica: %s holds no database: %w", Redact(url), err)
+	}
+	return err
+}

@@ -1,0 +1,80 @@
+package replica
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	"filippo.io/age"
+)
+
+// Options configure Start. URL and Identity are required.
+type Options struct {
+	// URL is the replica in Litestream's forms: file:///mnt/nas/posbox,
+	// sftp://user@host:port/path, s3://bucket/prefix?endpoint=...
+	URL string
+	// Identity is the box's recovery key: it reads back what compaction
+	// merges; its recipient is always among those encrypted to.
+	Identity *age.X25519Identity
+	// Recipients are further keys every object is encrypted to (the
+	// chain's HQ key, an owner's offline key).
+	Recipients []age.Recipient
+	Logger     *slog.Logger
+	// SyncInterval is the longest an upload waits; 1 s when zero.
+	SyncInterval time.Duration
+}
+
+// Status is what the owner needs to know about replication.
+type Status struct {
+	URL          string    `json:"url"`                    // without a password
+	ReplicatedAt time.Time `json:"replicated_at,omitzero"` // last successful upload
+	LagSeconds   float64   `json:"lag_seconds"`            // 0 when nothing waits
+	BacklogFiles int       `json:"backlog_files"`          // local LTX files not yet uploaded
+	BacklogBytes int64     `json:"backlog_bytes"`          //
+	LastError    string    `json:"last_error,omitempty"`   // of the last upload, until one succeeds
+	ErrorSince   time.Time `json:"error_since,omitzero"`   // first failure of the current run
+}
+
+// health records the outcome of uploads and failures to reach the
+// replica, as the encrypting client sees them (Litestream logs its errors
+// but does not hand them out).
+type health struct {
+	mu           sync.Mutex
+	now          func() time.Time
+	replicatedAt time.Time
+	lastErr      string
+	since        time.Time
+}
+
+// uploaded records the outcome of an upload: a success clears the error.
+func (h *health) uploaded(err error) {
+	if err != nil {
+		h.failed(err)
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.replicatedAt, h.lastErr, h.since = h.now(), "", time.Time{}
+}
+
+// failed records a failure to reach the replica (listing, connecting,
+// uploading); a cancelled call at shutdown is none.
+func (h *health) failed(err error) {
+	if errors.Is(err, context.Canceled) {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.lastErr == "" {
+		h.since = h.now()
+	}
+	h.lastErr = err.Error()
+}
+
+func (h *health) status(s *Status) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	s.ReplicatedAt, s.LastError, s.ErrorSince = h.replicatedAt, h.lastErr, h.since
+}
