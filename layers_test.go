@@ -29,6 +29,9 @@ var layerRules = map[string][]string{
 	"posbox/notify/smtptest": {},
 	"posbox/store/storetest": {},
 	"posbox/tse/tsetar":      {},
+
+	// The replica targets for tests wait for their servers with poll.
+	"posbox/internal/replicatest": {"posbox/internal/poll"},
 }
 
 // TestLayers holds every package to the import rules DESIGN.md states:
