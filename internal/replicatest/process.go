@@ -4,10 +4,6 @@ import (
 	"net"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"strconv"
-	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -75,47 +71,20 @@ func (p *process) waitListening(tb testing.TB, addr string) {
 // server has exited.
 func (p *process) kill(tree bool) {
 	if tree {
-		// Stopped first, the server forks no session while we list them.
-		p.cmd.Process.Signal(syscall.SIGSTOP)
-		for _, pid := range descendants(p.cmd.Process.Pid) {
-			syscall.Kill(pid, syscall.SIGKILL)
-		}
+		killDescendants(p.cmd.Process)
 	}
 	p.cmd.Process.Kill()
 	<-p.done
 }
 
-// descendants lists every process below pid, read from /proc (Linux).
-func descendants(pid int) []int {
-	parent := map[int]int{}
-	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
-	for _, f := range stats {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			continue
+// showLogOnFailure registers a cleanup that prints the server's log
+// when the test has failed: what the server said about a refused login
+// or request is the first thing to read.
+func showLogOnFailure(tb testing.TB, name, log string) {
+	tb.Cleanup(func() {
+		if tb.Failed() {
+			b, _ := os.ReadFile(log)
+			tb.Logf("%s's log (%s):\n%s", name, log, b)
 		}
-		// The command name in parentheses may contain spaces: the fields
-		// after its closing parenthesis are state, then the parent's pid.
-		s := string(b)
-		fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-		if len(fields) < 2 {
-			continue
-		}
-		child, err1 := strconv.Atoi(filepath.Base(filepath.Dir(f)))
-		ppid, err2 := strconv.Atoi(fields[1])
-		if err1 == nil && err2 == nil {
-			parent[child] = ppid
-		}
-	}
-	var out []int
-	for child := range parent {
-		// Bounded: a pid reused while /proc was read could make a loop.
-		for p, depth := parent[child], 0; p > 1 && depth < 32; p, depth = parent[p], depth+1 {
-			if p == pid {
-				out = append(out, child)
-				break
-			}
-		}
-	}
-	return out
+	})
 }

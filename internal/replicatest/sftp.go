@@ -37,7 +37,10 @@ type SFTPServer struct {
 }
 
 // SFTP starts an OpenSSH server for the test; it stops at cleanup. Without
-// sshd it skips the test, or fails it when CI=true.
+// sshd it skips the test, or fails it when CI=true. It runs as root (CI)
+// or as any user whose account is not locked: sshd without PAM refuses
+// a locked one (a shadow password starting with "!"; `nobody` is refused
+// too), and its log, shown when the test fails, says so.
 func SFTP(tb testing.TB) *SFTPServer {
 	tb.Helper()
 	if _, err := os.Stat(sshdPath); err != nil {
@@ -71,6 +74,7 @@ func SFTP(tb testing.TB) *SFTPServer {
 	writeFile(tb, s.conf, sshdConfig(s.Addr, etc, authorized, s.User))
 	s.Start()
 	tb.Cleanup(s.Stop)
+	showLogOnFailure(tb, "sshd", s.log)
 	return s
 }
 
