@@ -9,7 +9,7 @@
 //   - sftp.go: SFTP, an sshd with a temp config (one user, one ed25519
 //     key, host-key checking possible, SFTP only), stoppable and
 //     restartable on the same port and folder (a target unreachable, then
-//     back).
+//     back), and pausable (a target that hangs).
 //   - s3.go: S3, Versity's S3 gateway (versitygw) on its posix backend:
 //     one bucket, one account, path-style requests; why this server is in
 //     the file's comment.
@@ -18,8 +18,8 @@
 //   - process.go: starting a server process, waiting until it listens
 //     (internal/poll, no sleeps), killing it, showing its log when the
 //     test failed.
-//   - kill_linux.go: killing every process a server forked (sshd's
-//     sessions), found in /proc; kill_other.go elsewhere.
+//   - kill_linux.go: killing or pausing every process a server forked
+//     (sshd's sessions), found in /proc; kill_other.go elsewhere.
 //
 // Without the server program a test skips, saying what to install; with
 // CI=true it fails instead, like the console's browser tests.

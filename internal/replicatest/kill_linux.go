@@ -17,6 +17,19 @@ func killDescendants(p *os.Process) {
 	}
 }
 
+// pauseTree stops (pause) or continues p and every process below it.
+func pauseTree(p *os.Process, pause bool) {
+	sig := syscall.SIGCONT
+	if pause {
+		sig = syscall.SIGSTOP
+		p.Signal(sig) // first, so it forks nothing new meanwhile
+	}
+	for _, pid := range descendants(p.Pid) {
+		syscall.Kill(pid, sig)
+	}
+	p.Signal(sig)
+}
+
 // descendants lists every process below pid, read from /proc (Linux).
 func descendants(pid int) []int {
 	parent := map[int]int{}

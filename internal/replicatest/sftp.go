@@ -129,6 +129,24 @@ func (s *SFTPServer) Stop() {
 	s.proc = nil
 }
 
+// Pause freezes sshd and its sessions (SIGSTOP): connections stay open
+// and nothing answers, as with a NAS that hangs or a network that drops
+// packets. Litestream's SFTP client has no timeouts of its own (0.5.18
+// ignores DialTimeout and contexts), so a call made now waits until
+// Resume. Linux only.
+func (s *SFTPServer) Pause() {
+	if s.proc != nil {
+		pauseTree(s.proc.cmd.Process, true)
+	}
+}
+
+// Resume lets a paused server answer again.
+func (s *SFTPServer) Resume() {
+	if s.proc != nil {
+		pauseTree(s.proc.cmd.Process, false)
+	}
+}
+
 // writeKey makes an ed25519 key, writes its private half to path (0600)
 // in OpenSSH's format, and returns the public half.
 func writeKey(tb testing.TB, path string) ssh.PublicKey {
