@@ -32,15 +32,15 @@ type SFTPServer struct {
 
 	tb   testing.TB
 	conf string // sshd_config
-	log  string // sshd's own log (-E), shown when it fails
+	log  string // sshd's output (-e), shown when a test fails
 	proc *process
 }
 
 // SFTP starts an OpenSSH server for the test; it stops at cleanup. Without
 // sshd it skips the test, or fails it when CI=true. It runs as root (CI)
-// or as any user whose account is not locked: sshd without PAM refuses
-// a locked one (a shadow password starting with "!"; `nobody` is refused
-// too), and its log, shown when the test fails, says so.
+// or as a user whose account sshd, without PAM, deems unlocked (one with
+// a password set worked here; `nobody` is refused as locked); its log,
+// shown when the test fails, says so.
 func SFTP(tb testing.TB) *SFTPServer {
 	tb.Helper()
 	if _, err := os.Stat(sshdPath); err != nil {
