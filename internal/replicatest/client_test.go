@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -79,6 +80,13 @@ func roundTrip(t *testing.T, c litestream.ReplicaClient) {
 	}
 	if _, err := c.OpenLTXFile(ctx, 0, 1, 1, 0, 0); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("opening the deleted file: %v, want not found", err)
+	}
+	// Litestream's clients read the LTX header of what they upload (its
+	// timestamp): an object that is not LTX, an age file, is refused.
+	// Encryption in front of these clients has to keep a header readable.
+	age := append([]byte("age-encryption.org/v1\n-> X25519 "), bytes.Repeat([]byte{0x5a}, 200)...)
+	if _, err := c.WriteLTXFile(ctx, 0, 6, 6, bytes.NewReader(age)); err == nil || !strings.Contains(err.Error(), "LTX header") {
+		t.Fatalf("uploading an object that is not LTX: %v, want the header refused", err)
 	}
 }
 
