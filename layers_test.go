@@ -30,6 +30,9 @@ var layerRules = map[string][]string{
 	"posbox/notify/smtptest": {},
 	"posbox/store/storetest": {},
 	"posbox/tse/tsetar":      {},
+
+	// The replica targets for tests wait for their servers with poll.
+	"posbox/internal/replicatest": {"posbox/internal/poll"},
 }
 
 // onlyImporter names, for a library whose API may change under posbox,
