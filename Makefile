@@ -37,7 +37,7 @@ PKG_DIR := dist/pkg
 # nfpm's environment (see packaging/nfpm.yaml).
 NFPM_ENV = PKG_VERSION='$(PKG_VERSION)' PKG_MAINTAINER='$(PKG_MAINTAINER)' SOURCE_DATE_EPOCH='$(SOURCE_DATE_EPOCH)'
 
-.PHONY: run build test bench bench-micro torture fuzz lint cross dist packages deb-amd64 man windows-zip msi check-dist clean
+.PHONY: run build test test-servers bench bench-micro torture fuzz lint cross dist packages deb-amd64 man windows-zip msi check-dist clean
 
 ## run: start the appliance on :8080 with ./data (simulator TSE, generated admin)
 run:
@@ -48,8 +48,12 @@ build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o posbox .
 
 ## test: vet, gofmt, staticcheck and the race-enabled test suite on real SQLite files
-test: lint
+test: lint test-servers
 	CGO_ENABLED=1 $(GO) test -race -count=1 ./...
+
+## test-servers: the replica tests' S3 server (versitygw), built from the module proxy once per machine, before the suite's parallel packages and their timeouts
+test-servers:
+	$(GO) test ./internal/replicatest -run '^TestS3ServesLitestreamsClient$$' -count=1 -timeout 20m
 
 ## lint: go vet, gofmt and staticcheck (installed at STATICCHECK_VERSION)
 lint: $(STATICCHECK)

@@ -15,6 +15,7 @@ import (
 	"posbox/boxtls"
 	"posbox/console"
 	"posbox/internal/logging"
+	"posbox/notify"
 	"posbox/server"
 	"posbox/store"
 
@@ -66,18 +67,16 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 		return err
 	}
 	arc, err := openArchive(st, provider, tq.RestaurantID(), cfg, log)
-	if err != nil {
-		closeTSE()
-		return err
+	var notifier *notify.Dispatcher
+	var cert *boxtls.Cert
+	if err == nil {
+		notifier, err = newDispatcher(st, cfg, log)
 	}
-	notifier, err := newDispatcher(st, cfg, log)
-	if err != nil {
-		closeTSE()
-		return err
+	if err == nil {
+		cert, err = loadCert(cfg, log)
 	}
-	cert, err := loadCert(cfg, log)
 	if err != nil {
-		closeTSE()
+		closeTSE() // nothing else holds the provider yet
 		return err
 	}
 	scfg := server.Config{Version: version, Build: build, JWTKey: key, TokenTTL: cfg.TokenTTL,
