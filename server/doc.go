@@ -4,7 +4,7 @@
 // work does not. It reads and writes through store, takes the sale's
 // rules from fiscal, and reaches the workers main builds through the
 // interfaces in Config: TSE (fiscal/queue), Archive (fiscal/archive),
-// DSFinVK (fiscal/dsfinvk) and Notifier (notify), so its tests run with
+// DSFinVK (fiscal/dsfinvk), Replica (replica) and Notifier (notify), so its tests run with
 // fakes and it imports none of them.
 //
 // The contract (docs/API.md, docs/DESIGN.md "HTTP conventions"):
@@ -39,7 +39,8 @@
 // (publishing and copying a week), time_entry, time_entry_correction,
 // time_entry_report (the MiLoG record), time_entry_export and
 // time_entry_payroll (the CSV files), labour_warning, dashboard; discount,
-// discount_redeem, idempotency; tse.go (the TSE handlers and the TSE
+// discount_redeem, idempotency; replica (GET /api/replica and the Replica
+// interface); tse.go (the TSE handlers and the TSE
 // interface), tse_view.go, tse_sale_view.go (what a sale contained),
 // tse_archive.go and tse_archive_view.go, tse_closing.go; fiscal_export.go
 // (the DSFinV-K route and the DSFinVK interface), fiscal_master.go,

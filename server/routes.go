@@ -14,6 +14,7 @@ func (s *Server) routes(r *httprouter.Router) {
 	s.route(r, "GET", "/api/restaurant", anyUser, s.restaurant)
 	s.route(r, "PATCH", "/api/restaurant", adminOnly, s.updateRestaurant)
 	s.route(r, "GET", "/api/dashboard", adminOnly, s.dashboard)
+	s.route(r, "GET", "/api/replica", adminOnly, s.replicaState)
 	s.route(r, "GET", "/api/users", adminOnly, s.listUsers)
 	s.route(r, "POST", "/api/users", adminOnly, s.createUser)
 	s.route(r, "PUT", "/api/users/:id", adminOnly, s.updateUser)

@@ -29,6 +29,9 @@ type Config struct {
 	// Archive is the fiscal archive of the TSE's TAR exports (package
 	// fiscal/archive); nil when the provider cannot export.
 	Archive Archive
+	// Replica is the database's replication off the box (package
+	// replica, adapted by main); nil when replica_url is unset.
+	Replica Replica
 	// Notifier sends test notifications (package notify's Dispatcher).
 	Notifier Notifier
 	// DSFinVK builds the DSFinV-K export (package fiscal/dsfinvk's

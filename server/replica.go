@@ -1,0 +1,64 @@
+package server
+
+import (
+	"math"
+	"net/http"
+	"time"
+
+	"github.com/julienschmidt/httprouter"
+)
+
+// Replica is the database's replication off the box (package replica's
+// Replicator, adapted by main). It returns a plain struct of server's own,
+// so server neither imports replica (TestLayers) nor Litestream's world,
+// and a fake in a test is a struct literal.
+type Replica interface {
+	ReplicaStatus() ReplicaStatus
+}
+
+// ReplicaStatus is what GET /api/replica shows of a running replication.
+type ReplicaStatus struct {
+	URL          string    // without secrets (replica.Redact)
+	PublicKey    string    // the recovery key's public key (age1...), never the key
+	ReplicatedAt time.Time // last successful upload; zero before the first
+	LagSeconds   float64   // 0 when nothing waits
+	BacklogFiles int       // local files not yet uploaded
+	BacklogBytes int64
+	LastError    string    // of the last upload, until one succeeds
+	ErrorSince   time.Time // first failure of the current run
+}
+
+// replicaJSON is GET /api/replica. With replication off (no replica_url)
+// enabled is false and every other field null.
+type replicaJSON struct {
+	Enabled      bool     `json:"enabled"`
+	URL          *string  `json:"url"`
+	PublicKey    *string  `json:"public_key"`
+	ReplicatedAt *string  `json:"replicated_at"`
+	LagSeconds   *float64 `json:"lag_seconds"`
+	BacklogFiles *int     `json:"backlog_files"`
+	BacklogBytes *int64   `json:"backlog_bytes"`
+	LastError    *string  `json:"last_error"`
+	ErrorSince   *string  `json:"error_since"`
+}
+
+// replicaState is GET /api/replica.
+func (s *Server) replicaState(w http.ResponseWriter, _ *http.Request, _ httprouter.Params) error {
+	out := replicaJSON{}
+	if s.cfg.Replica != nil {
+		st := s.cfg.Replica.ReplicaStatus()
+		st.LagSeconds = math.Round(st.LagSeconds*1000) / 1000 // milliseconds, like the instants
+		out = replicaJSON{Enabled: true, URL: &st.URL, PublicKey: strPtr(st.PublicKey), ReplicatedAt: instantPtr(st.ReplicatedAt),
+			LagSeconds: &st.LagSeconds, BacklogFiles: &st.BacklogFiles, BacklogBytes: &st.BacklogBytes,
+			LastError: strPtr(st.LastError), ErrorSince: instantPtr(st.ErrorSince)}
+	}
+	return writeJSON(w, http.StatusOK, envelope{"replica": out})
+}
+
+// instantPtr renders an instant; the zero time is null.
+func instantPtr(t time.Time) *string {
+	if t.IsZero() {
+		return nil
+	}
+	return tsPtr(&t)
+}
