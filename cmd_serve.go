@@ -80,7 +80,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 		return err
 	}
 	scfg := server.Config{Version: version, Build: build, JWTKey: key, TokenTTL: cfg.TokenTTL,
-		TSE: tq, Notifier: notifier, Console: console.Files, DSFinVK: newDSFinVK(st)}
+		TSE: tq, Notifier: notifier, Console: console.Files, DSFinVK: newDSFinVK(st), Replica: replicaView(cfg, rep)}
 	if arc != nil {
 		scfg.Archive = arc
 	}

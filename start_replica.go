@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 	"time"
 
 	"posbox/replica"
+	"posbox/server"
 	"posbox/store"
 )
 
@@ -73,4 +75,37 @@ func closeReplica(rep *replica.Replicator, log *slog.Logger) {
 	if err := rep.Close(ctx); err != nil {
 		log.Error("replica: last upload", "err", err)
 	}
+}
+
+// replicaView is the replication as the server shows it (server.Replica):
+// nil when replication is off, so GET /api/replica says "off". A start
+// that failed (rep nil with a URL set) shows as an error, not as off:
+// the owner set it up and the data is not leaving the box.
+func replicaView(cfg Config, rep *replica.Replicator) server.Replica {
+	if cfg.ReplicaURL == "" {
+		return nil
+	}
+	v := &replicaState{rep: rep, url: replica.Redact(cfg.ReplicaURL), since: time.Now()}
+	if id, err := replica.LoadKey(filepath.Join(cfg.DataDir, replica.KeyFile)); err == nil {
+		v.publicKey = id.Recipient().String()
+	}
+	return v
+}
+
+type replicaState struct {
+	rep            *replica.Replicator
+	url, publicKey string
+	since          time.Time // of the failed start
+}
+
+func (v *replicaState) ReplicaStatus() server.ReplicaStatus {
+	out := server.ReplicaStatus{URL: v.url, PublicKey: v.publicKey}
+	if v.rep == nil {
+		out.LastError, out.ErrorSince = "replication did not start (see the log); it is tried again at the next start", v.since
+		return out
+	}
+	st := v.rep.Status()
+	out.ReplicatedAt, out.LagSeconds, out.BacklogFiles, out.BacklogBytes = st.ReplicatedAt, st.LagSeconds, st.BacklogFiles, st.BacklogBytes
+	out.LastError, out.ErrorSince = st.LastError, st.ErrorSince
+	return out
 }

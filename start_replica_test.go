@@ -107,6 +107,23 @@ func TestServeReplicatesTheDatabase(t *testing.T) {
 		u, err := st.UserByEmail(context.Background(), "bruno@x.example")
 		return err == nil && u.Name == "Bruno"
 	})
+
+	// The admin sees it: on, where to, the recovery key's public half, uploaded.
+	req, _ := http.NewRequest("GET", "http://"+addr+"/api/replica", nil)
+	req.Header.Set("Authorization", "Bearer "+tok)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var got struct{ Replica map[string]any }
+	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil {
+		t.Fatal(err)
+	}
+	st := got.Replica
+	if st["enabled"] != true || st["url"] != cfg.ReplicaURL || st["public_key"] != key.Recipient().String() || st["replicated_at"] == nil || st["last_error"] != nil {
+		t.Fatalf("GET /api/replica: %v", st)
+	}
 }
 
 // Replication's settings are checked when the configuration loads.
