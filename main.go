@@ -92,6 +92,13 @@ func commandTable() []command {
 			run: func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 				return cmdRestore(ctx, args, stdout, stderr)
 			}},
+		{name: "replica", synopsis: "replica key|status [--data-dir DIR] [--config FILE]",
+			summary: "key: print the recovery sheet's text, the replica's recovery key (the private key: keep it off the box), its public key and the replica's URL; " +
+				"refuses while there is no key yet. status: print the replica's URL (without secrets) and the recovery key's public key, " +
+				"read without the server; the live state is the console's dashboard or GET /api/replica.",
+			run: func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+				return cmdReplica(ctx, args, stdout, stderr)
+			}},
 		{name: "archive", synopsis: "archive copy [--data-dir DIR] [--config FILE] DEST",
 			summary: "Copy the TSE archive (DATA_DIR/archive/tse: the verified TAR exports the tax office asks for, and their .sha256 files) " +
 				"into the existing folder DEST, e.g. a USB stick at an audit. Each file is checked against its SHA-256 before and after; " +
