@@ -34,7 +34,9 @@
 //     entries; fiscal_archive.js (TSE archive and exports of dates),
 //     fiscal_closings.js (daily closings), fiscal_dsfinvk.js (DSFinV-K
 //     export) and fiscal_registration.js (§146a registration, master data,
-//     printable report) for the fiscal records.
+//     printable report) for the fiscal records; dashboard_replica.js (the
+//     copy off the box: off, where to, last copy, backlog, errors in plain
+//     words) for the dashboard.
 //
 // Served beside the API, not in it: the route table stays the API's, and
 // any GET outside /api that matches no route answers a file or index.html,

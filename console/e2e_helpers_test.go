@@ -64,8 +64,9 @@ func newAppliance(tb testing.TB) *appliance {
 
 // newApplianceWith is newAppliance signing with provider (nil: the
 // built-in simulator, in process), e.g. the fiskaly client against a
-// served simulator, which the console takes for a real TSE.
-func newApplianceWith(tb testing.TB, provider tse.Provider) *appliance {
+// served simulator, which the console takes for a real TSE; and, when
+// given, with replication whose state rep reports.
+func newApplianceWith(tb testing.TB, provider tse.Provider, rep ...server.Replica) *appliance {
 	tb.Helper()
 	ctx := context.Background()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -118,9 +119,13 @@ func newApplianceWith(tb testing.TB, provider tse.Provider) *appliance {
 	if a.archive != nil {
 		arc = a.archive
 	}
-	a.srv = server.New(st, server.Config{Version: "test", JWTKey: []byte("0123456789abcdef0123456789abcdef"),
+	cfg := server.Config{Version: "test", JWTKey: []byte("0123456789abcdef0123456789abcdef"),
 		TSE: q, Archive: arc, DSFinVK: &dsfinvk.Exporter{St: st, SoftwareVersion: "test"},
-		Notifier: d, Console: console.Files, TLSFingerprint: testFingerprint}, log)
+		Notifier: d, Console: console.Files, TLSFingerprint: testFingerprint}
+	if len(rep) > 0 {
+		cfg.Replica = rep[0]
+	}
+	a.srv = server.New(st, cfg, log)
 	ts := httptest.NewServer(a.srv.Handler())
 	a.url = ts.URL
 	tb.Cleanup(func() {

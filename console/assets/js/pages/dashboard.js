@@ -1,10 +1,12 @@
-// The dashboard: who is clocked in, today's hours, the TSE's health and
-// failed notifications; it refreshes itself every 30 seconds.
+// The dashboard: who is clocked in, today's hours, the TSE's health, the
+// copy off the box (dashboard_replica.js) and failed notifications; it
+// refreshes itself every 30 seconds.
 import { t, addStrings } from '../i18n.js';
 import * as api from '../api.js';
 import { h, clear, append, badge, errorText } from '../ui.js';
 import { fmtTime, fmtDateTime, fmtNumber, fmtDuration, fmtDay } from '../format.js';
 import { problems } from '../tse_words.js';
+import { replicaCard } from './dashboard_replica.js';
 
 addStrings({
   de: {
@@ -42,13 +44,13 @@ export default {
       h('p', { class: 'muted' }, t('dash.auto')), body);
 
     async function load() {
-      const [dash, tse] = await Promise.allSettled([api.get('/api/dashboard'), api.get('/api/tse/status')]);
+      const [dash, tse, rep] = await Promise.allSettled([api.get('/api/dashboard'), api.get('/api/tse/status'), api.get('/api/replica')]);
       if (dash.status === 'rejected') {
         clear(body, h('p', { role: 'alert', class: 'form-error' }, errorText(dash.reason)));
         return;
       }
       const d = dash.value.dashboard;
-      clear(body, clockedIn(d), today(d), tseCard(tse, navigate), notifications(d, navigate));
+      clear(body, clockedIn(d), today(d), tseCard(tse, navigate), replicaCard(rep), notifications(d, navigate));
       stamp.textContent = t('common.updated_at', { time: fmtTime(new Date().toISOString()) });
       stamp.dataset.generatedAt = d.generated_at;
     }
