@@ -43,3 +43,22 @@ func TestReplicaCommands(t *testing.T) {
 		t.Fatal("replica nonsense: exit 0")
 	}
 }
+
+// The server's view: off without a URL; a replication that did not start
+// is an error with the key's public half, never "off".
+func TestReplicaViewFailedStart(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.DataDir = t.TempDir()
+	if v := replicaView(cfg, nil); v != nil {
+		t.Fatalf("replication off: view %v, want nil", v)
+	}
+	id, _, err := replica.LoadOrCreateKey(cfg.DataDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.ReplicaURL = "sftp://backup:hunter2@nas.local:22/posbox"
+	st := replicaView(cfg, nil).ReplicaStatus()
+	if st.LastError == "" || st.ErrorSince.IsZero() || st.PublicKey != id.Recipient().String() || strings.Contains(st.URL, "hunter2") {
+		t.Fatalf("failed start: %+v", st)
+	}
+}
