@@ -58,7 +58,7 @@ func Start(ctx context.Context, dbPath string, opts Options) (*Replicator, error
 	}
 	h := &health{now: time.Now}
 	recips := append([]age.Recipient{opts.Identity.Recipient()}, opts.Recipients...)
-	client := newCryptClient(inner, recips, []age.Identity{opts.Identity}, h)
+	client := newCryptClient(newBoundedClient(inner, opts.CallTimeout), recips, []age.Identity{opts.Identity}, h)
 	log := opts.Logger.With("replica", Redact(opts.URL))
 	inner.SetLogger(log)
 
@@ -69,7 +69,7 @@ func Start(ctx context.Context, dbPath string, opts Options) (*Replicator, error
 	db.Replica = rep
 	if fc, ok := inner.(*file.ReplicaClient); ok {
 		fc.Replica = rep // the file client copies the database's modes to the replica
-		client.inner = folderGuard{fc, fc.Path()}
+		client.inner = newBoundedClient(folderGuard{fc, fc.Path()}, opts.CallTimeout)
 	}
 	st := litestream.NewStore([]*litestream.DB{db}, levels)
 	st.Logger = log // NewStore gave itself and db slog.Default
@@ -117,10 +117,11 @@ func Restore(ctx context.Context, url string, identity age.Identity, destPath st
 	if err != nil {
 		return fmt.Errorf("replica: %w", err)
 	}
-	if err := inner.Init(ctx); err != nil {
+	bc := newBoundedClient(inner, 0)
+	if err := bc.Init(ctx); err != nil {
 		return fmt.Errorf("replica: %s: %w", Redact(url), err)
 	}
-	rep := litestream.NewReplicaWithClient(nil, newCryptClient(inner, nil, []age.Identity{identity}, nil))
+	rep := litestream.NewReplicaWithClient(nil, newCryptClient(bc, nil, []age.Identity{identity}, nil))
 	opt := litestream.NewRestoreOptions()
 	opt.OutputPath = destPath
 	opt.IntegrityCheck = litestream.IntegrityCheckQuick

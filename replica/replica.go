@@ -24,6 +24,9 @@ type Options struct {
 	Logger     *slog.Logger
 	// SyncInterval is the longest an upload waits; 1 s when zero.
 	SyncInterval time.Duration
+	// CallTimeout is the longest a call to the replica may go without
+	// progress before it is abandoned as hung (bound.go); 30 s when zero.
+	CallTimeout time.Duration
 }
 
 // Status is what the owner needs to know about replication.
