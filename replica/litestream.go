@@ -60,6 +60,7 @@ func Start(ctx context.Context, dbPath string, opts Options) (*Replicator, error
 	recips := append([]age.Recipient{opts.Identity.Recipient()}, opts.Recipients...)
 	client := newCryptClient(newBoundedClient(inner, opts.CallTimeout), recips, []age.Identity{opts.Identity}, h)
 	log := opts.Logger.With("replica", Redact(opts.URL))
+	dropCABundle(inner, log)
 	inner.SetLogger(log)
 
 	db := litestream.NewDB(dbPath)
@@ -117,6 +118,7 @@ func Restore(ctx context.Context, url string, identity age.Identity, destPath st
 	if err != nil {
 		return fmt.Errorf("replica: %w", err)
 	}
+	dropCABundle(inner, slog.Default())
 	bc := newBoundedClient(inner, 0)
 	if err := bc.Init(ctx); err != nil {
 		return fmt.Errorf("replica: %s: %w", Redact(url), err)
