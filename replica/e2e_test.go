@@ -134,12 +134,13 @@ func endToEnd(t *testing.T, tg target) {
 }
 
 // closeWithin closes r, failing the test if Close does not return while
-// the box would still be allowed to stop.
+// the box would still be allowed to stop. Its ctx is longer: the bound
+// tested is the engine's own (shutdownSync, CallTimeout).
 func closeWithin(t *testing.T, r *Replicator) {
 	t.Helper()
 	done := make(chan error, 1)
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
 		done <- r.Close(ctx)
 	}()

@@ -64,7 +64,6 @@ func Start(ctx context.Context, dbPath string, opts Options) (*Replicator, error
 	inner.SetLogger(log)
 
 	db := litestream.NewDB(dbPath)
-	db.ShutdownSyncTimeout = shutdownSync
 	rep := litestream.NewReplicaWithClient(db, client)
 	rep.SyncInterval = opts.SyncInterval
 	db.Replica = rep
@@ -74,6 +73,7 @@ func Start(ctx context.Context, dbPath string, opts Options) (*Replicator, error
 	}
 	st := litestream.NewStore([]*litestream.DB{db}, levels)
 	st.Logger = log // NewStore gave itself and db slog.Default
+	st.SetShutdownSyncTimeout(shutdownSync) // NewStore set its 30 s on db
 	db.SetLogger(log)
 	if err := st.Open(ctx); err != nil {
 		return nil, fmt.Errorf("replica: start: %w", err)
