@@ -25,7 +25,7 @@ type target struct {
 	back func()
 }
 
-func sftpTarget(t *testing.T) (target, *replicatest.SFTPServer) {
+func sftpTarget(t testing.TB) (target, *replicatest.SFTPServer) {
 	s := replicatest.SFTP(t)
 	u := s.URL + "?key=" + url.QueryEscape(s.KeyPath) + "&host-key=" + url.QueryEscape(s.HostKey)
 	return target{url: u, dir: s.Dir, away: s.Stop, back: s.Start}, s
