@@ -72,7 +72,7 @@ func Start(ctx context.Context, dbPath string, opts Options) (*Replicator, error
 		client.inner = newBoundedClient(folderGuard{fc, fc.Path()}, opts.CallTimeout)
 	}
 	st := litestream.NewStore([]*litestream.DB{db}, levels)
-	st.Logger = log // NewStore gave itself and db slog.Default
+	st.Logger = log                         // NewStore gave itself and db slog.Default
 	st.SetShutdownSyncTimeout(shutdownSync) // NewStore set its 30 s on db
 	db.SetLogger(log)
 	if err := st.Open(ctx); err != nil {
