@@ -31,6 +31,24 @@ func TestURLsBecomeClients(t *testing.T) {
 	if s := c.(*s3.ReplicaClient); s.Bucket != "bucket" || s.Path != "boxes/1" || s.Endpoint != "http://127.0.0.1:9000" {
 		t.Errorf("s3 client %+v", s)
 	}
+	dir := t.TempDir()
+	ak, sk := filepath.Join(dir, "ak"), filepath.Join(dir, "sk")
+	os.WriteFile(ak, []byte("AKID\n"), 0o600)
+	os.WriteFile(sk, []byte("s3cr3t/key\r\n"), 0o600)
+	u := "s3://bucket/p?endpoint=http://127.0.0.1:9000&access-key-file=" + ak + "&secret-key-file=" + sk
+	c, err = newClient(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := c.(*s3.ReplicaClient); s.AccessKeyID != "AKID" || s.SecretAccessKey != "s3cr3t/key" {
+		t.Errorf("s3 credentials from files: %q %q", s.AccessKeyID, s.SecretAccessKey)
+	}
+	if r := Redact(u); strings.Contains(r, dir) {
+		t.Errorf("Redact shows the credential files: %s", r)
+	}
+	if _, err := newClient("s3://bucket/p?secret-key-file=" + filepath.Join(dir, "missing")); err == nil {
+		t.Error("a missing secret-key-file accepted")
+	}
 	if err := CheckURL("ftp://nas/box"); err == nil {
 		t.Error("ftp:// accepted")
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"time"
 
 	"filippo.io/age"
 	"github.com/benbjohnson/litestream"
@@ -98,6 +99,10 @@ func (c *cryptClient) WriteLTXFile(ctx context.Context, level int, minTXID, maxT
 	}
 	if err != nil {
 		return nil, err
+	}
+	var h ltx.Header
+	if c.health != nil && level == 0 && h.UnmarshalBinary(hdr) == nil {
+		c.health.through(time.UnixMilli(h.Timestamp))
 	}
 	out := *info
 	out.Size = plain

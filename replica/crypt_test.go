@@ -29,7 +29,7 @@ func fakeLTX(n int, minTXID, maxTXID ltx.TXID) []byte {
 	return b
 }
 
-func newKey(t *testing.T) *age.X25519Identity {
+func newKey(t testing.TB) *age.X25519Identity {
 	t.Helper()
 	id, err := age.GenerateX25519Identity()
 	if err != nil {

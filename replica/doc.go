@@ -11,7 +11,10 @@
 //   - litestream.go: the adapter: Litestream's DB, replica and
 //     compaction store around the encrypting client; Restore.
 //   - clients.go: the client a URL names, with the SFTP key, password
-//     file and host key Litestream's URL parsing leaves out.
+//     file and host key and the S3 credential files Litestream's URL
+//     parsing leaves out; AWS_CA_BUNDLE dropped for the S3 client.
+//   - bound.go: every call to the target bounded (a hung SFTP server
+//     blocks Litestream's client forever).
 //   - crypt.go: the encrypting ReplicaClient around Litestream's own:
 //     writes age files, reads them back at plaintext offsets and sizes.
 //   - envelope.go: the object's layout (a clear LTX header stub, then

@@ -58,21 +58,22 @@ func Start(ctx context.Context, dbPath string, opts Options) (*Replicator, error
 	}
 	h := &health{now: time.Now}
 	recips := append([]age.Recipient{opts.Identity.Recipient()}, opts.Recipients...)
-	client := newCryptClient(inner, recips, []age.Identity{opts.Identity}, h)
+	client := newCryptClient(newBoundedClient(inner, opts.CallTimeout), recips, []age.Identity{opts.Identity}, h)
 	log := opts.Logger.With("replica", Redact(opts.URL))
+	dropCABundle(inner, log)
 	inner.SetLogger(log)
 
 	db := litestream.NewDB(dbPath)
-	db.ShutdownSyncTimeout = shutdownSync
 	rep := litestream.NewReplicaWithClient(db, client)
 	rep.SyncInterval = opts.SyncInterval
 	db.Replica = rep
 	if fc, ok := inner.(*file.ReplicaClient); ok {
 		fc.Replica = rep // the file client copies the database's modes to the replica
-		client.inner = folderGuard{fc, fc.Path()}
+		client.inner = newBoundedClient(folderGuard{fc, fc.Path()}, opts.CallTimeout)
 	}
 	st := litestream.NewStore([]*litestream.DB{db}, levels)
-	st.Logger = log // NewStore gave itself and db slog.Default
+	st.Logger = log                         // NewStore gave itself and db slog.Default
+	st.SetShutdownSyncTimeout(shutdownSync) // NewStore set its 30 s on db
 	db.SetLogger(log)
 	if err := st.Open(ctx); err != nil {
 		return nil, fmt.Errorf("replica: start: %w", err)
@@ -117,10 +118,12 @@ func Restore(ctx context.Context, url string, identity age.Identity, destPath st
 	if err != nil {
 		return fmt.Errorf("replica: %w", err)
 	}
-	if err := inner.Init(ctx); err != nil {
+	dropCABundle(inner, slog.Default())
+	bc := newBoundedClient(inner, 0)
+	if err := bc.Init(ctx); err != nil {
 		return fmt.Errorf("replica: %s: %w", Redact(url), err)
 	}
-	rep := litestream.NewReplicaWithClient(nil, newCryptClient(inner, nil, []age.Identity{identity}, nil))
+	rep := litestream.NewReplicaWithClient(nil, newCryptClient(bc, nil, []age.Identity{identity}, nil))
 	opt := litestream.NewRestoreOptions()
 	opt.OutputPath = destPath
 	opt.IntegrityCheck = litestream.IntegrityCheckQuick

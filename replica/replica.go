@@ -24,6 +24,9 @@ type Options struct {
 	Logger     *slog.Logger
 	// SyncInterval is the longest an upload waits; 1 s when zero.
 	SyncInterval time.Duration
+	// CallTimeout is the longest a call to the replica may go without
+	// progress before it is abandoned as hung (bound.go); 30 s when zero.
+	CallTimeout time.Duration
 }
 
 // Status is what the owner needs to know about replication.
@@ -35,6 +38,10 @@ type Status struct {
 	BacklogBytes int64     `json:"backlog_bytes"`          //
 	LastError    string    `json:"last_error,omitempty"`   // of the last upload, until one succeeds
 	ErrorSince   time.Time `json:"error_since,omitzero"`   // first failure of the current run
+	// ReplicatedThrough is when Litestream took the newest changes now on
+	// the replica from the database (to the millisecond): every commit
+	// made before it is on the replica.
+	ReplicatedThrough time.Time `json:"replicated_through,omitzero"`
 }
 
 // health records the outcome of uploads and failures to reach the
@@ -44,6 +51,7 @@ type health struct {
 	mu           sync.Mutex
 	now          func() time.Time
 	replicatedAt time.Time
+	replThrough  time.Time
 	lastErr      string
 	since        time.Time
 }
@@ -73,8 +81,18 @@ func (h *health) failed(err error) {
 	h.lastErr = err.Error()
 }
 
+// through records that the changes taken from the database at t are on
+// the replica.
+func (h *health) through(t time.Time) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if t.After(h.replThrough) {
+		h.replThrough = t
+	}
+}
+
 func (h *health) status(s *Status) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	s.ReplicatedAt, s.LastError, s.ErrorSince = h.replicatedAt, h.lastErr, h.since
+	s.ReplicatedAt, s.LastError, s.ErrorSince, s.ReplicatedThrough = h.replicatedAt, h.lastErr, h.since, h.replThrough
 }

@@ -26,7 +26,7 @@ const secretName = "Zur goldenen Gans"
 
 // openDB opens a real SQLite database as posbox's store does (WAL, the
 // modernc driver, pragmas in the DSN).
-func openDB(t *testing.T, path string) *sql.DB {
+func openDB(t testing.TB, path string) *sql.DB {
 	t.Helper()
 	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)")
 	if err != nil {
@@ -39,7 +39,7 @@ func openDB(t *testing.T, path string) *sql.DB {
 	return db
 }
 
-func insert(t *testing.T, db *sql.DB, from, to int) {
+func insert(t testing.TB, db *sql.DB, from, to int) {
 	t.Helper()
 	for i := from; i < to; i++ {
 		if _, err := db.Exec(`INSERT INTO restaurants (id, name) VALUES (?, ?)`, i, fmt.Sprintf("%s %d", secretName, i)); err != nil {
@@ -48,7 +48,7 @@ func insert(t *testing.T, db *sql.DB, from, to int) {
 	}
 }
 
-func rows(t *testing.T, path string) string {
+func rows(t testing.TB, path string) string {
 	t.Helper()
 	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
 	if err != nil {
@@ -64,7 +64,7 @@ func rows(t *testing.T, path string) string {
 
 // mounted makes the replica's folder, as a technician does once on the
 // mounted share.
-func mounted(t *testing.T, dir string) string {
+func mounted(t testing.TB, dir string) string {
 	t.Helper()
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
@@ -72,10 +72,12 @@ func mounted(t *testing.T, dir string) string {
 	return dir
 }
 
-func start(t *testing.T, dbPath, url string, opts Options) *Replicator {
+func start(t testing.TB, dbPath, url string, opts Options) *Replicator {
 	t.Helper()
 	opts.URL = url
-	opts.SyncInterval = 50 * time.Millisecond
+	if opts.SyncInterval == 0 {
+		opts.SyncInterval = 50 * time.Millisecond
+	}
 	r, err := Start(context.Background(), dbPath, opts)
 	if err != nil {
 		t.Fatal(err)
