@@ -55,18 +55,6 @@ func cmdReplica(_ context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "replica      %s\npublic key   %s\nlive state   the console's dashboard, or GET /api/replica\n", url, id.Recipient())
 		return nil
 	}
-	fmt.Fprintf(stdout, `posbox replica recovery sheet
-
-Keep this sheet away from the box (printed, in a safe). Without the
-recovery key the replica cannot be read; with it, anyone can read it.
-
-replica      %s
-public key   %s
-recovery key %s
-
-To restore, put the recovery key alone in a file (mode 0600) on the new box.
-The restore command (posbox restore --from) is not built yet: see
-docs/REPLICATION.md for the state of restoring from the replica.
-`, url, id.Recipient(), id)
-	return nil
+	_, err = io.WriteString(stdout, replica.RecoverySheet(url, id))
+	return err
 }

@@ -7,11 +7,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"posbox/internal/logging"
+	"posbox/internal/osservice"
 	"runtime"
 	"slices"
 	"strings"
@@ -131,7 +131,7 @@ func cmdService(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	if action == "install" && !hasConfigFlag(rest) {
 		if err := ensureConfigFile(serviceConfigFile()); err != nil {
-			msg, _ := installVerdict(fmt.Errorf("writing the example config: %w", err), elevated())
+			msg, _ := osservice.InstallVerdict(fmt.Errorf("writing the example config: %w", err), osservice.Elevated())
 			return errors.New(msg)
 		}
 		rest = append([]string{"--config", serviceConfigFile()}, rest...)
@@ -172,16 +172,16 @@ func cmdService(args []string, stdout, stderr io.Writer) error {
 	case "install":
 		for _, d := range []string{cfg.DataDir, cfg.BackupDir} {
 			if err := os.MkdirAll(d, 0o700); err != nil {
-				msg, _ := installVerdict(err, elevated())
+				msg, _ := osservice.InstallVerdict(err, osservice.Elevated())
 				return errors.New(msg)
 			}
 		}
 		if err := svc.Install(); err != nil {
-			msg, _ := installVerdict(err, elevated())
+			msg, _ := osservice.InstallVerdict(err, osservice.Elevated())
 			return errors.New(msg)
 		}
-		for _, err := range afterInstall(serviceName, privateDirs(cfg)...) {
-			msg, failed := installVerdict(err, elevated())
+		for _, err := range osservice.AfterInstall(serviceName, privateDirs(cfg)...) {
+			msg, failed := osservice.InstallVerdict(err, osservice.Elevated())
 			if failed {
 				return errors.New(msg)
 			}
@@ -192,7 +192,7 @@ func cmdService(args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	if err := controlService(svc, action); err != nil {
-		return errors.New(action + ": " + err.Error() + advice(err, elevated()))
+		return errors.New(action + ": " + err.Error() + osservice.Advice(err, osservice.Elevated()))
 	}
 	fmt.Fprintf(stdout, "%s: done\n", action)
 	return nil
@@ -212,68 +212,6 @@ func controlService(svc service.Service, action string) error {
 		return svc.Uninstall()
 	}
 	return fmt.Errorf("unknown action %q", action)
-}
-
-// An installStepError is a step of "posbox service install" that failed
-// after the service manager had registered the service (on Windows: the
-// delayed start, the recovery actions, the data folder's permissions).
-type installStepError struct {
-	step  string // what could not be set
-	later string // what happens about it without the technician, if anything
-	err   error
-}
-
-func (e *installStepError) Error() string { return e.step + ": " + e.err.Error() }
-func (e *installStepError) Unwrap() error { return e.err }
-
-// installVerdict decides what an error of "posbox service install"
-// means: the message, and whether the install failed.
-//
-// An installStepError (a step after the registration) is a warning: the
-// service is installed and starts, and stays; the message says what is
-// missing and what happens about it. Before, a failed delayed start made
-// Windows delete the service it had just created.
-//
-// Any other error is the registration's (or the folders' before it), and
-// the install failed. Nothing is rolled back then either: registration
-// made no service, or kardianos removed the one it had begun, or one was
-// there already, from an earlier install, which must stay.
-//
-// Either way the message says what failed; it tells the technician to
-// elevate only when access was denied (see advice).
-func installVerdict(err error, elevated bool) (msg string, failed bool) {
-	var step *installStepError
-	if errors.As(err, &step) {
-		msg = "the service is installed, but " + err.Error()
-		if step.later != "" {
-			msg += "; " + step.later
-		}
-		return msg + advice(err, elevated), false
-	}
-	msg = "install: " + err.Error()
-	if strings.Contains(err.Error(), "already exists") {
-		return msg + ` (it is installed already: "posbox service uninstall" first to install it anew)`, true
-	}
-	return msg + advice(err, elevated), true
-}
-
-// advice is what to add to a failed service action's message: to
-// elevate when access was denied (on Windows ERROR_ACCESS_DENIED, on
-// Linux EACCES or EPERM; errors.Is matches both with fs.ErrPermission).
-// Another error from a process that is not elevated gets the fact
-// mentioned, as a hint: kardianos drops systemctl's own message ("Access
-// denied", "Interactive authentication required") and returns only its
-// exit status. Otherwise nothing: the error says what failed.
-func advice(err error, elevated bool) string {
-	switch {
-	case errors.Is(err, fs.ErrPermission) && runtime.GOOS == "windows":
-		return ` (access denied: run it from a Command Prompt opened with "Run as administrator")`
-	case errors.Is(err, fs.ErrPermission):
-		return " (access denied: run it as root, with sudo)"
-	case !elevated && runtime.GOOS != "windows":
-		return " (this is not running as root: with sudo it may work)"
-	}
-	return ""
 }
 
 // privateDirs are the folders whose permissions the Windows service may
@@ -338,7 +276,7 @@ func runService(cfg Config, stderr io.Writer, wait func()) error {
 	if err != nil {
 		return err
 	}
-	prepErr := prepareService(serviceName, privateDirs(cfg)...)
+	prepErr := osservice.Prepare(serviceName, privateDirs(cfg)...)
 	if service.Platform() == "windows-service" {
 		// A Windows service has no stderr: warnings go to the Event Log.
 		if prg.sys, err = svc.Logger(nil); err != nil {

@@ -1,4 +1,4 @@
-package main
+package osservice
 
 import (
 	"errors"
@@ -11,25 +11,25 @@ import (
 	"golang.org/x/sys/windows/svc/mgr"
 )
 
-// afterInstall makes "service install" complete: the delayed automatic
+// AfterInstall makes "service install" complete: the delayed automatic
 // start, the recovery actions and, for the default data folder,
 // permissions for SYSTEM and Administrators only. Each failure is an
-// *installStepError, a warning: the service is installed and starts all
-// the same, and stays installed (installVerdict).
-func afterInstall(name string, dirs ...string) []error {
+// *StepError, a warning: the service is installed and starts all
+// the same, and stays installed (InstallVerdict).
+func AfterInstall(name string, dirs ...string) []error {
 	var errs []error
 	if err := setDelayedStart(name); err != nil {
-		errs = append(errs, &installStepError{step: "its delayed automatic start could not be set",
-			later: "it starts at boot together with the other automatic services", err: err})
+		errs = append(errs, &StepError{Step: "its delayed automatic start could not be set",
+			Later: "it starts at boot together with the other automatic services", Err: err})
 	}
 	if err := ensureRecovery(name); err != nil {
-		errs = append(errs, &installStepError{step: "its recovery actions (restart after a failure) could not be set",
-			later: "the service sets them itself at every start", err: err})
+		errs = append(errs, &StepError{Step: "its recovery actions (restart after a failure) could not be set",
+			Later: "the service sets them itself at every start", Err: err})
 	}
 	for _, d := range dirs {
 		if err := restrictDirs([]string{d}); err != nil {
-			errs = append(errs, &installStepError{step: "the permissions of " + d + " could not be limited to SYSTEM and Administrators",
-				later: "the service tries again at every start; check them with: icacls \"" + d + "\"", err: err})
+			errs = append(errs, &StepError{Step: "the permissions of " + d + " could not be limited to SYSTEM and Administrators",
+				Later: "the service tries again at every start; check them with: icacls \"" + d + "\"", Err: err})
 		}
 	}
 	return errs
@@ -54,9 +54,9 @@ func setDelayedStart(name string) error {
 	return windows.ChangeServiceConfig2(s.Handle, windows.SERVICE_CONFIG_DELAYED_AUTO_START_INFO, (*byte)(unsafe.Pointer(&info)))
 }
 
-// elevated reports whether posbox runs with an administrator's full
+// Elevated reports whether posbox runs with an administrator's full
 // token (an elevated prompt, or as a service).
-func elevated() bool {
+func Elevated() bool {
 	return windows.GetCurrentProcessToken().IsElevated()
 }
 
@@ -104,10 +104,10 @@ func ensureRecovery(name string) error {
 	return s.SetRecoveryActionsOnNonCrashFailures(true)
 }
 
-// prepareService runs at every service start (as LocalSystem) so that a
+// Prepare runs at every service start (as LocalSystem) so that a
 // service installed by the MSI, which does none of this, also restarts
 // on failure, has its Event Log source and a private data folder.
-func prepareService(name string, dirs ...string) error {
+func Prepare(name string, dirs ...string) error {
 	err := eventlog.InstallAsEventCreate(name, eventlog.Error|eventlog.Warning|eventlog.Info)
 	if err != nil && !strings.Contains(err.Error(), "exists") {
 		return err
