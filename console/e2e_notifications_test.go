@@ -122,6 +122,12 @@ func TestConsoleNotifications(t *testing.T) {
 		t.Fatalf("the rule's receiver got %+v", got)
 	}
 	waitReceived("/fail")
+	// The receiver has the request before the dispatcher has recorded its
+	// 503: refresh the page only once the API lists the delivery as waiting.
+	poll.Until(t, 10*time.Second, "the 503 recorded as a waiting delivery", func() bool {
+		code, body := a.call(t, "GET", "/api/notifications/deliveries?status=pending&limit=50", admin, "")
+		return code == http.StatusOK && strings.Contains(body, "503")
+	})
 	b.clickText(".page-head button", "Aktualisieren")
 	b.wait("the waiting delivery", `document.querySelector('#deliveries-pending tr[data-id]')?.innerText.includes('HTTP 503')`)
 	// The receiver's own words are labelled as such, never passed off as the console's.

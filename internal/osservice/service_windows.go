@@ -40,6 +40,15 @@ func AfterInstall(name string, dirs ...string) []error {
 // DelayedAutoStart option: when that fails, x/sys/windows/svc/mgr's
 // CreateService deletes the service it has just created.
 func setDelayedStart(name string) error {
+	return withService(name, func(s *mgr.Service) error {
+		info := windows.SERVICE_DELAYED_AUTO_START_INFO{IsDelayedAutoStartUp: 1}
+		return windows.ChangeServiceConfig2(s.Handle, windows.SERVICE_CONFIG_DELAYED_AUTO_START_INFO, (*byte)(unsafe.Pointer(&info)))
+	})
+}
+
+// withService runs fn on the installed service name through the Service
+// Control Manager.
+func withService(name string, fn func(*mgr.Service) error) error {
 	m, err := mgr.Connect()
 	if err != nil {
 		return err
@@ -50,8 +59,7 @@ func setDelayedStart(name string) error {
 		return err
 	}
 	defer s.Close()
-	info := windows.SERVICE_DELAYED_AUTO_START_INFO{IsDelayedAutoStartUp: 1}
-	return windows.ChangeServiceConfig2(s.Handle, windows.SERVICE_CONFIG_DELAYED_AUTO_START_INFO, (*byte)(unsafe.Pointer(&info)))
+	return fn(s)
 }
 
 // Elevated reports whether posbox runs with an administrator's full
@@ -87,21 +95,13 @@ func restrictDirs(dirs []string) error {
 // stops itself with an error rather than crashing (kardianos sets the
 // actions but not that flag).
 func ensureRecovery(name string) error {
-	m, err := mgr.Connect()
-	if err != nil {
-		return err
-	}
-	defer m.Disconnect()
-	s, err := m.OpenService(name)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	restart := mgr.RecoveryAction{Type: mgr.ServiceRestart, Delay: 5 * time.Second}
-	if err := s.SetRecoveryActions([]mgr.RecoveryAction{restart, restart, restart}, 86400); err != nil {
-		return err
-	}
-	return s.SetRecoveryActionsOnNonCrashFailures(true)
+	return withService(name, func(s *mgr.Service) error {
+		restart := mgr.RecoveryAction{Type: mgr.ServiceRestart, Delay: 5 * time.Second}
+		if err := s.SetRecoveryActions([]mgr.RecoveryAction{restart, restart, restart}, 86400); err != nil {
+			return err
+		}
+		return s.SetRecoveryActionsOnNonCrashFailures(true)
+	})
 }
 
 // Prepare runs at every service start (as LocalSystem) so that a
