@@ -70,63 +70,65 @@ func (d *Decimal) UnmarshalJSON(b []byte) error {
 // or hundredths of a percent); more decimals, an exponent or an overflow
 // are field errors (0 then).
 func (d Decimal) Cents(f *store.Fields, field string) int64 {
-	s := string(d)
-	if strings.ContainsAny(s, "eE") {
+	v, broken := scaled(string(d), 2)
+	switch {
+	case broken == store.FNotDecimal:
 		// 1e2 is valid JSON, but tills send plain decimals and one plain
 		// rule is easier to document than exponent arithmetic.
 		f.Add(field, store.FNotDecimal, "must be a plain decimal number such as 12.5")
-		return 0
-	}
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	whole, frac, _ := strings.Cut(s, ".")
-	frac = strings.TrimRight(frac, "0")
-	if len(frac) > 2 {
+	case broken == store.FTooManyDecimals:
 		f.Add(field, store.FTooManyDecimals, "must have at most 2 decimal places", "places", 2)
-		return 0
-	}
-	for len(frac) < 2 {
-		frac += "0"
-	}
-	v, err := strconv.ParseInt(whole+frac, 10, 64)
-	if err != nil || len(whole) > 13 {
+	case broken == store.FTooLarge || v > maxCents || v < -maxCents:
 		f.Add(field, store.FTooLarge, "is too large", "max", "9999999999999.99")
-		return 0
+	default:
+		return v
 	}
-	if neg {
-		v = -v
-	}
-	return v
+	return 0
 }
+
+// maxCents is 9999999999999.99: thirteen digits before the point.
+const maxCents = 999_999_999_999_999
 
 // milli reads a quantity with at most three decimals (DSFinV-K MENGE) in
 // thousandths; zero is refused.
 func (d Decimal) milli(f *store.Fields, field string) (int64, bool) {
-	s := string(d)
-	if strings.ContainsAny(s, "eE") {
+	v, broken := scaled(string(d), 3)
+	switch {
+	case broken == store.FNotDecimal:
 		f.Add(field, store.FNotDecimal, "must be a plain decimal number such as 2 or 0.5")
-		return 0, false
+	case broken == store.FTooManyDecimals:
+		f.Add(field, store.FTooManyDecimals, "must have at most 3 decimal places", "places", 3)
+	case broken == store.FTooLarge || v > maxQuantityMilli || v < -maxQuantityMilli:
+		f.Add(field, store.FTooLarge, "must be at most 99999.999 in size", "max", "99999.999")
+	case v == 0:
+		f.Add(field, store.FZero, "must not be 0")
+	default:
+		return v, true
+	}
+	return 0, false
+}
+
+// scaled reads a JSON number's literal with at most places decimals as
+// an integer of 10^-places units, or names the first rule it breaks: an
+// exponent (FNotDecimal), more decimals (FTooManyDecimals), more digits
+// than an int64 holds (FTooLarge). Amounts and quantities differ only in
+// places, bounds and wording.
+func scaled(s string, places int) (int64, store.FieldCode) {
+	if strings.ContainsAny(s, "eE") {
+		return 0, store.FNotDecimal
 	}
 	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	whole, frac, _ := strings.Cut(s, ".")
+	whole, frac, _ := strings.Cut(strings.TrimPrefix(s, "-"), ".")
 	frac = strings.TrimRight(frac, "0")
-	if len(frac) > 3 {
-		f.Add(field, store.FTooManyDecimals, "must have at most 3 decimal places", "places", 3)
-		return 0, false
+	if len(frac) > places {
+		return 0, store.FTooManyDecimals
 	}
-	frac += strings.Repeat("0", 3-len(frac))
-	v, err := strconv.ParseInt(whole+frac, 10, 64)
-	if err != nil || v > maxQuantityMilli {
-		f.Add(field, store.FTooLarge, "must be at most 99999.999 in size", "max", "99999.999")
-		return 0, false
-	}
-	if v == 0 {
-		f.Add(field, store.FZero, "must not be 0")
-		return 0, false
+	v, err := strconv.ParseInt(whole+frac+strings.Repeat("0", places-len(frac)), 10, 64)
+	if err != nil {
+		return 0, store.FTooLarge
 	}
 	if neg {
 		v = -v
 	}
-	return v, true
+	return v, store.FieldCode{}
 }
