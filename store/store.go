@@ -257,18 +257,13 @@ func eachRow(ctx context.Context, q rowsQueryer, fn func(scanner) error, query s
 // queryAll runs query and scans every row with scan; no rows is an empty
 // slice, not nil.
 func queryAll[T any](ctx context.Context, q rowsQueryer, scan func(scanner) (T, error), query string, args ...any) ([]T, error) {
-	rows, err := q.QueryContext(ctx, query, args...)
-	if err != nil {
+	out := []T{}
+	if err := eachRow(ctx, q, func(sc scanner) error {
+		v, err := scan(sc)
+		out = append(out, v)
+		return err
+	}, query, args...); err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	out := []T{}
-	for rows.Next() {
-		v, err := scan(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
+	return out, nil
 }
