@@ -36,6 +36,7 @@ type Replicator struct {
 	store  *litestream.Store
 	health *health
 	now    func() time.Time
+	files  *filesRun // nil without opts.DataDir
 }
 
 // Start replicates the SQLite database at dbPath (in WAL mode, opened by
@@ -78,7 +79,12 @@ func Start(ctx context.Context, dbPath string, opts Options) (*Replicator, error
 	if err := st.Open(ctx); err != nil {
 		return nil, fmt.Errorf("replica: start: %w", err)
 	}
-	return &Replicator{url: Redact(opts.URL), db: db, rep: rep, store: st, health: h, now: time.Now}, nil
+	files, err := startFiles(opts, recips, log)
+	if err != nil {
+		st.Close(ctx)
+		return nil, fmt.Errorf("replica: files: %w", err)
+	}
+	return &Replicator{url: Redact(opts.URL), db: db, rep: rep, store: st, health: h, now: time.Now, files: files}, nil
 }
 
 // Sync uploads everything committed so far and returns once it is on the
@@ -90,13 +96,20 @@ func (r *Replicator) Sync(ctx context.Context) error {
 // Close makes a last upload and stops. Call it at shutdown, after the
 // database's writers stopped and before its connections close.
 func (r *Replicator) Close(ctx context.Context) error {
-	return r.store.Close(ctx)
+	var ferr error
+	if r.files != nil {
+		ferr = r.files.close(ctx)
+	}
+	return errors.Join(r.store.Close(ctx), ferr)
 }
 
 // Status is the replication's state now.
 func (r *Replicator) Status() Status {
 	s := Status{URL: r.url}
 	r.health.status(&s)
+	if r.files != nil {
+		r.files.u.status(&s)
+	}
 	b := localBacklog(r.db.LTXLevelDir(0), r.rep.Pos().TXID)
 	s.BacklogFiles, s.BacklogBytes = b.files, b.bytes
 	if b.files > 0 {

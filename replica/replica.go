@@ -27,6 +27,20 @@ type Options struct {
 	// CallTimeout is the longest a call to the replica may go without
 	// progress before it is abandoned as hung (bound.go); 30 s when zero.
 	CallTimeout time.Duration
+
+	// DataDir, with Include, turns on the files' upload (files_upload.go):
+	// every file under DataDir whose slash-separated relative path
+	// Include takes, scanned every FilesInterval (2 s when zero).
+	DataDir string
+	Include func(rel string) bool
+	// AppendOnly names files only ever appended to (the simulator's
+	// journal): a scan reads only what was added since the last one.
+	AppendOnly func(rel string) bool
+	// ExtraFiles are files outside the data dir that go along, by name
+	// (the config file, the secret files it names); a restore puts them
+	// into RestoredConfigDir.
+	ExtraFiles    map[string]string
+	FilesInterval time.Duration
 }
 
 // Status is what the owner needs to know about replication.
@@ -42,6 +56,11 @@ type Status struct {
 	// the replica from the database (to the millisecond): every commit
 	// made before it is on the replica.
 	ReplicatedThrough time.Time `json:"replicated_through,omitzero"`
+	// FilesAt is when a scan last found every file of the data dir that
+	// goes along (archive, TSE state, keys, config) on the replica;
+	// FilesError the last scan's failure, until one succeeds.
+	FilesAt    time.Time `json:"files_at,omitzero"`
+	FilesError string    `json:"files_error,omitempty"`
 }
 
 // health records the outcome of uploads and failures to reach the

@@ -1,0 +1,291 @@
+package replica
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"filippo.io/age"
+)
+
+// defaultFilesInterval is how often the data dir is scanned for changed
+// files (size and mtime: cheap): the simulator's journal lags the
+// database by seconds.
+const defaultFilesInterval = 2 * time.Second
+
+// fileUploader keeps the newest state of the data dir's files on the
+// replica: chunks as blobs, then a manifest naming them all.
+type fileUploader struct {
+	store      objectStore
+	recips     []age.Recipient
+	ids        []age.Identity
+	dataDir    string
+	include    func(rel string) bool
+	appendOnly func(rel string) bool
+	extra      map[string]string // config name → path
+	log        *slog.Logger
+	now        func() time.Time
+
+	known  map[string]bool       // blob hashes on the replica
+	state  map[string]*fileState // by entry key (configKey for config files)
+	last   *filesManifest        // the newest manifest on the replica
+	kept   map[string][]string   // manifest key → the blob hashes it names
+	primed bool                  // known, last and kept read from the replica
+	lastGC time.Time
+	buf    []byte
+
+	mu      sync.Mutex
+	at      time.Time // every file was on the replica then
+	lastErr string
+}
+
+// fileState is what the last scan knew of one file.
+type fileState struct {
+	entry fileEntry
+	// sealed is the SHA-256 state after the file's big chunks, for an
+	// append-only file: its next scan hashes only what follows.
+	sealed []byte
+}
+
+// configKey keys a config file's state apart from a data-dir file.
+func configKey(name string) string { return "\x00config/" + name }
+
+// candidate is one file a scan found.
+type candidate struct {
+	key, rel, abs string
+	config        bool
+	info          fs.FileInfo
+}
+
+// scan lists the files that go along: the data dir's files include
+// takes, then the config files.
+func (u *fileUploader) scan() ([]candidate, error) {
+	var out []candidate
+	err := filepath.WalkDir(u.dataDir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) && p != u.dataDir {
+				return nil // gone since the folder was read
+			}
+			return err
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		rel, err := filepath.Rel(u.dataDir, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		if !u.include(rel) {
+			return nil
+		}
+		fi, err := d.Info()
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		out = append(out, candidate{key: rel, rel: rel, abs: p, info: fi})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range slices.Sorted(mapKeys(u.extra)) {
+		fi, err := os.Stat(u.extra[name])
+		if err != nil {
+			return nil, fmt.Errorf("config file %s: %w", name, err)
+		}
+		out = append(out, candidate{key: configKey(name), rel: name, abs: u.extra[name], config: true, info: fi})
+	}
+	return out, nil
+}
+
+func mapKeys[V any](m map[string]V) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// sync makes the replica hold the files as they are now: the chunks it
+// lacks, then a new manifest if anything changed since the last one.
+func (u *fileUploader) sync(ctx context.Context) error {
+	if !u.primed {
+		if err := u.prime(ctx); err != nil {
+			return err
+		}
+	}
+	cands, err := u.scan()
+	if err != nil {
+		return err
+	}
+	m := &filesManifest{Format: manifestFormat, Version: manifestVersion}
+	seen := map[string]bool{}
+	for _, c := range cands {
+		e, err := u.entry(ctx, c)
+		if err != nil {
+			return err
+		}
+		m.Files = append(m.Files, e)
+		seen[c.key] = true
+	}
+	for k := range u.state {
+		if !seen[k] {
+			delete(u.state, k) // deleted from the data dir
+		}
+	}
+	if u.last != nil && sameFiles(u.last.Files, m.Files) {
+		return u.collect(ctx)
+	}
+	m.CreatedAt = u.now().UTC()
+	if u.last != nil && !m.CreatedAt.After(u.last.CreatedAt) {
+		m.CreatedAt = u.last.CreatedAt.Add(time.Nanosecond) // names stay in order
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	key := manifestKey(m.CreatedAt)
+	if err := putVerified(ctx, u.store, key, b, u.recips, u.ids); err != nil {
+		return err
+	}
+	u.last, u.kept[key] = m, referenced(m)
+	return u.collect(ctx)
+}
+
+// sameFiles reports whether two manifests' files are the same content.
+func sameFiles(a, b []fileEntry) bool {
+	return slices.EqualFunc(a, b, func(x, y fileEntry) bool {
+		return x.Path == y.Path && x.Config == y.Config && x.SHA256 == y.SHA256 && x.Size == y.Size && x.Mode == y.Mode
+	})
+}
+
+// entry is the manifest entry of c, its chunks on the replica. A file
+// whose size and mtime are as the last scan saw them is not read again.
+func (u *fileUploader) entry(ctx context.Context, c candidate) (fileEntry, error) {
+	mode := uint32(c.info.Mode().Perm())
+	prev := u.state[c.key]
+	if prev != nil && prev.entry.Size == c.info.Size() && prev.entry.ModTime.Equal(c.info.ModTime()) && prev.entry.Mode == mode {
+		return prev.entry, nil
+	}
+	e := fileEntry{Path: c.rel, Config: c.config, Size: c.info.Size(), Mode: mode, ModTime: c.info.ModTime().UTC()}
+	h := sha256.New()
+	var from int64
+	if prev != nil && prev.sealed != nil && !c.config && u.appendOnly != nil && u.appendOnly(c.rel) &&
+		c.info.Size() >= sealedEnd(prev.entry.Size) {
+		// Appended: the big chunks are as they were.
+		if err := h.(encoding.BinaryUnmarshaler).UnmarshalBinary(prev.sealed); err == nil {
+			from = sealedEnd(prev.entry.Size)
+			e.Chunks = slices.Clone(prev.entry.Chunks[:from/bigChunk])
+		} else {
+			h.Reset()
+		}
+	}
+	st := &fileState{}
+	if err := u.readChunks(ctx, c.abs, from, &e, h, st); err != nil {
+		return fileEntry{}, err
+	}
+	e.SHA256 = hex.EncodeToString(h.Sum(nil))
+	st.entry = e
+	u.state[c.key] = st
+	return e, nil
+}
+
+// readChunks hashes the file at abs from off to e.Size into h, chunk by
+// chunk, uploading every chunk the replica lacks; st.sealed gets h's
+// state at the end of the big chunks.
+func (u *fileUploader) readChunks(ctx context.Context, abs string, off int64, e *fileEntry, h hash.Hash, st *fileState) error {
+	f, err := os.Open(abs)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	for {
+		if off == sealedEnd(e.Size) {
+			st.sealed, _ = h.(encoding.BinaryMarshaler).MarshalBinary()
+		}
+		if off >= e.Size {
+			return nil
+		}
+		end := chunkEnd(off, e.Size)
+		if cap(u.buf) < int(end-off) {
+			u.buf = make([]byte, bigChunk)
+		}
+		b := u.buf[:end-off]
+		if _, err := f.ReadAt(b, off); err != nil {
+			if errors.Is(err, io.EOF) {
+				return fmt.Errorf("%s shrank while being read; trying again", e.Path)
+			}
+			return err
+		}
+		h.Write(b)
+		sum := sumHex(b)
+		if !u.known[sum] {
+			if err := putVerified(ctx, u.store, blobKey(sum), b, u.recips, u.ids); err != nil {
+				return err
+			}
+			u.known[sum] = true
+		}
+		e.Chunks = append(e.Chunks, chunkRef{SHA256: sum, Size: end - off})
+		off = end
+	}
+}
+
+// run scans every interval until ctx ends; a request on now runs a scan
+// at once and gets its outcome.
+func (u *fileUploader) run(ctx context.Context, interval time.Duration, now chan chan error) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			u.record(u.sync(ctx))
+		case reply := <-now:
+			err := u.sync(ctx)
+			u.record(err)
+			reply <- err
+		}
+	}
+}
+
+// record keeps the outcome of a scan for Status.
+func (u *fileUploader) record(err error) {
+	if errors.Is(err, context.Canceled) {
+		return
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if err != nil {
+		if u.lastErr != err.Error() {
+			u.log.Warn("replica: files", "err", err)
+		}
+		u.lastErr = err.Error()
+		return
+	}
+	u.at, u.lastErr = u.now(), ""
+}
+
+func (u *fileUploader) status(s *Status) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	s.FilesAt, s.FilesError = u.at, u.lastErr
+}
