@@ -87,8 +87,10 @@ func commandTable() []command {
 			run: func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 				return cmdBackup(ctx, args, stdout, stderr)
 			}},
-		{name: "restore", synopsis: "restore [--passphrase-file F] [--data-dir DIR] FILE",
-			summary: "Check a backup (complete or database only) and put it into a data dir that holds no database. Stop the service first.",
+		{name: "restore", synopsis: "restore [--passphrase-file F] [--data-dir DIR] FILE | --from URL --key-file F --data-dir DIR",
+			summary: "Check a backup (complete or database only) and put it into a data dir that holds no database. Stop the service first. " +
+				"With --from: rebuild a whole data dir (database, TSE archive, TSE settings and keys, jwt.key, HTTPS files, each checked) " +
+				"from the replica at URL into a new or empty folder, with the recovery key from --key-file; the config goes to DIR/restored-config.",
 			run: func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 				return cmdRestore(ctx, args, stdout, stderr)
 			}},

@@ -55,7 +55,8 @@ func startReplica(ctx context.Context, st *store.Store, cfg Config, log *slog.Lo
 			"key_file", replica.KeyFile, "public_key", id.Recipient().String())
 	}
 	rep, err := replica.Start(ctx, st.Path(), replica.Options{URL: cfg.ReplicaURL, Identity: id, Recipients: recips,
-		Logger: log.With("area", "replica")})
+		Logger: log.With("area", "replica"), DataDir: cfg.DataDir, Include: goesAlong, AppendOnly: appendOnly,
+		ExtraFiles: configFiles(cfg)})
 	if err != nil {
 		log.Error("replication did not start; the box works on without it until the next start", "url", url, "err", err)
 		return nil, nil

@@ -106,7 +106,9 @@ func (u *fileUploader) scan() ([]candidate, error) {
 	}
 	for _, name := range slices.Sorted(mapKeys(u.extra)) {
 		fi, err := os.Stat(u.extra[name])
-		if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // gone (a config file moved): the others still go along
+		} else if err != nil {
 			return nil, fmt.Errorf("config file %s: %w", name, err)
 		}
 		out = append(out, candidate{key: configKey(name), rel: name, abs: u.extra[name], config: true, info: fi})
