@@ -130,6 +130,10 @@ func restoreFromReplica(ctx context.Context, url, keyFile, dataDir string, stdou
 		through = "through " + r.ReplicatedThrough.Local().Format("2006-01-02 15:04:05 MST")
 	}
 	fmt.Fprintf(stdout, "  the database, replicated %s\n", through)
+	if !r.HeldBack.IsZero() {
+		fmt.Fprintf(stdout, "  (as of %s, when the TSE simulator's journal was last uploaded: a newer database would record signatures the simulator lacks)\n",
+			r.HeldBack.Local().Format("2006-01-02 15:04:05 MST"))
+	}
 	fmt.Fprintf(stdout, "  %d files (%s), each checked against its SHA-256, as uploaded %s\n",
 		r.Files, sizeText(r.Bytes), r.FilesAt.Local().Format("2006-01-02 15:04:05 MST"))
 	fmt.Fprint(stdout, keyNote)

@@ -47,6 +47,9 @@ type filesManifest struct {
 	Format    string      `json:"format"`
 	Version   int         `json:"version"`
 	CreatedAt time.Time   `json:"created_at"`
+	// ScannedAt is when the scan began: an append-only file holds at
+	// least what was written to it before.
+	ScannedAt time.Time   `json:"scanned_at"`
 	Files     []fileEntry `json:"files"`
 }
 
@@ -56,6 +59,11 @@ type filesManifest struct {
 type fileEntry struct {
 	Path    string     `json:"path"`
 	Config  bool       `json:"config,omitempty"`
+	// AppendOnly: state the database refers to (the simulator's journal,
+	// whose signature counters the sales record). A restore takes the
+	// database as of the manifest's ScannedAt, so that it names no
+	// signature the restored journal lacks.
+	AppendOnly bool `json:"append_only,omitempty"`
 	Size    int64      `json:"size"`
 	Mode    uint32     `json:"mode"` // permission bits on the box
 	ModTime time.Time  `json:"mod_time"`

@@ -26,6 +26,11 @@ import (
 // database by seconds.
 const defaultFilesInterval = 2 * time.Second
 
+// heartbeat: a manifest is written at least this often while nothing
+// changes, its ScannedAt saying the files were still so: a restore holds
+// the database back to that time at most (filesManifest.ScannedAt).
+const heartbeat = 30 * time.Second
+
 // fileUploader keeps the newest state of the data dir's files on the
 // replica: chunks as blobs, then a manifest naming them all.
 type fileUploader struct {
@@ -134,11 +139,12 @@ func (u *fileUploader) sync(ctx context.Context) error {
 			return err
 		}
 	}
+	scanned := u.now().UTC()
 	cands, err := u.scan()
 	if err != nil {
 		return err
 	}
-	m := &filesManifest{Format: manifestFormat, Version: manifestVersion}
+	m := &filesManifest{Format: manifestFormat, Version: manifestVersion, ScannedAt: scanned}
 	seen := map[string]bool{}
 	for _, c := range cands {
 		e, err := u.entry(ctx, c)
@@ -153,7 +159,7 @@ func (u *fileUploader) sync(ctx context.Context) error {
 			delete(u.state, k) // deleted from the data dir
 		}
 	}
-	if u.last != nil && sameFiles(u.last.Files, m.Files) {
+	if u.last != nil && sameFiles(u.last.Files, m.Files) && scanned.Sub(u.last.ScannedAt) < heartbeat {
 		return u.collect(ctx)
 	}
 	m.CreatedAt = u.now().UTC()
@@ -187,11 +193,11 @@ func (u *fileUploader) entry(ctx context.Context, c candidate) (fileEntry, error
 	if prev != nil && prev.entry.Size == c.info.Size() && prev.entry.ModTime.Equal(c.info.ModTime()) && prev.entry.Mode == mode {
 		return prev.entry, nil
 	}
-	e := fileEntry{Path: c.rel, Config: c.config, Size: c.info.Size(), Mode: mode, ModTime: c.info.ModTime().UTC()}
+	appendOnly := !c.config && u.appendOnly != nil && u.appendOnly(c.rel)
+	e := fileEntry{Path: c.rel, Config: c.config, AppendOnly: appendOnly, Size: c.info.Size(), Mode: mode, ModTime: c.info.ModTime().UTC()}
 	h := sha256.New()
 	var from int64
-	if prev != nil && prev.sealed != nil && !c.config && u.appendOnly != nil && u.appendOnly(c.rel) &&
-		c.info.Size() >= sealedEnd(prev.entry.Size) {
+	if appendOnly && prev != nil && prev.sealed != nil && c.info.Size() >= sealedEnd(prev.entry.Size) {
 		// Appended: the big chunks are as they were.
 		if err := h.(encoding.BinaryUnmarshaler).UnmarshalBinary(prev.sealed); err == nil {
 			from = sealedEnd(prev.entry.Size)

@@ -122,6 +122,11 @@ func (r *Replicator) Status() Status {
 // upload, to destPath, which must not exist. identity is the recovery
 // key (or any key the replica was encrypted to).
 func Restore(ctx context.Context, url string, identity age.Identity, destPath string) error {
+	return restoreAt(ctx, url, identity, destPath, time.Time{})
+}
+
+// restoreAt is Restore as of the point in time at (the latest when zero).
+func restoreAt(ctx context.Context, url string, identity age.Identity, destPath string, at time.Time) error {
 	if _, err := os.Lstat(destPath); err == nil {
 		return fmt.Errorf("replica: restore: %s exists", destPath)
 	} else if !errors.Is(err, os.ErrNotExist) {
@@ -140,6 +145,7 @@ func Restore(ctx context.Context, url string, identity age.Identity, destPath st
 	opt := litestream.NewRestoreOptions()
 	opt.OutputPath = destPath
 	opt.IntegrityCheck = litestream.IntegrityCheckQuick
+	opt.Timestamp = at
 	err = rep.Restore(ctx, opt)
 	if errors.Is(err, litestream.ErrNoSnapshots) || errors.Is(err, litestream.ErrTxNotAvailable) {
 		return fmt.Errorf("replica: %s holds no database: %w", Redact(url), err)

@@ -11,6 +11,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"time"
 
 	"filippo.io/age"
@@ -34,6 +35,10 @@ type RestoredDataDir struct {
 	// ReplicatedThrough is the time of the newest database change the
 	// replica held (zero if the replica does not say).
 	ReplicatedThrough time.Time
+	// HeldBack, when set, is the point in time the database was restored
+	// as of: the files hold the simulator's journal as of then, and a
+	// newer database would name signatures the journal lacks.
+	HeldBack time.Time
 	// FilesAt is when the newest files manifest was made.
 	FilesAt time.Time
 	Files   int   // files restored and verified, the database not counted
@@ -82,10 +87,13 @@ func RestoreDataDir(ctx context.Context, url string, identity age.Identity, data
 		return nil, err
 	}
 	defer os.RemoveAll(staging)
-	if err := Restore(ctx, url, identity, filepath.Join(staging, dbFile)); err != nil {
+	out := &RestoredDataDir{DataDir: dataDir, FilesAt: m.CreatedAt}
+	if slices.ContainsFunc(m.Files, func(e fileEntry) bool { return e.AppendOnly }) {
+		out.HeldBack = m.ScannedAt
+	}
+	if err := restoreAt(ctx, url, identity, filepath.Join(staging, dbFile), out.HeldBack); err != nil {
 		return nil, err
 	}
-	out := &RestoredDataDir{DataDir: dataDir, FilesAt: m.CreatedAt}
 	for _, e := range m.Files {
 		if err := restoreFile(ctx, s, ids, staging, e); err != nil {
 			return nil, fmt.Errorf("replica %s: %s: %w", Redact(url), mkey, err)
@@ -96,7 +104,7 @@ func RestoreDataDir(ctx context.Context, url string, identity age.Identity, data
 			out.Config = append(out.Config, e.Path)
 		}
 	}
-	out.ReplicatedThrough = replicatedThrough(ctx, url)
+	out.ReplicatedThrough = replicatedThrough(ctx, url, out.HeldBack)
 	if err := moveInStaged(staging, dataDir); err != nil {
 		return nil, err
 	}
@@ -208,9 +216,10 @@ func moveInStaged(staging, dataDir string) error {
 	return nil
 }
 
-// replicatedThrough is the time of the newest LTX file on the replica:
-// every change committed before it was restored.
-func replicatedThrough(ctx context.Context, url string) time.Time {
+// replicatedThrough is the time of the newest LTX file on the replica
+// (made no later than upTo, when set): every change committed before it
+// was restored.
+func replicatedThrough(ctx context.Context, url string, upTo time.Time) time.Time {
 	inner, err := newClient(url)
 	if err != nil {
 		return time.Time{}
@@ -224,6 +233,9 @@ func replicatedThrough(ctx context.Context, url string) time.Time {
 		}
 		for itr.Next() {
 			fi := itr.Item()
+			if !upTo.IsZero() && fi.CreatedAt.After(upTo) {
+				continue
+			}
 			if newest == nil || fi.MaxTXID > newest.maxTXID {
 				newest = &ltxInfo{maxTXID: fi.MaxTXID, at: fi.CreatedAt}
 			}
