@@ -44,9 +44,9 @@ const (
 
 // filesManifest is one manifest: the files the box held at CreatedAt.
 type filesManifest struct {
-	Format    string      `json:"format"`
-	Version   int         `json:"version"`
-	CreatedAt time.Time   `json:"created_at"`
+	Format    string    `json:"format"`
+	Version   int       `json:"version"`
+	CreatedAt time.Time `json:"created_at"`
 	// ScannedAt is when the scan began: an append-only file holds at
 	// least what was written to it before.
 	ScannedAt time.Time   `json:"scanned_at"`
@@ -57,18 +57,18 @@ type filesManifest struct {
 // slash-separated; a Config file (the config file and the secret files
 // it names) is named by Path alone and restored into RestoredConfigDir.
 type fileEntry struct {
-	Path    string     `json:"path"`
-	Config  bool       `json:"config,omitempty"`
+	Path   string `json:"path"`
+	Config bool   `json:"config,omitempty"`
 	// AppendOnly: state the database refers to (the simulator's journal,
 	// whose signature counters the sales record). A restore takes the
 	// database as of the manifest's ScannedAt, so that it names no
 	// signature the restored journal lacks.
-	AppendOnly bool `json:"append_only,omitempty"`
-	Size    int64      `json:"size"`
-	Mode    uint32     `json:"mode"` // permission bits on the box
-	ModTime time.Time  `json:"mod_time"`
-	SHA256  string     `json:"sha256"` // of the whole file, hex
-	Chunks  []chunkRef `json:"chunks"`
+	AppendOnly bool       `json:"append_only,omitempty"`
+	Size       int64      `json:"size"`
+	Mode       uint32     `json:"mode"` // permission bits on the box
+	ModTime    time.Time  `json:"mod_time"`
+	SHA256     string     `json:"sha256"` // of the whole file, hex
+	Chunks     []chunkRef `json:"chunks"`
 }
 
 // chunkRef is one piece of a file, in order: the blob named by SHA256.
