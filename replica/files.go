@@ -19,11 +19,17 @@ import (
 
 // The data dir's files on the replica (docs/REPLICATION.md, "Files"):
 //
-//	files/blobs/<sha256>.age        a piece of a file, named by the SHA-256 of its plaintext
-//	files/manifests/<time>.json.age what the box held at <time>: every file, its chunks
+//	files/blobs/<sha256>.age        a blob, named by the SHA-256 of its plaintext:
+//	                                a piece of a file, a folder's file list (a tree),
+//	                                or a file's list of big chunks (its sealed list)
+//	files/manifests/<time>.json.age what the box held at <time>: its trees
 //
 // Every object is an age file encrypted to the same recipients as the
-// database; none is ever overwritten.
+// database; none is ever overwritten. A manifest names one tree per
+// folder, so a change in tse-sim/ uploads tse-sim's tree and a manifest
+// of a few hundred bytes, not the list of ten years of archive files;
+// a file's big chunks are listed in its sealed list, so the journal's
+// entry stays small while it grows.
 const (
 	blobsDir     = filesPrefix + "blobs"
 	manifestsDir = filesPrefix + "manifests"
@@ -49,9 +55,22 @@ type filesManifest struct {
 	CreatedAt time.Time `json:"created_at"`
 	// ScannedAt is when the scan began: an append-only file holds at
 	// least what was written to it before.
-	ScannedAt time.Time   `json:"scanned_at"`
-	Files     []fileEntry `json:"files"`
+	ScannedAt time.Time `json:"scanned_at"`
+	Trees     []treeRef `json:"trees"`
 }
+
+// treeRef names the tree of one folder (Dir, slash-separated, "" for the
+// data dir itself, configDir for the config files): a blob holding the
+// JSON list of its files' entries.
+type treeRef struct {
+	Dir    string `json:"dir"`
+	SHA256 string `json:"sha256"`
+	Files  int    `json:"files"`
+	Bytes  int64  `json:"bytes"`
+}
+
+// configDir is the tree of the config files.
+const configDir = ":config"
 
 // fileEntry is one file. Path is relative to the data dir,
 // slash-separated; a Config file (the config file and the secret files
@@ -63,12 +82,16 @@ type fileEntry struct {
 	// whose signature counters the sales record). A restore takes the
 	// database as of the manifest's ScannedAt, so that it names no
 	// signature the restored journal lacks.
-	AppendOnly bool       `json:"append_only,omitempty"`
-	Size       int64      `json:"size"`
-	Mode       uint32     `json:"mode"` // permission bits on the box
-	ModTime    time.Time  `json:"mod_time"`
-	SHA256     string     `json:"sha256"` // of the whole file, hex
-	Chunks     []chunkRef `json:"chunks"`
+	AppendOnly bool      `json:"append_only,omitempty"`
+	Size       int64     `json:"size"`
+	Mode       uint32    `json:"mode"` // permission bits on the box
+	ModTime    time.Time `json:"mod_time"`
+	SHA256     string    `json:"sha256"` // of the whole file, hex
+	// Sealed is the blob listing the SHA-256 of the file's big chunks
+	// (each bigChunk long), which come first; Chunks are the small ones
+	// after them. In memory (after expand) Chunks are all and Sealed is "".
+	Sealed string     `json:"sealed,omitempty"`
+	Chunks []chunkRef `json:"chunks"`
 }
 
 // chunkRef is one piece of a file, in order: the blob named by SHA256.
@@ -172,8 +195,9 @@ func putVerified(ctx context.Context, s objectStore, key string, plain []byte, r
 	return nil
 }
 
-// manifestLimit bounds a manifest read back (some 100,000 files).
-const manifestLimit = 64 << 20
+// listLimit bounds a manifest, tree or sealed list read back (some
+// 100,000 files).
+const listLimit = 64 << 20
 
 // newestManifest is the newest manifest on the replica (nil and no
 // error when there is none), with its key.
@@ -204,7 +228,7 @@ func manifestKeys(ctx context.Context, s objectStore) ([]string, error) {
 }
 
 func readManifest(ctx context.Context, s objectStore, key string, ids []age.Identity) (*filesManifest, error) {
-	b, err := openObject(ctx, s, key, ids, "", manifestLimit)
+	b, err := openObject(ctx, s, key, ids, "", listLimit)
 	if err != nil {
 		return nil, err
 	}
@@ -216,4 +240,79 @@ func readManifest(ctx context.Context, s objectStore, key string, ids []age.Iden
 		return nil, fmt.Errorf("%s: manifest version %d, this posbox reads %d (use a newer posbox)", key, m.Version, manifestVersion)
 	}
 	return &m, nil
+}
+
+// readJSONBlob reads the blob sum and decodes it into v.
+func readJSONBlob(ctx context.Context, s objectStore, ids []age.Identity, sum string, v any) error {
+	b, err := openObject(ctx, s, blobKey(sum), ids, sum, listLimit)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("%s: not a posbox file list", blobKey(sum))
+	}
+	return nil
+}
+
+// manifestFiles reads every file entry m names, expanded (all chunks
+// in Chunks), and the blobs m refers to: trees, sealed lists, chunks.
+func manifestFiles(ctx context.Context, s objectStore, ids []age.Identity, m *filesManifest) ([]fileEntry, []string, error) {
+	var files []fileEntry
+	var refs []string
+	for _, t := range m.Trees {
+		var entries []fileEntry
+		if err := readJSONBlob(ctx, s, ids, t.SHA256, &entries); err != nil {
+			return nil, nil, err
+		}
+		refs = append(refs, t.SHA256)
+		for _, e := range entries {
+			if e.Sealed != "" {
+				var big []string
+				if err := readJSONBlob(ctx, s, ids, e.Sealed, &big); err != nil {
+					return nil, nil, err
+				}
+				refs = append(refs, e.Sealed)
+				sealed := make([]chunkRef, 0, len(big)+len(e.Chunks))
+				for _, b := range big {
+					sealed = append(sealed, chunkRef{SHA256: b, Size: bigChunk})
+				}
+				e.Chunks, e.Sealed = append(sealed, e.Chunks...), ""
+			}
+			for _, c := range e.Chunks {
+				refs = append(refs, c.SHA256)
+			}
+			files = append(files, e)
+		}
+	}
+	return files, refs, nil
+}
+
+// stored is e as a tree holds it: its big chunks moved to a sealed
+// list (returned, nil without big chunks).
+func stored(e fileEntry) (fileEntry, []byte) {
+	n := 0
+	for n < len(e.Chunks) && e.Chunks[n].Size == bigChunk && int64(n+1)*bigChunk <= sealedEnd(e.Size) {
+		n++
+	}
+	if n == 0 {
+		return e, nil
+	}
+	big := make([]string, n)
+	for i := range n {
+		big[i] = e.Chunks[i].SHA256
+	}
+	list, _ := json.Marshal(big)
+	e.Sealed, e.Chunks = sumHex(list), e.Chunks[n:]
+	return e, list
+}
+
+// treeDir is the tree an entry belongs to.
+func treeDir(e fileEntry) string {
+	if e.Config {
+		return configDir
+	}
+	if d := path.Dir(e.Path); d != "." {
+		return d
+	}
+	return ""
 }

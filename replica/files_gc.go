@@ -16,17 +16,6 @@ const (
 	gcInterval = 10 * time.Minute
 )
 
-// referenced is the set of blobs m names.
-func referenced(m *filesManifest) []string {
-	var out []string
-	for _, f := range m.Files {
-		for _, c := range f.Chunks {
-			out = append(out, c.SHA256)
-		}
-	}
-	return out
-}
-
 // prime reads what the replica holds: its blobs and its newest
 // manifests. A manifest the box's key cannot read stops the uploader
 // (a URL naming another box's replica): nothing of it is deleted.
@@ -41,12 +30,16 @@ func (u *fileUploader) prime(ctx context.Context) error {
 	}
 	kept := map[string][]string{}
 	var last *filesManifest
+	var files []fileEntry
 	for _, k := range keys[max(0, len(keys)-keepManifests):] {
 		m, err := readManifest(ctx, u.store, k, u.ids)
 		if err != nil {
 			return err
 		}
-		kept[k], last = referenced(m), m
+		if files, kept[k], err = manifestFiles(ctx, u.store, u.ids, m); err != nil {
+			return fmt.Errorf("%s: %w", k, err)
+		}
+		last = m
 	}
 	u.known = map[string]bool{}
 	for _, b := range blobs {
@@ -56,7 +49,7 @@ func (u *fileUploader) prime(ctx context.Context) error {
 	}
 	u.state, u.kept, u.last = map[string]*fileState{}, kept, last
 	if last != nil {
-		for _, e := range last.Files {
+		for _, e := range files {
 			k := e.Path
 			if e.Config {
 				k = configKey(e.Path)
@@ -89,7 +82,9 @@ func (u *fileUploader) collect(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
-			refs = referenced(m)
+			if _, refs, err = manifestFiles(ctx, u.store, u.ids, m); err != nil {
+				return fmt.Errorf("%s: %w", k, err)
+			}
 		}
 		kept[k] = refs
 		for _, s := range refs {

@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -144,14 +145,14 @@ func (u *fileUploader) sync(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	m := &filesManifest{Format: manifestFormat, Version: manifestVersion, ScannedAt: scanned}
+	var files []fileEntry
 	seen := map[string]bool{}
 	for _, c := range cands {
 		e, err := u.entry(ctx, c)
 		if err != nil {
 			return err
 		}
-		m.Files = append(m.Files, e)
+		files = append(files, e)
 		seen[c.key] = true
 	}
 	for k := range u.state {
@@ -159,7 +160,15 @@ func (u *fileUploader) sync(ctx context.Context) error {
 			delete(u.state, k) // deleted from the data dir
 		}
 	}
-	if u.last != nil && sameFiles(u.last.Files, m.Files) && scanned.Sub(u.last.ScannedAt) < heartbeat {
+	if cap(u.buf) > smallChunk {
+		u.buf = nil // a big chunk's buffer is not kept between scans
+	}
+	m := &filesManifest{Format: manifestFormat, Version: manifestVersion, ScannedAt: scanned}
+	var refs []string
+	if m.Trees, refs, err = u.writeTrees(ctx, files); err != nil {
+		return err
+	}
+	if u.last != nil && slices.Equal(u.last.Trees, m.Trees) && scanned.Sub(u.last.ScannedAt) < heartbeat {
 		return u.collect(ctx)
 	}
 	m.CreatedAt = u.now().UTC()
@@ -174,15 +183,59 @@ func (u *fileUploader) sync(ctx context.Context) error {
 	if err := putVerified(ctx, u.store, key, b, u.recips, u.ids); err != nil {
 		return err
 	}
-	u.last, u.kept[key] = m, referenced(m)
+	u.last, u.kept[key] = m, refs
 	return u.collect(ctx)
 }
 
-// sameFiles reports whether two manifests' files are the same content.
-func sameFiles(a, b []fileEntry) bool {
-	return slices.EqualFunc(a, b, func(x, y fileEntry) bool {
-		return x.Path == y.Path && x.Config == y.Config && x.SHA256 == y.SHA256 && x.Size == y.Size && x.Mode == y.Mode
-	})
+// writeTrees uploads the tree of every folder (and the sealed lists of
+// its files) the replica lacks and returns the trees, sorted by folder,
+// and every blob they refer to.
+func (u *fileUploader) writeTrees(ctx context.Context, files []fileEntry) ([]treeRef, []string, error) {
+	byDir := map[string][]fileEntry{}
+	var refs []string
+	for _, e := range files {
+		for _, c := range e.Chunks {
+			refs = append(refs, c.SHA256)
+		}
+		se, list := stored(e)
+		if list != nil {
+			if err := u.putBlob(ctx, se.Sealed, list); err != nil {
+				return nil, nil, err
+			}
+			refs = append(refs, se.Sealed)
+		}
+		byDir[treeDir(e)] = append(byDir[treeDir(e)], se)
+	}
+	var trees []treeRef
+	for _, dir := range slices.Sorted(mapKeys(byDir)) {
+		entries := byDir[dir]
+		slices.SortFunc(entries, func(a, b fileEntry) int { return strings.Compare(a.Path, b.Path) })
+		b, err := json.Marshal(entries)
+		if err != nil {
+			return nil, nil, err
+		}
+		t := treeRef{Dir: dir, SHA256: sumHex(b), Files: len(entries)}
+		for _, e := range entries {
+			t.Bytes += e.Size
+		}
+		if err := u.putBlob(ctx, t.SHA256, b); err != nil {
+			return nil, nil, err
+		}
+		trees, refs = append(trees, t), append(refs, t.SHA256)
+	}
+	return trees, refs, nil
+}
+
+// putBlob uploads plain as the blob sum unless the replica has it.
+func (u *fileUploader) putBlob(ctx context.Context, sum string, plain []byte) error {
+	if u.known[sum] {
+		return nil
+	}
+	if err := putVerified(ctx, u.store, blobKey(sum), plain, u.recips, u.ids); err != nil {
+		return err
+	}
+	u.known[sum] = true
+	return nil
 }
 
 // entry is the manifest entry of c, its chunks on the replica. A file
@@ -245,11 +298,8 @@ func (u *fileUploader) readChunks(ctx context.Context, abs string, off int64, e 
 		}
 		h.Write(b)
 		sum := sumHex(b)
-		if !u.known[sum] {
-			if err := putVerified(ctx, u.store, blobKey(sum), b, u.recips, u.ids); err != nil {
-				return err
-			}
-			u.known[sum] = true
+		if err := u.putBlob(ctx, sum, b); err != nil {
+			return err
 		}
 		e.Chunks = append(e.Chunks, chunkRef{SHA256: sum, Size: end - off})
 		off = end

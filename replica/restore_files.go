@@ -87,14 +87,18 @@ func RestoreDataDir(ctx context.Context, url string, identity age.Identity, data
 		return nil, err
 	}
 	defer os.RemoveAll(staging)
+	files, _, err := manifestFiles(ctx, s, ids, m)
+	if err != nil {
+		return nil, fmt.Errorf("replica %s: %s: %w", Redact(url), mkey, err)
+	}
 	out := &RestoredDataDir{DataDir: dataDir, FilesAt: m.CreatedAt}
-	if slices.ContainsFunc(m.Files, func(e fileEntry) bool { return e.AppendOnly }) {
+	if slices.ContainsFunc(files, func(e fileEntry) bool { return e.AppendOnly }) {
 		out.HeldBack = m.ScannedAt
 	}
 	if err := restoreAt(ctx, url, identity, filepath.Join(staging, dbFile), out.HeldBack); err != nil {
 		return nil, err
 	}
-	for _, e := range m.Files {
+	for _, e := range files {
 		if err := restoreFile(ctx, s, ids, staging, e); err != nil {
 			return nil, fmt.Errorf("replica %s: %s: %w", Redact(url), mkey, err)
 		}
