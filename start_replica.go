@@ -108,5 +108,8 @@ func (v *replicaState) ReplicaStatus() server.ReplicaStatus {
 	st := v.rep.Status()
 	out.ReplicatedAt, out.LagSeconds, out.BacklogFiles, out.BacklogBytes = st.ReplicatedAt, st.LagSeconds, st.BacklogFiles, st.BacklogBytes
 	out.LastError, out.ErrorSince = st.LastError, st.ErrorSince
+	if out.LastError == "" && st.FilesError != "" { // the database goes up, the archive and keys do not
+		out.LastError = "files: " + st.FilesError
+	}
 	return out
 }

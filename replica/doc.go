@@ -1,6 +1,7 @@
 // Package replica is posbox's side of continuous replication: the
 // database streamed off the box as Litestream LTX files, every object
-// encrypted with age before it leaves, and a restore from that replica.
+// encrypted with age before it leaves, the data dir's other files as
+// immutable verified uploads beside it, and a restore from that replica.
 // Only this package imports Litestream (pinned in go.mod; its library API
 // is marked unstable, docs/REPLICATION.md says which version and why), so
 // the rest of posbox speaks of Options, Status and Restore only.
@@ -25,4 +26,20 @@
 //   - keyfile.go: the recovery key (DATA_DIR/replica.key) and the extra
 //     recipients (replica_recipients).
 //   - redact.go: the URL as it may be logged and shown.
+//   - objects.go, objects_file.go, objects_sftp.go, objects_s3.go: the
+//     replica as an object store (Put, Get, List, Delete under files/)
+//     for the data dir's other files, on the three targets, built from
+//     the same URL, keys and credentials, every call bounded.
+//   - files.go: their layout: content-addressed age blobs (4 MiB chunks,
+//     then 64 KiB ones; a tree per folder; a file's sealed list of big
+//     chunks) and timestamped manifests; upload with read-back
+//     verification.
+//   - files_upload.go, files_run.go: the uploader: a scan every 2 s by
+//     size and mtime, an append-only journal read only where it grew,
+//     its outcome in Status (files_at, files_error).
+//   - files_gc.go: the newest five manifests and what they name stay,
+//     the rest goes every 10 minutes.
+//   - restore_files.go: RestoreDataDir: the database and every file of
+//     the newest manifest, each checked, staged and renamed into an empty
+//     folder; the config into restored-config/.
 package replica
