@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"filippo.io/age"
+
+	"posbox/internal/poll"
 )
 
 const journal = "tse-sim/journal.jsonl"
@@ -315,5 +317,52 @@ func TestFilesGarbageCollected(t *testing.T) {
 	}
 	if g := sums(t, restored); !equalMaps(g, want) {
 		t.Fatal("restored files differ after the collection")
+	}
+}
+
+// TestFilesSFTPServerHangs: an SFTP server that stops answering fails
+// the files' scan after the call timeout (the status says so), the box
+// goes on, and once the server answers again the next scan puts
+// everything up.
+func TestFilesSFTPServerHangs(t *testing.T) {
+	ctx := context.Background()
+	tg, s := sftpTarget(t)
+	dataDir := t.TempDir()
+	boxFiles(t, dataDir)
+	key := newKey(t)
+	db := openDB(t, filepath.Join(dataDir, "posbox.db"))
+	defer db.Close()
+	r := start(t, filepath.Join(dataDir, "posbox.db"), tg.url, Options{Identity: key, CallTimeout: time.Second,
+		DataDir: dataDir, Include: goesAlong, AppendOnly: func(rel string) bool { return rel == journal }, FilesInterval: time.Hour})
+	insert(t, db, 0, 1)
+	waitReplicated(t, r)
+	if err := r.SyncFiles(ctx); err != nil {
+		t.Fatal(err)
+	}
+	s.Pause()
+	f, _ := os.OpenFile(filepath.Join(dataDir, journal), os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"op":"sign","counter":3}` + "\n")
+	f.Close()
+	if err := r.SyncFiles(ctx); err == nil || !strings.Contains(err.Error(), "not answering") {
+		t.Fatalf("a scan against a hung server: %v", err)
+	}
+	if st := r.Status(); !strings.Contains(st.FilesError, "not answering") {
+		t.Fatalf("status while the server hangs: %+v", st)
+	}
+	s.Resume()
+	poll.Until(t, 60*time.Second, "a scan to succeed once the server answers", func() bool {
+		return r.SyncFiles(ctx) == nil
+	})
+	if st := r.Status(); st.FilesError != "" {
+		t.Fatalf("status after the server came back: %+v", st)
+	}
+	closeWithin(t, r)
+	want := sums(t, dataDir)
+	restored := filepath.Join(t.TempDir(), "new-box")
+	if _, err := RestoreDataDir(ctx, tg.url, key, restored); err != nil {
+		t.Fatal(err)
+	}
+	if g := sums(t, restored); !equalMaps(g, want) {
+		t.Fatal("restored files differ")
 	}
 }
