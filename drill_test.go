@@ -26,7 +26,7 @@ import (
 // acknowledged longer than this before the kill must be restored (the
 // database goes up every second, the files every two, the database is
 // restored as of the simulator journal's upload).
-const drillMargin = 6 * time.Second
+const drillMargin = 10 * time.Second
 
 // drillSale is a sale as the drill reads it back.
 type drillSale struct {
@@ -64,7 +64,7 @@ func TestDrillKillUnderLoadAndRestore(t *testing.T) {
 	token := old.token(t)
 	first := drillSign(t, old, token)
 
-	acked := drillLoad(t, old, token, 4, 10*time.Second)
+	acked := drillLoad(t, old, token, 4, 14*time.Second)
 	killedAt := time.Now()
 	old.cmd.Process.Kill()
 	old.waitExit(t, 30*time.Second)
