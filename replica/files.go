@@ -189,8 +189,31 @@ func putVerified(ctx context.Context, s objectStore, key string, plain []byte, r
 	if err := s.Put(ctx, key, bytes.NewReader(ct)); err != nil && !errors.Is(err, errExists) {
 		return fmt.Errorf("upload %s: %w", key, err)
 	}
-	if _, err := openObject(ctx, s, key, ids, sumHex(plain), int64(len(plain))); err != nil {
+	if err := verifyObject(ctx, s, key, ids, sumHex(plain), int64(len(plain))); err != nil {
 		return fmt.Errorf("verify: %w", err)
+	}
+	return nil
+}
+
+// verifyObject reads the object key back, decrypting, and checks that
+// its plaintext is size bytes hashing to want, without holding it.
+func verifyObject(ctx context.Context, s objectStore, key string, ids []age.Identity, want string, size int64) error {
+	rc, err := s.Get(ctx, key)
+	if err != nil {
+		return fmt.Errorf("%s: %w", key, err)
+	}
+	defer rc.Close()
+	r, err := age.Decrypt(rc, ids...)
+	if err != nil {
+		return fmt.Errorf("%s: not readable with the key: %w", key, err)
+	}
+	h := sha256.New()
+	n, err := io.Copy(h, io.LimitReader(r, size+1))
+	if err != nil {
+		return fmt.Errorf("%s: %w", key, err)
+	}
+	if n != size || hex.EncodeToString(h.Sum(nil)) != want {
+		return fmt.Errorf("%s: read back, it is not what was uploaded (%d bytes)", key, n)
 	}
 	return nil
 }

@@ -6,7 +6,9 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -364,5 +366,38 @@ func TestFilesSFTPServerHangs(t *testing.T) {
 	}
 	if g := sums(t, restored); !equalMaps(g, want) {
 		t.Fatal("restored files differ")
+	}
+}
+
+// lossyStore is a target that keeps only the first half of what it is
+// sent (a full disk that truncates, a broken proxy) and says it kept it.
+type lossyStore struct{ objectStore }
+
+func (l lossyStore) Put(ctx context.Context, key string, r io.Reader) error {
+	b, _ := io.ReadAll(r)
+	return l.objectStore.Put(ctx, key, bytes.NewReader(b[:len(b)/2]))
+}
+
+// TestFilesVerifiedAfterUpload: an object that does not read back as
+// sent fails the scan, the status shows it, and no manifest names it.
+func TestFilesVerifiedAfterUpload(t *testing.T) {
+	dir := mounted(t, filepath.Join(t.TempDir(), "nas"))
+	dataDir := t.TempDir()
+	boxFiles(t, dataDir)
+	key := newKey(t)
+	u := &fileUploader{store: lossyStore{&fileObjects{root: dir}}, recips: []age.Recipient{key.Recipient()}, ids: []age.Identity{key},
+		dataDir: dataDir, include: goesAlong, log: slog.New(slog.NewTextHandler(io.Discard, nil)), now: time.Now}
+	err := u.sync(context.Background())
+	u.record(err)
+	if err == nil || !strings.Contains(err.Error(), "verify") {
+		t.Fatalf("a scan whose upload reads back wrong: %v", err)
+	}
+	var st Status
+	u.status(&st)
+	if st.FilesError == "" || !st.FilesAt.IsZero() {
+		t.Fatalf("status: %+v", st)
+	}
+	if m := objects(t, dir, "manifests"); len(m) != 0 {
+		t.Fatalf("a manifest was written: %v", m)
 	}
 }
