@@ -195,8 +195,13 @@ func filesRoundTrip(t *testing.T, tg target) {
 	}
 	checkModes(t, restored)
 
-	// A blob changed on the replica, then one missing: the restore fails
-	// and the folder stays as it was (empty, or not there).
+	tamperedFails(t, tg, dataDir, key)
+}
+
+// tamperedFails: a blob changed on the replica, then one missing: the
+// restore fails and the folder stays as it was (empty, or not there).
+func tamperedFails(t *testing.T, tg target, dataDir string, key age.Identity) {
+	ctx := context.Background()
 	arch, _ := os.ReadFile(filepath.Join(dataDir, "archive/2026-01.tar"))
 	var victim string
 	for _, p := range objects(t, tg.dir, "blobs") {

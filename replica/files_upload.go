@@ -66,6 +66,9 @@ type fileState struct {
 	sealed []byte
 }
 
+// errGone: a file the walk found was gone when it was opened.
+var errGone = errors.New("file gone")
+
 // configKey keys a config file's state apart from a data-dir file.
 func configKey(name string) string { return "\x00config/" + name }
 
@@ -149,7 +152,9 @@ func (u *fileUploader) sync(ctx context.Context) error {
 	seen := map[string]bool{}
 	for _, c := range cands {
 		e, err := u.entry(ctx, c)
-		if err != nil {
+		if errors.Is(err, errGone) {
+			continue // gone since the walk (a temporary file renamed)
+		} else if err != nil {
 			return err
 		}
 		files = append(files, e)
@@ -274,7 +279,9 @@ func (u *fileUploader) entry(ctx context.Context, c candidate) (fileEntry, error
 // state at the end of the big chunks.
 func (u *fileUploader) readChunks(ctx context.Context, abs string, off int64, e *fileEntry, h hash.Hash, st *fileState) error {
 	f, err := os.Open(abs)
-	if err != nil {
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%w: %v", errGone, err)
+	} else if err != nil {
 		return err
 	}
 	defer f.Close()
