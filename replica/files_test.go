@@ -201,6 +201,7 @@ func filesRoundTrip(t *testing.T, tg target) {
 // tamperedFails: a blob changed on the replica, then one missing: the
 // restore fails and the folder stays as it was (empty, or not there).
 func tamperedFails(t *testing.T, tg target, dataDir string, key age.Identity) {
+	t.Helper()
 	ctx := context.Background()
 	arch, _ := os.ReadFile(filepath.Join(dataDir, "archive/2026-01.tar"))
 	var victim string
