@@ -258,7 +258,7 @@ func checkModes(t *testing.T, dir string) {
 		if d.IsDir() {
 			want = 0o700
 		}
-		if fi.Mode().Perm() != want && !strings.HasPrefix(d.Name(), "posbox.db") {
+		if fi.Mode().Perm() != want {
 			t.Errorf("%s: mode %v", p, fi.Mode().Perm())
 		}
 		return nil

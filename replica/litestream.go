@@ -96,11 +96,11 @@ func (r *Replicator) Sync(ctx context.Context) error {
 // Close makes a last upload and stops. Call it at shutdown, after the
 // database's writers stopped and before its connections close.
 func (r *Replicator) Close(ctx context.Context) error {
-	var ferr error
+	err := r.store.Close(ctx) // the database first: its last upload matters most
 	if r.files != nil {
-		ferr = r.files.close(ctx)
+		err = errors.Join(err, r.files.close(ctx))
 	}
-	return errors.Join(r.store.Close(ctx), ferr)
+	return err
 }
 
 // Status is the replication's state now.

@@ -98,6 +98,9 @@ func RestoreDataDir(ctx context.Context, url string, identity age.Identity, data
 	if err := restoreAt(ctx, url, identity, filepath.Join(staging, dbFile), out.HeldBack); err != nil {
 		return nil, err
 	}
+	if err := os.Chmod(filepath.Join(staging, dbFile), 0o600); err != nil {
+		return nil, err
+	}
 	for _, e := range files {
 		if err := restoreFile(ctx, s, ids, staging, e); err != nil {
 			return nil, fmt.Errorf("replica %s: %s: %w", Redact(url), mkey, err)
