@@ -119,9 +119,10 @@ func TestDrillKillUnderLoadAndRestore(t *testing.T) {
 		t.Errorf("the next sale's signature counter %d does not continue above the highest restored, %d", *next.SignatureCounter, maxCounter)
 	}
 	stopAppliance(t, box)
+	objs, size := drillObjects(t, filepath.Join(nas, "files"))
 	t.Logf("drill: %d sales acknowledged under load, killed with kill -9; restored %d (%d not: the last %.1f s before the kill, allowed %s); "+
-		"restore took %.1f s; next sale signed by the same TSS with counter %d after %d",
-		len(acked), restored, len(lost), lag.Seconds(), drillMargin, took.Seconds(), *next.SignatureCounter, maxCounter)
+		"restore took %.1f s; next sale signed by the same TSS with counter %d after %d; the replica's files/ held %d objects, %s",
+		len(acked), restored, len(lost), lag.Seconds(), drillMargin, took.Seconds(), *next.SignatureCounter, maxCounter, objs, sizeText(size))
 }
 
 // drillSign posts one sale and waits until it is signed.
@@ -223,3 +224,18 @@ func drillCompareFiles(t *testing.T, oldDir, newDir string) {
 }
 
 func hexSum(b []byte) string { s := sha256.Sum256(b); return hex.EncodeToString(s[:]) }
+
+// drillObjects counts the objects under dir and their bytes.
+func drillObjects(t *testing.T, dir string) (n int, size int64) {
+	t.Helper()
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if fi, err := d.Info(); err == nil {
+			n, size = n+1, size+fi.Size()
+		}
+		return nil
+	})
+	return n, size
+}
