@@ -49,6 +49,7 @@ func (u *fileUploader) prime(ctx context.Context) error {
 	}
 	u.state, u.kept, u.last = map[string]*fileState{}, kept, last
 	if last != nil {
+		u.lastRefs = kept[keys[len(keys)-1]]
 		for _, e := range files {
 			k := e.Path
 			if e.Config {

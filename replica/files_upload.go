@@ -45,11 +45,15 @@ type fileUploader struct {
 	log        *slog.Logger
 	now        func() time.Time
 
-	known  map[string]bool       // blob hashes on the replica
-	state  map[string]*fileState // by entry key (configKey for config files)
-	last   *filesManifest        // the newest manifest on the replica
-	kept   map[string][]string   // manifest key → the blob hashes it names
-	primed bool                  // known, last and kept read from the replica
+	known map[string]bool       // blob hashes on the replica
+	state map[string]*fileState // by entry key (configKey for config files)
+	last  *filesManifest        // the newest manifest on the replica
+	// lastRefs are the blobs last names.
+	lastRefs []string
+	// dirty: a file was read anew (or went) since last was written.
+	dirty  bool
+	kept   map[string][]string // manifest key → the blob hashes it names
+	primed bool                // known, last and kept read from the replica
 	lastGC time.Time
 	buf    []byte
 
@@ -151,30 +155,39 @@ func (u *fileUploader) sync(ctx context.Context) error {
 	var files []fileEntry
 	seen := map[string]bool{}
 	for _, c := range cands {
+		prev := u.state[c.key]
 		e, err := u.entry(ctx, c)
 		if errors.Is(err, errGone) {
+			u.dirty = true
 			continue // gone since the walk (a temporary file renamed)
 		} else if err != nil {
 			return err
 		}
+		u.dirty = u.dirty || prev != u.state[c.key]
 		files = append(files, e)
 		seen[c.key] = true
 	}
 	for k := range u.state {
 		if !seen[k] {
 			delete(u.state, k) // deleted from the data dir
+			u.dirty = true
 		}
 	}
 	if cap(u.buf) > smallChunk {
 		u.buf = nil // a big chunk's buffer is not kept between scans
 	}
 	m := &filesManifest{Format: manifestFormat, Version: manifestVersion, ScannedAt: scanned}
-	var refs []string
-	if m.Trees, refs, err = u.writeTrees(ctx, files); err != nil {
+	refs := u.lastRefs
+	if !u.dirty && u.last != nil { // every file as in the last manifest: its trees stand
+		m.Trees = u.last.Trees
+	} else if m.Trees, refs, err = u.writeTrees(ctx, files); err != nil {
 		return err
 	}
-	if u.last != nil && slices.Equal(u.last.Trees, m.Trees) && scanned.Sub(u.last.ScannedAt) < heartbeat {
-		return u.collect(ctx)
+	if u.last != nil && slices.Equal(u.last.Trees, m.Trees) {
+		u.dirty = false
+		if scanned.Sub(u.last.ScannedAt) < heartbeat {
+			return u.collect(ctx)
+		}
 	}
 	m.CreatedAt = u.now().UTC()
 	if u.last != nil && !m.CreatedAt.After(u.last.CreatedAt) {
@@ -188,7 +201,7 @@ func (u *fileUploader) sync(ctx context.Context) error {
 	if err := putVerified(ctx, u.store, key, b, u.recips, u.ids); err != nil {
 		return err
 	}
-	u.last, u.kept[key] = m, refs
+	u.last, u.lastRefs, u.kept[key], u.dirty = m, refs, refs, false
 	return u.collect(ctx)
 }
 
