@@ -103,7 +103,9 @@ type failingList struct {
 	err error
 }
 
-func (f *failingList) ListTx(context.Context, tse.ListQuery) (tse.TxPage, error) { return tse.TxPage{}, f.err }
+func (f *failingList) ListTx(context.Context, tse.ListQuery) (tse.TxPage, error) {
+	return tse.TxPage{}, f.err
+}
 
 // The whole story: a box sells, the replica copies its database, the box
 // sells two more and dies; a new box restored from the copy signs with the
