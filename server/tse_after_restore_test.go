@@ -14,7 +14,7 @@ func init() { validBody["POST /api/tse/after-restore/acknowledge"] = map[string]
 
 // seedAfterRestore records a restore whose comparison found two sales
 // only the TSE had: a cash receipt at two rates and a card payment.
-func seedAfterRestore(t *testing.T, e *testEnv) (id string, tx1, tx2 string) {
+func seedAfterRestore(t testing.TB, e *testEnv) (id string, tx1, tx2 string) {
 	t.Helper()
 	ctx := context.Background()
 	through := e.clock.Now().Add(-time.Minute)
@@ -115,4 +115,14 @@ func TestAfterRestoreListAndAcknowledge(t *testing.T) {
 		first["acknowledged_at"] != "2026-11-22T09:00:00.000Z" {
 		t.Fatalf("after acknowledging all: %v", a)
 	}
+}
+
+// Fuzz target of the acknowledgement (see fuzz_test.go): a comparison
+// with two missing sales, any body.
+func FuzzAcknowledgeAfterRestore(f *testing.F) {
+	e := newTestEnv(f)
+	_, tx1, _ := seedAfterRestore(f, e)
+	fuzzRoute(f, fuzzTarget{e: e, method: "POST", path: fixed("/api/tse/after-restore/acknowledge"), token: e.adminToken},
+		`{"all":true}`, `{"tx_ids":["`+tx1+`"]}`, `{"tx_ids":[]}`, `{"all":false}`, `{"all":true,"tx_ids":["`+tx1+`"]}`,
+		`{"tx_ids":["x"]}`, `{"tx_ids":null}`, `{"all":"yes"}`)
 }
