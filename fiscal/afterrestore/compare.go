@@ -2,6 +2,7 @@ package afterrestore
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"posbox/store"
@@ -14,11 +15,15 @@ import (
 // minutes cover all of that with room.
 const Margin = 10 * time.Minute
 
-// maxPages bounds one comparison's list calls (fiskaly allows 20 a
-// minute; the reconciler takes up to 10 every 5 minutes). 1000
-// transactions are hours of a full restaurant's sales, far beyond the
-// margin.
-const maxPages = 10
+// maxPages bounds one comparison's list calls: 20,000 transactions, two
+// months of a busy restaurant's sales, for a replica that stood still for
+// weeks before the card died. fiskaly allows 20 list calls a minute
+// (the reconciler takes up to 10 every 5 minutes): a 429 is waited out
+// (listPage), so a long list takes minutes, not a refusal.
+const maxPages = 200
+
+// maxRateWait bounds one wait for the provider's rate limit.
+const maxRateWait = 2 * time.Minute
 
 // readBackTo is where the comparison starts reading: Margin before the
 // earlier of what the replica held and the newest sale the restored
@@ -38,7 +43,8 @@ func readBackTo(through, newestSale *time.Time) *time.Time {
 }
 
 // Compare pages the TSS's transactions newest first back to those started
-// before from (nil: as far as maxPages reach) and returns, by number,
+// before from (nil, or more than maxPages back: as far as maxPages reach)
+// and returns, by number,
 // those started at or after from that the box has no sale for, with what
 // their receipts said. The appliance's TSS is its own (docs/TSE.md, one
 // TSS per box), so every client on it is one of the box's tills; a till
@@ -55,7 +61,7 @@ func Compare(ctx context.Context, p tse.Provider, st *store.Store, from *time.Ti
 	var missing []store.TSEMissingTx
 	seen := map[string]bool{} // a sale made while paging shifts the pages by one
 	for page := 0; page < maxPages; page++ {
-		res, err := p.ListTx(ctx, tse.ListQuery{OrderBy: "number", Order: "desc", Limit: 100, Offset: page * 100})
+		res, err := listPage(ctx, p, page)
 		if err != nil {
 			return nil, err
 		}
@@ -100,5 +106,22 @@ func missingTx(tx tse.Tx, serials map[string]string) store.TSEMissingTx {
 		TxID: tx.ID, Number: int64(tx.Number), SignatureCounter: int64(tx.Signature.Counter), State: tx.State,
 		TimeStart: tx.TimeStart, TimeEnd: tx.TimeEnd, ClientID: tx.ClientID, ClientSerial: serial,
 		ProcessType: tx.ProcessType, ProcessData: tx.ProcessData, ReceiptKind: kind, VAT: vat, Payments: pay,
+	}
+}
+
+// listPage reads one page of 100, newest first, waiting out the
+// provider's rate limit (429 with Retry-After) a few times.
+func listPage(ctx context.Context, p tse.Provider, page int) (tse.TxPage, error) {
+	for try := 0; ; try++ {
+		res, err := p.ListTx(ctx, tse.ListQuery{OrderBy: "number", Order: "desc", Limit: 100, Offset: page * 100})
+		var te *tse.Error
+		if err == nil || try == 3 || !errors.As(err, &te) || te.RetryAfter <= 0 {
+			return res, err
+		}
+		select {
+		case <-ctx.Done():
+			return res, ctx.Err()
+		case <-time.After(min(te.RetryAfter, maxRateWait)):
+		}
 	}
 }
