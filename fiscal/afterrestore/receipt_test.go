@@ -44,3 +44,4 @@ func TestReceiptReadsWhatProcessDataSigned(t *testing.T) {
 		}
 	}
 }
+
