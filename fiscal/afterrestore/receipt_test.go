@@ -44,4 +44,3 @@ func TestReceiptReadsWhatProcessDataSigned(t *testing.T) {
 		}
 	}
 }
-
