@@ -107,6 +107,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 		stopScheduler(stopCtx, sched)
 	}()
 	// Each area starts its workers and registers its jobs here, one line each:
+	startAfterRestore(workCtx, &workers, st, provider, tq.RestaurantID(), cfg, log)
 	if err := startTSE(workCtx, &workers, sched, tq, closeTSE, log); err != nil {
 		return err
 	}

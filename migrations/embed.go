@@ -17,7 +17,8 @@
 // without an email (a rebuild of users outside goose's transaction, with
 // foreign keys off on its connection, keeping every id); 00014 the email
 // and SMS settings saved from the console; 00015 drafts and publishing of
-// the shift plan.
+// the shift plan; 00016 the comparison with the TSE after a restore from
+// the replica.
 package migrations
 
 import "embed"

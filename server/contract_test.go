@@ -597,7 +597,7 @@ func TestContractWrapperKeys(t *testing.T) {
 		"GET /api/tse/closings": "closings", "GET /api/tse/closings/:id": "closing",
 		"GET /api/fiscal/master-data": "master_data", "GET /api/fiscal/registration": "registration",
 		"GET /api/notifications/deliveries": "deliveries", "GET /api/restaurant": "restaurant", "GET /api/dashboard": "dashboard",
-		"GET /api/replica":      "replica",
+		"GET /api/replica": "replica", "GET /api/tse/after-restore": "after_restore",
 		"GET /api/tse/archives": "archives", "GET /api/tse/archives/:id": "archive",
 		"GET /api/shifts/mine": "shifts", "GET /api/time-entries/history/:id": "time_entry",
 		"GET /api/time-entries/report": "report", "GET /api/settings/email": "email", "GET /api/settings/sms": "sms",

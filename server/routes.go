@@ -59,6 +59,8 @@ func (s *Server) routes(r *httprouter.Router) {
 	s.route(r, "POST", "/api/tse/queue/:id/retry", adminOnly, s.tseQueueAction("retry"))
 	s.route(r, "POST", "/api/tse/queue/:id/cancel", adminOnly, s.tseQueueAction("cancel"))
 	s.route(r, "GET", "/api/tse/outages", adminOnly, s.tseOutages)
+	s.route(r, "GET", "/api/tse/after-restore", adminOnly, s.afterRestore)
+	s.route(r, "POST", "/api/tse/after-restore/acknowledge", adminOnly, s.acknowledgeAfterRestore)
 	s.route(r, "GET", "/api/tse/archives", adminOnly, s.listTSEArchives)
 	s.route(r, "POST", "/api/tse/archives", adminOnly, s.exportTSEArchive)
 	s.route(r, "GET", "/api/tse/archives/:id", adminOnly, s.getTSEArchive)

@@ -7,6 +7,7 @@ import { h, clear, append, badge, errorText } from '../ui.js';
 import { fmtTime, fmtDateTime, fmtNumber, fmtDuration, fmtDay } from '../format.js';
 import { problems } from '../tse_words.js';
 import { replicaCard } from './dashboard_replica.js';
+import { afterRestoreCard } from './tse_after_restore.js';
 
 addStrings({
   de: {
@@ -44,13 +45,14 @@ export default {
       h('p', { class: 'muted' }, t('dash.auto')), body);
 
     async function load() {
-      const [dash, tse, rep] = await Promise.allSettled([api.get('/api/dashboard'), api.get('/api/tse/status'), api.get('/api/replica')]);
+      const [dash, tse, rep, ar] = await Promise.allSettled([api.get('/api/dashboard'), api.get('/api/tse/status'), api.get('/api/replica'),
+        api.get('/api/tse/after-restore')]);
       if (dash.status === 'rejected') {
         clear(body, h('p', { role: 'alert', class: 'form-error' }, errorText(dash.reason)));
         return;
       }
       const d = dash.value.dashboard;
-      clear(body, clockedIn(d), today(d), tseCard(tse, navigate), replicaCard(rep), notifications(d, navigate));
+      clear(body, afterRestoreCard(ar, navigate), clockedIn(d), today(d), tseCard(tse, navigate), replicaCard(rep), notifications(d, navigate));
       stamp.textContent = t('common.updated_at', { time: fmtTime(new Date().toISOString()) });
       stamp.dataset.generatedAt = d.generated_at;
     }
