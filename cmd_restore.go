@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"posbox/backup"
+	"posbox/fiscal/afterrestore"
 	"posbox/internal/secretfile"
 	"posbox/replica"
 	"posbox/tse"
@@ -114,6 +115,10 @@ func restoreFromReplica(ctx context.Context, url, keyFile, dataDir string, stdou
 	}
 	r, err := replica.RestoreDataDir(ctx, url, key, dataDir)
 	if err != nil {
+		return err
+	}
+	// The first start compares the TSE's transactions with what came back.
+	if err := afterrestore.MarkRestored(r.DataDir, r.ReplicatedThrough); err != nil {
 		return err
 	}
 	keyNote := ""

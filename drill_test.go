@@ -34,6 +34,7 @@ type drillSale struct {
 	Signed           bool    `json:"signed"`
 	SignatureCounter *int64  `json:"signature_counter"`
 	TSESerialNumber  *string `json:"tse_serial_number"`
+	Source           string  `json:"source"` // reconciled: only the TSE's record came back
 }
 
 // ackedSale is a sale the box acknowledged, and when.
@@ -96,6 +97,10 @@ func TestDrillKillUnderLoadAndRestore(t *testing.T) {
 		if code != http.StatusOK || json.Unmarshal(body, &res) != nil {
 			t.Fatalf("GET sale %s: %d %s", s.id, code, body)
 		}
+		if res.Transaction.Source == "reconciled" { // the sale is gone, the TSE's copy came back
+			lost = append(lost, s)
+			continue
+		}
 		restored++
 		if c := res.Transaction.SignatureCounter; c != nil && *c > maxCounter {
 			maxCounter = *c
@@ -118,11 +123,12 @@ func TestDrillKillUnderLoadAndRestore(t *testing.T) {
 	if *next.SignatureCounter <= maxCounter {
 		t.Errorf("the next sale's signature counter %d does not continue above the highest restored, %d", *next.SignatureCounter, maxCounter)
 	}
+	missing := drillAfterRestore(t, box, token, lost)
 	stopAppliance(t, box)
 	objs, size := drillObjects(t, filepath.Join(nas, "files"))
 	t.Logf("drill: %d sales acknowledged under load, killed with kill -9; restored %d (%d not: the last %.1f s before the kill, allowed %s); "+
-		"restore took %.1f s; next sale signed by the same TSS with counter %d after %d; the replica's files/ held %d objects, %s",
-		len(acked), restored, len(lost), lag.Seconds(), drillMargin, took.Seconds(), *next.SignatureCounter, maxCounter, objs, sizeText(size))
+		"restore took %.1f s; next sale signed by the same TSS with counter %d after %d; the comparison with the TSE listed %d signed sales to re-enter; the replica's files/ held %d objects, %s",
+		len(acked), restored, len(lost), lag.Seconds(), drillMargin, took.Seconds(), *next.SignatureCounter, maxCounter, missing, objs, sizeText(size))
 }
 
 // drillSign posts one sale and waits until it is signed.
@@ -238,4 +244,51 @@ func drillObjects(t *testing.T, dir string) (n int, size int64) {
 		return nil
 	})
 	return n, size
+}
+
+// drillAfterRestore waits for the restored box's comparison with the TSE
+// (the restore left its marker) and checks it: it lists no sale the box
+// has, and every lost sale the TSE's list shows (the box mirrored it as
+// reconciled) is on it, to be entered again. It returns how many it lists.
+func drillAfterRestore(t *testing.T, box *appliance, token string, lost []ackedSale) int {
+	t.Helper()
+	var res struct {
+		AfterRestore struct {
+			State   string `json:"state"`
+			Missing []struct {
+				ID string `json:"id"`
+			} `json:"missing"`
+		} `json:"after_restore"`
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		code, body, err := box.call("GET", "/api/tse/after-restore", token, "", nil)
+		if err != nil || code != http.StatusOK || json.Unmarshal(body, &res) != nil {
+			t.Fatalf("GET /api/tse/after-restore: %d %s %v", code, body, err)
+		}
+		if res.AfterRestore.State == "done" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the comparison with the TSE after the restore is still %q", res.AfterRestore.State)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	listed := map[string]bool{}
+	for _, m := range res.AfterRestore.Missing {
+		listed[m.ID] = true
+		var got struct{ Transaction drillSale }
+		code, body, err := box.call("GET", "/api/tse/transactions/"+m.ID, token, "", nil)
+		if err == nil && code == http.StatusOK && json.Unmarshal(body, &got) == nil && got.Transaction.Source != "reconciled" {
+			t.Errorf("the comparison lists %s as missing, but the restored box has it", m.ID)
+		}
+	}
+	for _, s := range lost {
+		var got struct{ Transaction drillSale }
+		code, body, err := box.call("GET", "/api/tse/transactions/"+s.id, token, "", nil)
+		if err == nil && code == http.StatusOK && json.Unmarshal(body, &got) == nil && got.Transaction.Source == "reconciled" && !listed[s.id] {
+			t.Errorf("sale %s was lost and the TSE signed it, but the comparison does not list it", s.id)
+		}
+	}
+	return len(res.AfterRestore.Missing)
 }
