@@ -17,6 +17,8 @@ const pages = {
   '/users': { nav: 'nav.users', load: () => import('./pages/users.js') },
   '/account': { nav: 'nav.account', load: () => import('./pages/account.js') },
   '/settings': { nav: 'nav.settings', load: () => import('./pages/settings.js') },
+  // Reached from the dashboard's prompt only, not from the menu.
+  '/recovery-sheet': { nav: 'sheet.title', hidden: true, load: () => import('./pages/recovery_sheet.js') },
 };
 
 const RETURN = 'posbox.return';
@@ -86,7 +88,7 @@ function signedIn(tok, me) {
 
 // layout draws the header and navigation and returns the empty main.
 function layout(page) {
-  const links = Object.entries(pages).filter(([path]) => !session.me.must_change_password || path === '/account').map(([path, p]) => h('li', {},
+  const links = Object.entries(pages).filter(([path, p]) => !p.hidden && (!session.me.must_change_password || path === '/account')).map(([path, p]) => h('li', {},
     h('a', { href: path, 'aria-current': p === page ? 'page' : null, onclick: (e) => { e.preventDefault(); closeMenu(); navigate(path); } }, t(p.nav))));
   const langSwitch = h('div', { class: 'lang', role: 'group', 'aria-label': t('nav.language') },
     ['de', 'en'].map((l) => h('button', { type: 'button', class: 'link', lang: l, 'aria-pressed': String(lang() === l),

@@ -7,6 +7,7 @@ import { h, clear, append, badge, errorText } from '../ui.js';
 import { fmtTime, fmtDateTime, fmtNumber, fmtDuration, fmtDay } from '../format.js';
 import { problems } from '../tse_words.js';
 import { replicaCard } from './dashboard_replica.js';
+import { recoverySheetPrompt } from './recovery_sheet.js';
 
 addStrings({
   de: {
@@ -41,7 +42,7 @@ export default {
     const body = h('div', { class: 'grid' });
     const refresh = h('button', { type: 'button', class: 'secondary', onclick: () => load() }, t('common.refresh'));
     main.append(h('div', { class: 'page-head' }, h('h1', {}, t('dash.title')), stamp, refresh),
-      h('p', { class: 'muted' }, t('dash.auto')), body);
+      h('p', { class: 'muted' }, t('dash.auto')), recoverySheetPrompt(navigate), body);
 
     async function load() {
       const [dash, tse, rep] = await Promise.allSettled([api.get('/api/dashboard'), api.get('/api/tse/status'), api.get('/api/replica')]);
