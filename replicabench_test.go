@@ -88,6 +88,9 @@ func startReplicating(b *testing.B, bin, replicaURL, replicaDir string) *box {
 func BenchmarkReplicationLagRush(b *testing.B) {
 	bin := buildRelease(b)
 	rushDur := envDur(b, "BENCH_REPLICA_RUSH", 20*time.Second)
+	// Off: the same rush without replication, in the same hour, for its
+	// requests' p99 (no lag to measure).
+	b.Run("off", func(b *testing.B) { rushLag(b, bin, "", "", rushDur) })
 	b.Run("file", func(b *testing.B) {
 		dir := replicaFolder(b)
 		rushLag(b, bin, "file://"+dir, dir, rushDur)
@@ -105,8 +108,11 @@ func rushLag(b *testing.B, bin, replicaURL, replicaDir string, rushDur time.Dura
 	emails := seedStaff(b, bx.dataDir, 50)
 	toks := tokens(b, bin, bx.dataDir, append([]string{"admin@posbox.local"}, emails...)...)
 	bx = restartBox(b, bin, bx, replicaURL)
-	w := watchReplica(replicaDir)
-	defer w.stop()
+	var w *replicaWatch
+	if replicaURL != "" {
+		w = watchReplica(replicaDir)
+		defer w.stop()
+	}
 
 	bn := &bench{box: bx, admin: toks[0], staff: toks[1:]}
 	var d struct{ Discount discount }
@@ -136,7 +142,8 @@ func rushLag(b *testing.B, bin, replicaURL, replicaDir string, rushDur time.Dura
 }
 
 // replicatedLoop runs fn as openLoop does and returns, per acknowledged
-// write (isWrite), the lag until the replica held it, sorted.
+// write (isWrite), the lag until the replica held it, sorted (none
+// without a replica: w nil).
 func replicatedLoop(b *testing.B, w *replicaWatch, conc int, rate float64, d time.Duration, fn op, isWrite func(w, j int) bool) (*stat, []float64) {
 	var mu sync.Mutex
 	var acks []time.Time
@@ -150,6 +157,9 @@ func replicatedLoop(b *testing.B, w *replicaWatch, conc int, rate float64, d tim
 		}
 		return err
 	})
+	if w == nil {
+		return s, nil
+	}
 	if len(acks) == 0 {
 		b.Fatalf("no write acknowledged: %d errors, the first: %s", s.errs, s.firstEr)
 	}
@@ -160,6 +170,9 @@ func replicatedLoop(b *testing.B, w *replicaWatch, conc int, rate float64, d tim
 }
 
 func reportLags(b *testing.B, prefix string, lags []float64) {
+	if len(lags) == 0 {
+		return
+	}
 	q := func(p float64) float64 { return lags[min(len(lags)-1, int(p*float64(len(lags))))] }
 	b.ReportMetric(float64(len(lags)), prefix+"writes")
 	b.ReportMetric(q(0.50), prefix+"lag-p50-ms")
