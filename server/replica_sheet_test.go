@@ -30,6 +30,14 @@ func newSheetReplica(pub, key string) *sheetReplica {
 		Text:           "posbox replica recovery sheet\n" + key + "\n"}}
 }
 
+// withSheetReplica serves with replication on and a recovery sheet
+// (public key age1contract), keeping the rest of the config.
+func (e *testEnv) withSheetReplica(tb testing.TB) {
+	cfg := e.cfg
+	cfg.Replica = newSheetReplica("age1contract", sheetKey)
+	e.serve(tb, cfg)
+}
+
 // serveLogged is serve with the server's log kept in buf.
 func (e *testEnv) serveLogged(tb testing.TB, cfg Config, buf *bytes.Buffer) {
 	cfg.Version, cfg.JWTKey = "test", testKey
