@@ -66,7 +66,8 @@ $(STATICCHECK):
 
 # make bench: FSYNC_DELAY=10ms runs posbox under strace with every fsync
 # delayed (an SD card); BENCH_TIME, BENCH_RUSH, BENCH_SOAK and
-# BENCH_OUTAGE_SALES size the runs (see loadbench_test.go).
+# BENCH_OUTAGE_SALES size the runs (see loadbench_test.go),
+# BENCH_REPLICA_RUSH the replicated rush (replicabench_test.go).
 FSYNC_DELAY ?=
 # make fuzz: how long each fuzz target runs, and how long a worker may
 # minimise an input that found new coverage (go's default, 60 s, stalls a
@@ -74,9 +75,10 @@ FSYNC_DELAY ?=
 FUZZTIME ?= 10s
 FUZZMINIMIZETIME ?= 3s
 
-## bench: load benchmark of a real posbox serve on loopback, as ratios to a bare net/http B0 (docs/PERFORMANCE.md); FSYNC_DELAY=10ms for slow storage
+## bench: load benchmark of a real posbox serve on loopback, as ratios to a bare net/http B0, then replication lag under the lunch rush (file, SFTP), idle RSS and binary size (docs/PERFORMANCE.md); FSYNC_DELAY=10ms for slow storage
 bench:
 	FSYNC_DELAY='$(FSYNC_DELAY)' $(GO) test -tags loadbench -run '^TestLoadBench$$' -count=1 -v -timeout 60m .
+	$(GO) test -tags loadbench -run '^$$' -bench '^(BenchmarkReplicationLagRush|BenchmarkIdleRSS|BenchmarkBinarySize)$$' -benchtime=1x -count=1 -timeout 30m .
 
 ## bench-micro: Go micro-benchmarks of the hot paths (compare runs with benchstat)
 bench-micro:

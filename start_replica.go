@@ -86,7 +86,7 @@ func replicaView(cfg Config, rep *replica.Replicator) server.Replica {
 	if cfg.ReplicaURL == "" {
 		return nil
 	}
-	v := &replicaState{rep: rep, url: replica.Redact(cfg.ReplicaURL), since: time.Now()}
+	v := &replicaState{rep: rep, url: replica.Redact(cfg.ReplicaURL), dataDir: cfg.DataDir, since: time.Now()}
 	if id, err := replica.LoadKey(filepath.Join(cfg.DataDir, replica.KeyFile)); err == nil {
 		v.publicKey = id.Recipient().String()
 	}
@@ -96,6 +96,7 @@ func replicaView(cfg Config, rep *replica.Replicator) server.Replica {
 type replicaState struct {
 	rep            *replica.Replicator
 	url, publicKey string
+	dataDir        string    // where replica.key is (the recovery sheet)
 	since          time.Time // of the failed start
 }
 

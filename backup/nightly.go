@@ -28,6 +28,12 @@ type Nightly struct {
 	// passphrase.
 	DataDir        string
 	PassphraseFile string
+	// Replicated (replica_url is set): the replica carries the data dir
+	// off the box, continuously and encrypted, so the nightly copy stays
+	// database-only even with a passphrase file: a dated local point to
+	// go back to beyond the replica's one day of history, without
+	// scrypt's 256 MiB (docs/OPERATIONS.md, "Off the box").
+	Replicated bool
 	// Version and Build are posbox's, for a complete backup's manifest.
 	Version, Build string
 }
@@ -37,14 +43,15 @@ type Nightly struct {
 // deletes the oldest so that Keep remain. It returns the path of today's
 // file. When the passphrase cannot be read it writes a database-only
 // backup, so a night is never without one, and returns the error with
-// it.
+// it. Replicated, it writes a database-only backup and reads no
+// passphrase.
 func (n Nightly) Run(ctx context.Context, st *store.Store, now time.Time, log *slog.Logger) (string, error) {
 	if err := os.MkdirAll(n.Dir, 0o700); err != nil {
 		return "", err
 	}
 	date := now.UTC().Format(time.DateOnly)
 	var passErr error
-	if n.PassphraseFile != "" {
+	if n.Complete() {
 		pass, err := readPassphraseFile(n.PassphraseFile)
 		if err == nil {
 			err = checkPassphrase(pass)
@@ -80,6 +87,10 @@ func (n Nightly) Run(ctx context.Context, st *store.Store, now time.Time, log *s
 	}
 	return dest, errors.Join(passErr, Prune(n.Dir, n.Keep))
 }
+
+// Complete reports whether the nightly backups are complete (a
+// passphrase file, no replication) rather than the database alone.
+func (n Nightly) Complete() bool { return n.PassphraseFile != "" && !n.Replicated }
 
 // Prune deletes nightly backups in dir beyond the newest keep, and
 // temporary files a crash left. It touches no other file in dir.

@@ -18,7 +18,7 @@
 // foreign keys off on its connection, keeping every id); 00014 the email
 // and SMS settings saved from the console; 00015 drafts and publishing of
 // the shift plan; 00016 the comparison with the TSE after a restore from
-// the replica.
+// the replica; 00017 who confirmed the recovery sheet of which key.
 package migrations
 
 import "embed"

@@ -48,6 +48,7 @@ func newContractEnv(tb testing.TB) *contractEnv {
 	tb.Helper()
 	e := &contractEnv{tseEnv: newTSEEnv(tb, tseEnvOpts{}), own: map[string]string{}, foreign: map[string]string{}, samples: map[string][]byte{}}
 	e.withNotifier(tb)
+	e.withSheetReplica(tb) // every GET answers 200: the recovery sheet needs replication on
 	staff, staffToken := e.staff(tb, "Sam Staff")
 	e.staffToken = staffToken
 	e.own["/api/users/"] = staff.ID
@@ -128,11 +129,12 @@ func (e *contractEnv) path(tb testing.TB, pattern string, ids map[string]string,
 // validBody is a body each route accepts, so a refusal a test sees is
 // about what it checks (auth, id), not about the body.
 var validBody = map[string]any{
-	"POST /api/shifts/publish":   map[string]any{"week": "2026-11-23"},
-	"POST /api/shifts/copy-week": map[string]any{"from_week": "2026-11-16", "to_week": "2026-11-23"},
-	"POST /api/auth/login":       map[string]any{"email": "admin@test.local", "password": "password1"},
-	"POST /api/users":            map[string]any{"email": "new@test.local", "name": "New", "role": "staff", "password": "password1"},
-	"PUT /api/users/:id":         map[string]any{"name": "Renamed"},
+	"POST /api/shifts/publish":                 map[string]any{"week": "2026-11-23"},
+	"POST /api/replica/recovery-sheet/confirm": map[string]any{"public_key": "age1contract"},
+	"POST /api/shifts/copy-week":               map[string]any{"from_week": "2026-11-16", "to_week": "2026-11-23"},
+	"POST /api/auth/login":                     map[string]any{"email": "admin@test.local", "password": "password1"},
+	"POST /api/users":                          map[string]any{"email": "new@test.local", "name": "New", "role": "staff", "password": "password1"},
+	"PUT /api/users/:id":                       map[string]any{"name": "Renamed"},
 	// A wrong current password (422): a right one would end the staff
 	// token the walk goes on using.
 	"POST /api/auth/password":                map[string]any{"current_password": "not-the-password", "new_password": "password2"},
@@ -598,6 +600,7 @@ func TestContractWrapperKeys(t *testing.T) {
 		"GET /api/fiscal/master-data": "master_data", "GET /api/fiscal/registration": "registration",
 		"GET /api/notifications/deliveries": "deliveries", "GET /api/restaurant": "restaurant", "GET /api/dashboard": "dashboard",
 		"GET /api/replica": "replica", "GET /api/tse/after-restore": "after_restore",
+		"GET /api/replica/recovery-sheet": "recovery_sheet", "GET /api/replica/recovery-sheet/status": "recovery_sheet_status",
 		"GET /api/tse/archives": "archives", "GET /api/tse/archives/:id": "archive",
 		"GET /api/shifts/mine": "shifts", "GET /api/time-entries/history/:id": "time_entry",
 		"GET /api/time-entries/report": "report", "GET /api/settings/email": "email", "GET /api/settings/sms": "sms",

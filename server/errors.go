@@ -69,6 +69,10 @@ var statusOf = map[string]int{
 
 	// health
 	eUnavailable: http.StatusServiceUnavailable,
+
+	// The recovery sheet (docs/REPLICATION.md)
+	eReplicationOff:               http.StatusConflict,
+	store.ERecoverySheetConfirmed: http.StatusGone,
 }
 
 // httpError is an error that exists only at the HTTP layer.

@@ -47,6 +47,8 @@ addStrings({
     'perr.https_required': 'Die posbox ist nur über HTTPS erreichbar.',
     'perr.internal': 'In der posbox ist ein Fehler aufgetreten. Bitte erneut versuchen.',
     'perr.unavailable': 'Die posbox startet gerade. Bitte gleich erneut versuchen.',
+    'perr.replication_off': 'Die Datensicherung außer Haus ist nicht eingerichtet: Es gibt kein Notfallblatt.',
+    'perr.recovery_sheet_confirmed': 'Das Notfallblatt wurde schon als ausgedruckt und verwahrt bestätigt. Die Konsole zeigt den Schlüssel nicht mehr; auf der posbox druckt ihn „posbox replica key“.',
     'perr.other': 'Die posbox hat einen Fehler gemeldet ({status}).',
 
     // Field errors (errors[].code), shown next to the field.
@@ -154,6 +156,8 @@ addStrings({
     'perr.https_required': 'The posbox can only be reached over HTTPS.',
     'perr.internal': 'Something went wrong in the posbox. Please try again.',
     'perr.unavailable': 'The posbox is starting. Please try again in a moment.',
+    'perr.replication_off': 'The off-site copy is not set up: there is no recovery sheet.',
+    'perr.recovery_sheet_confirmed': 'The recovery sheet was already confirmed as printed and stored. The console no longer shows the key; on the posbox, "posbox replica key" prints it.',
     'perr.other': 'The posbox reported an error ({status}).',
 
     'ferr.other_field': 'the other field',

@@ -18,6 +18,8 @@ const pages = {
   '/account': { nav: 'nav.account', load: () => import('./pages/account.js') },
   '/settings': { nav: 'nav.settings', load: () => import('./pages/settings.js') },
   '/tse/after-restore': { nav: 'ar.title', hidden: true, load: () => import('./pages/tse_after_restore.js') }, // from the dashboard's card
+  // Reached from the dashboard's prompt only, not from the menu.
+  '/recovery-sheet': { nav: 'sheet.title', hidden: true, load: () => import('./pages/recovery_sheet.js') },
 };
 
 const RETURN = 'posbox.return';

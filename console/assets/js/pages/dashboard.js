@@ -8,6 +8,7 @@ import { fmtTime, fmtDateTime, fmtNumber, fmtDuration, fmtDay } from '../format.
 import { problems } from '../tse_words.js';
 import { replicaCard } from './dashboard_replica.js';
 import { afterRestoreCard } from './tse_after_restore.js';
+import { recoverySheetPrompt } from './recovery_sheet.js';
 
 addStrings({
   de: {
@@ -42,7 +43,7 @@ export default {
     const body = h('div', { class: 'grid' });
     const refresh = h('button', { type: 'button', class: 'secondary', onclick: () => load() }, t('common.refresh'));
     main.append(h('div', { class: 'page-head' }, h('h1', {}, t('dash.title')), stamp, refresh),
-      h('p', { class: 'muted' }, t('dash.auto')), body);
+      h('p', { class: 'muted' }, t('dash.auto')), recoverySheetPrompt(navigate), body);
 
     async function load() {
       const [dash, tse, rep, ar] = await Promise.allSettled([api.get('/api/dashboard'), api.get('/api/tse/status'), api.get('/api/replica'),
