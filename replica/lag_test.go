@@ -30,7 +30,7 @@ func lag(b *testing.B, url string) {
 	dbPath := filepath.Join(b.TempDir(), "posbox.db")
 	db := openDB(b, dbPath)
 	defer db.Close()
-	r := start(b, dbPath, url, Options{Identity: newKey(b), SyncInterval: time.Second, Logger: slog.New(slog.DiscardHandler)})
+	r := start(b, dbPath, url, Options{Identity: newKey(b), Logger: slog.New(slog.DiscardHandler)})
 	insert(b, db, -1, 0) // Litestream's first snapshot is not what is measured
 	poll.Until(b, time.Minute, "the first upload", func() bool { return !r.Status().ReplicatedThrough.IsZero() })
 

@@ -22,7 +22,7 @@ type Options struct {
 	// chain's HQ key, an owner's offline key).
 	Recipients []age.Recipient
 	Logger     *slog.Logger
-	// SyncInterval is the longest an upload waits; 1 s when zero.
+	// SyncInterval is the least time between two uploads; 500 ms when zero.
 	SyncInterval time.Duration
 	// CallTimeout is the longest a call to the replica may go without
 	// progress before it is abandoned as hung (bound.go); 30 s when zero.
