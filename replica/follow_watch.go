@@ -1,0 +1,245 @@
+package replica
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/benbjohnson/litestream"
+	"github.com/superfly/ltx"
+)
+
+// applyClient is the decrypting client as the follower's restore sees
+// it: an LTX file opened while the copy exists is a change being applied
+// to it (the first restore writes a temporary file instead), so the open
+// takes the follower's apply lock until the file is closed, and every
+// file's header timestamp is noted for ReplicatedAt.
+type applyClient struct {
+	*cryptClient
+	f *Follower
+}
+
+func (c *applyClient) OpenLTXFile(ctx context.Context, level int, minTXID, maxTXID ltx.TXID, offset, size int64) (io.ReadCloser, error) {
+	locked := fileExists(c.f.dest)
+	if locked {
+		c.f.apply.Lock()
+	}
+	rc, err := c.cryptClient.OpenLTXFile(ctx, level, minTXID, maxTXID, offset, size)
+	if err != nil {
+		if locked {
+			c.f.apply.Unlock()
+		}
+		return nil, err
+	}
+	return &stampReader{ReadCloser: rc, f: c.f, locked: locked, maxTXID: maxTXID, whole: offset == 0}, nil
+}
+
+// stampReader notes the timestamp of the LTX header it reads and
+// releases the apply lock at Close.
+type stampReader struct {
+	io.ReadCloser
+	f       *Follower
+	locked  bool
+	maxTXID ltx.TXID
+	whole   bool // read from the start: the header comes first
+	hdr     []byte
+	once    sync.Once
+}
+
+func (r *stampReader) Read(p []byte) (int, error) {
+	n, err := r.ReadCloser.Read(p)
+	if r.whole && len(r.hdr) < ltx.HeaderSize {
+		r.hdr = append(r.hdr, p[:min(n, ltx.HeaderSize-len(r.hdr))]...)
+	}
+	return n, err
+}
+
+func (r *stampReader) Close() error {
+	err := r.ReadCloser.Close()
+	r.once.Do(func() {
+		var h ltx.Header
+		if len(r.hdr) == ltx.HeaderSize && h.UnmarshalBinary(r.hdr) == nil {
+			r.f.noteStamp(r.maxTXID, time.UnixMilli(h.Timestamp))
+		}
+		if r.locked {
+			r.f.apply.Unlock()
+		}
+	})
+	return err
+}
+
+func (f *Follower) noteStamp(txid ltx.TXID, t time.Time) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.stamps[txid] = t
+}
+
+// replicatedAt is the timestamp of the change the copy's sidecar names,
+// when known; older notes are dropped.
+func (f *Follower) replicatedAt() (time.Time, bool) {
+	applied, err := litestream.ReadTXIDFile(f.dest)
+	if err != nil || applied == 0 {
+		return time.Time{}, false
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	t, ok := f.stamps[applied]
+	if ok {
+		for id := range f.stamps {
+			if id < applied {
+				delete(f.stamps, id)
+			}
+		}
+		f.st.ReplicatedAt = t
+	}
+	return t, ok
+}
+
+// watch is what the follower's checks remember between ticks.
+type watch struct {
+	applied ltx.TXID
+	stuck   int
+}
+
+// stuckChecks is how many checks in a row may find the copy behind the
+// replica without progress before it is restored fresh: Litestream's
+// follow waits silently when a gap cannot be bridged (the files it needs
+// were compacted away) and never notices a replica that restarted lower.
+const stuckChecks = 3
+
+// check lists the replica: it answers (CheckedAt), the copy is up to
+// date (the error clears), or it is stuck (errStartFresh).
+func (f *Follower) check(ctx context.Context, bc litestream.ReplicaClient, cc *cryptClient, w *watch) error {
+	top, err := topTXID(ctx, bc)
+	if err != nil {
+		f.failed(fmt.Errorf("list: %w", err))
+		return nil
+	}
+	f.mu.Lock()
+	f.st.CheckedAt = time.Now()
+	f.mu.Unlock()
+	applied, err := litestream.ReadTXIDFile(f.dest)
+	if err != nil || applied == 0 {
+		return nil // the first restore is still running
+	}
+	if _, ok := f.replicatedAt(); !ok {
+		if t, err := stampOf(ctx, bc, cc, applied); err == nil {
+			f.noteStamp(applied, t)
+			f.replicatedAt()
+		}
+	}
+	switch {
+	case applied == top:
+		w.applied, w.stuck = applied, 0
+		f.mu.Lock()
+		f.st.LastError, f.st.ErrorSince = "", time.Time{}
+		f.mu.Unlock()
+	case applied != w.applied:
+		w.applied, w.stuck = applied, 0
+	default:
+		w.stuck++
+		if w.stuck >= stuckChecks {
+			return errStartFresh{fmt.Sprintf("the copy stays at transaction %s while the replica is at %s", applied, top)}
+		}
+	}
+	return nil
+}
+
+// topTXID is the newest transaction on the replica, over every level.
+func topTXID(ctx context.Context, c litestream.ReplicaClient) (ltx.TXID, error) {
+	var top ltx.TXID
+	for level := 0; level <= litestream.SnapshotLevel; level++ {
+		itr, err := c.LTXFiles(ctx, level, 0, false)
+		if err != nil {
+			return 0, err
+		}
+		for itr.Next() {
+			top = max(top, itr.Item().MaxTXID)
+		}
+		err = errors.Join(itr.Err(), itr.Close())
+		if err != nil {
+			return 0, err
+		}
+	}
+	return top, nil
+}
+
+// stampOf reads the timestamp of the replica's file ending at txid (a
+// copy resumed after a restart knows its transaction, not its time).
+func stampOf(ctx context.Context, bc litestream.ReplicaClient, cc *cryptClient, txid ltx.TXID) (time.Time, error) {
+	for level := 0; level <= litestream.SnapshotLevel; level++ {
+		itr, err := bc.LTXFiles(ctx, level, 0, false)
+		if err != nil {
+			return time.Time{}, err
+		}
+		var found *ltx.FileInfo
+		for itr.Next() {
+			if fi := itr.Item(); fi.MaxTXID == txid {
+				c := *fi
+				found = &c
+			}
+		}
+		itr.Close()
+		if found == nil {
+			continue
+		}
+		rc, err := cc.OpenLTXFile(ctx, found.Level, found.MinTXID, found.MaxTXID, 0, 0)
+		if err != nil {
+			return time.Time{}, err
+		}
+		defer rc.Close()
+		hdr := make([]byte, ltx.HeaderSize)
+		var h ltx.Header
+		if _, err := io.ReadFull(rc, hdr); err != nil {
+			return time.Time{}, err
+		}
+		if err := h.UnmarshalBinary(hdr); err != nil {
+			return time.Time{}, err
+		}
+		return time.UnixMilli(h.Timestamp), nil
+	}
+	return time.Time{}, fmt.Errorf("no file ends at transaction %s", txid)
+}
+
+// errorTap passes Litestream's log on (its per-poll notes as debug) and
+// records its errors in the follower's status: the follow loop logs a
+// failed poll and goes on, it hands no error out.
+type errorTap struct {
+	slog.Handler
+	f *Follower
+}
+
+func (t *errorTap) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= slog.LevelError || t.Handler.Enabled(ctx, l)
+}
+
+func (t *errorTap) Handle(ctx context.Context, r slog.Record) error {
+	if r.Level >= slog.LevelError {
+		r.Attrs(func(a slog.Attr) bool {
+			if a.Key == "err" || a.Key == "error" {
+				t.f.failed(errors.New(a.Value.String()))
+				return false
+			}
+			return true
+		})
+	}
+	if r.Level == slog.LevelInfo {
+		r.Level = slog.LevelDebug
+	}
+	if !t.Handler.Enabled(ctx, r.Level) {
+		return nil
+	}
+	return t.Handler.Handle(ctx, r)
+}
+
+func (t *errorTap) WithAttrs(as []slog.Attr) slog.Handler {
+	return &errorTap{Handler: t.Handler.WithAttrs(as), f: t.f}
+}
+
+func (t *errorTap) WithGroup(name string) slog.Handler {
+	return &errorTap{Handler: t.Handler.WithGroup(name), f: t.f}
+}
