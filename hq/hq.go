@@ -79,6 +79,7 @@ type Restaurant struct {
 	ReplicatedAt time.Time
 	CheckedAt    time.Time
 	Error        string // what fails for this box now ("" when all is well)
+	ErrorKind    string // Error in a word a console translates (ErrorKinds)
 	ErrorSince   time.Time
 }
 
@@ -116,7 +117,7 @@ func (h *HQ) Chain(ctx context.Context) Chain {
 // entry with the error and no figures.
 func (b *box) restaurants(ctx context.Context, now func() time.Time) []Restaurant {
 	if b.err != nil {
-		return []Restaurant{{Source: b.source, Error: b.err.Error()}}
+		return []Restaurant{{Source: b.source, Error: b.err.Error(), ErrorKind: "failed"}}
 	}
 	st := b.f.Status()
 	base := Restaurant{Source: b.source, ReplicatedAt: st.ReplicatedAt, CheckedAt: st.CheckedAt, Error: st.LastError, ErrorSince: st.ErrorSince}
@@ -134,8 +135,10 @@ func (b *box) restaurants(ctx context.Context, now func() time.Time) []Restauran
 		if base.Error == "" || !errors.Is(err, replica.ErrNotReady) {
 			base.Error = err.Error()
 		}
+		base.ErrorKind = errorKind(base.Error)
 		return []Restaurant{base}
 	}
+	base.ErrorKind = errorKind(base.Error)
 	out := make([]Restaurant, 0, len(sums))
 	for i := range sums {
 		r := base

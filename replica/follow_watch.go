@@ -23,6 +23,18 @@ type applyClient struct {
 	f *Follower
 }
 
+// LTXFiles notes that the replica answered: Litestream's follow lists
+// level 0 at every poll.
+func (c *applyClient) LTXFiles(ctx context.Context, level int, seek ltx.TXID, useMetadata bool) (ltx.FileIterator, error) {
+	itr, err := c.cryptClient.LTXFiles(ctx, level, seek, useMetadata)
+	if err == nil {
+		c.f.mu.Lock()
+		c.f.st.CheckedAt = time.Now()
+		c.f.mu.Unlock()
+	}
+	return itr, err
+}
+
 func (c *applyClient) OpenLTXFile(ctx context.Context, level int, minTXID, maxTXID ltx.TXID, offset, size int64) (io.ReadCloser, error) {
 	locked := fileExists(c.f.dest)
 	if locked {
