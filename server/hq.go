@@ -153,6 +153,7 @@ type hqSelfTestJSON struct {
 
 type hqOutage struct {
 	StartedAt            string `json:"started_at"`
+	ReasonCode           string `json:"reason_code"`
 	Reason               string `json:"reason"`
 	AffectedTransactions int    `json:"affected_transactions"`
 }
@@ -200,7 +201,7 @@ func hqRestaurantView(r HQRestaurant, now time.Time) hqRestaurantJSON {
 	}
 	out.Week = &hqWeekJSON{From: s.WeekStart, Hours: store.HoursJSON(s.WeekHours)}
 	for _, o := range s.OpenOutages {
-		out.OpenOutages = append(out.OpenOutages, hqOutage{ts(o.StartedAt), o.Reason, o.AffectedTransactions})
+		out.OpenOutages = append(out.OpenOutages, hqOutage{ts(o.StartedAt), o.ReasonCode, o.Reason, o.AffectedTransactions})
 	}
 	out.TSE = hqTSEView(s)
 	return out

@@ -50,6 +50,7 @@ type HQTSE struct {
 // HQOutage is an open TSE outage.
 type HQOutage struct {
 	StartedAt            time.Time
+	ReasonCode           string
 	Reason               string
 	AffectedTransactions int
 }
@@ -157,10 +158,10 @@ func hqTSEState(ctx context.Context, tx *sql.Tx, rest *Restaurant, _ time.Time, 
 	s.OpenOutages, err = queryAll(ctx, tx, func(sc scanner) (HQOutage, error) {
 		var o HQOutage
 		var started string
-		err := sc.Scan(&started, &o.Reason, &o.AffectedTransactions)
+		err := sc.Scan(&started, &o.ReasonCode, &o.Reason, &o.AffectedTransactions)
 		o.StartedAt = ParseTime(started)
 		return o, err
-	}, `SELECT started_at, reason, affected_transactions FROM tse_outages WHERE restaurant_id = ? AND ended_at IS NULL ORDER BY started_at`, rest.ID)
+	}, `SELECT started_at, reason_code, reason, affected_transactions FROM tse_outages WHERE restaurant_id = ? AND ended_at IS NULL ORDER BY started_at`, rest.ID)
 	return err
 }
 
