@@ -25,4 +25,8 @@
 //   - keyfile.go: the recovery key (DATA_DIR/replica.key) and the extra
 //     recipients (replica_recipients).
 //   - redact.go: the URL as it may be logged and shown.
+//   - follow.go, follow_watch.go: Follow, a read-only copy kept current
+//     from a replica (HQ, docs/HQ.md): Litestream's follow mode, a lock
+//     readers share with it, the copy's age, a fresh restore when the
+//     replica no longer continues it; follow_key.go: HQ's key.
 package replica
