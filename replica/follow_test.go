@@ -134,3 +134,42 @@ func TestFollowWithAStrangersKeySaysSo(t *testing.T) {
 		t.Errorf("Read without a copy: %v", err)
 	}
 }
+
+// Over SFTP (a real sshd): HQ's copy follows; the server going away shows
+// as an error with the copy still readable as it was; back, it catches up
+// and the error clears.
+func TestFollowOverSFTPAwayAndBack(t *testing.T) {
+	tg, _ := sftpTarget(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "posbox.db")
+	key, hq := newKey(t), newKey(t)
+	db := openDB(t, dbPath)
+	defer db.Close()
+	r := start(t, dbPath, tg.url, Options{Identity: key, Recipients: []age.Recipient{hq.Recipient()}, CallTimeout: 5 * time.Second})
+	defer r.Close(ctx)
+	insert(t, db, 0, 20)
+	if err := r.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Follow(ctx, tg.url, []age.Identity{hq}, filepath.Join(dir, "hq.db"), 200*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := rows(t, dbPath)
+	poll.Until(t, 60*time.Second, "the copy over SFTP", func() bool { return followRows(t, f) == want })
+
+	tg.away()
+	poll.Until(t, 60*time.Second, "the follower to report the server away", func() bool { return f.Status().LastError != "" })
+	if got := followRows(t, f); got != want {
+		t.Errorf("the copy while the server is away: %.60s, want %.60s", got, want)
+	}
+	tg.back()
+	insert(t, db, 20, 30)
+	poll.Until(t, 60*time.Second, "the box to upload again", func() bool { return r.Sync(ctx) == nil })
+	want = rows(t, dbPath)
+	poll.Until(t, 60*time.Second, "the copy to catch up and the error to clear", func() bool {
+		return followRows(t, f) == want && f.Status().LastError == ""
+	})
+}
