@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -14,10 +16,12 @@ import (
 )
 
 // applyClient is the decrypting client as the follower's restore sees
-// it: an LTX file opened while the copy exists is a change being applied
-// to it (the first restore writes a temporary file instead), so the open
-// takes the follower's apply lock until the file is closed, and every
-// file's header timestamp is noted for ReplicatedAt.
+// it: an LTX file opened while the copy exists is a change about to be
+// applied to it (the first restore writes a temporary file instead). Such
+// a file is downloaded whole into a spool file first, then the open takes
+// the follower's apply lock until the file is closed: readers wait for
+// the disk writes only, never for a slow or hung download. Every file's
+// header timestamp is noted for ReplicatedAt.
 type applyClient struct {
 	*cryptClient
 	f *Follower
@@ -36,26 +40,62 @@ func (c *applyClient) LTXFiles(ctx context.Context, level int, seek ltx.TXID, us
 }
 
 func (c *applyClient) OpenLTXFile(ctx context.Context, level int, minTXID, maxTXID ltx.TXID, offset, size int64) (io.ReadCloser, error) {
-	locked := fileExists(c.f.dest)
-	if locked {
-		c.f.apply.Lock()
-	}
 	rc, err := c.cryptClient.OpenLTXFile(ctx, level, minTXID, maxTXID, offset, size)
 	if err != nil {
-		if locked {
-			c.f.apply.Unlock()
-		}
 		return nil, err
 	}
-	return &stampReader{ReadCloser: rc, f: c.f, locked: locked, maxTXID: maxTXID, whole: offset == 0}, nil
+	sr := &stampReader{ReadCloser: rc, f: c.f, maxTXID: maxTXID, whole: offset == 0}
+	if !fileExists(c.f.dest) {
+		return sr, nil
+	}
+	spool, err := spoolFile(filepath.Dir(c.f.dest), sr)
+	if err != nil {
+		return nil, err
+	}
+	c.f.apply.Lock()
+	return &lockedFile{File: spool, unlock: c.f.apply.Unlock}, nil
 }
 
-// stampReader notes the timestamp of the LTX header it reads and
-// releases the apply lock at Close.
+// spoolFile downloads r whole into a temporary file beside the copy
+// (removed at once: it lives while open) and rewinds it.
+func spoolFile(dir string, r io.ReadCloser) (*os.File, error) {
+	f, err := os.CreateTemp(dir, ".follow-*.ltx")
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
+	os.Remove(f.Name()) // Windows refuses this while open: the name then goes at Close
+	_, err = io.Copy(f, r)
+	err = errors.Join(err, r.Close())
+	if err == nil {
+		_, err = f.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, err
+	}
+	return f, nil
+}
+
+// lockedFile is a spooled LTX file that holds the apply lock until Close.
+type lockedFile struct {
+	*os.File
+	unlock func()
+	once   sync.Once
+}
+
+func (l *lockedFile) Close() error {
+	err := l.File.Close()
+	os.Remove(l.File.Name())
+	l.once.Do(l.unlock)
+	return err
+}
+
+// stampReader notes the timestamp of the LTX header it reads.
 type stampReader struct {
 	io.ReadCloser
 	f       *Follower
-	locked  bool
 	maxTXID ltx.TXID
 	whole   bool // read from the start: the header comes first
 	hdr     []byte
@@ -76,9 +116,6 @@ func (r *stampReader) Close() error {
 		var h ltx.Header
 		if len(r.hdr) == ltx.HeaderSize && h.UnmarshalBinary(r.hdr) == nil {
 			r.f.noteStamp(r.maxTXID, time.UnixMilli(h.Timestamp))
-		}
-		if r.locked {
-			r.f.apply.Unlock()
 		}
 	})
 	return err
