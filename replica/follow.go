@@ -13,6 +13,7 @@ import (
 
 	"filippo.io/age"
 	"github.com/benbjohnson/litestream"
+	"github.com/benbjohnson/litestream/s3"
 	"github.com/superfly/ltx"
 )
 
@@ -55,6 +56,7 @@ type Follower struct {
 
 	mu     sync.Mutex
 	stamps map[ltx.TXID]time.Time // MaxTXID → timestamp of the LTX files opened
+	l0     l0Note                 // the newest level-0 file opened
 	st     FollowStatus
 	done   chan struct{}
 }
@@ -179,6 +181,10 @@ func (f *Follower) followOnce(ctx context.Context) error {
 	}
 	dropCABundle(inner, f.log)
 	inner.SetLogger(f.log)
+	// File and SFTP replicas list a file's time as its header's timestamp
+	// (its mtime); S3 lists the upload's time, which tells nothing.
+	_, isS3 := inner.(*s3.ReplicaClient)
+	exactTimes := !isS3
 	bc := newBoundedClient(inner, 0)
 	if err := bc.Init(ctx); err != nil {
 		return fmt.Errorf("connect: %w", err)
@@ -203,7 +209,7 @@ func (f *Follower) followOnce(ctx context.Context) error {
 		case err := <-res:
 			return f.restoreEnded(ctx, err)
 		case <-tick.C:
-			if err := f.check(ctx, bc, cc, &w); err != nil {
+			if err := f.check(ctx, bc, cc, &w, exactTimes); err != nil {
 				cancel()
 				<-res
 				return err
@@ -239,6 +245,7 @@ func (f *Follower) removeCopy() {
 	}
 	f.mu.Lock()
 	clear(f.stamps)
+	f.l0 = l0Note{}
 	f.st.ReplicatedAt = time.Time{}
 	f.mu.Unlock()
 }

@@ -173,3 +173,48 @@ func TestFollowOverSFTPAwayAndBack(t *testing.T) {
 		return followRows(t, f) == want && f.Status().LastError == ""
 	})
 }
+
+// A box replaced by a new one that replicates into the same, emptied
+// folder starts over at transaction 1: Litestream's follow would wait
+// for ever for transactions after the copy's; the follower notices the
+// copy stuck ahead of the replica and restores it fresh.
+func TestFollowRestoresFreshWhenTheBoxStartsOver(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	dir := t.TempDir()
+	repDir := mounted(t, filepath.Join(dir, "replica"))
+	key, hq := newKey(t), newKey(t)
+	old := filepath.Join(dir, "old.db")
+	db := openDB(t, old)
+	r := start(t, old, "file://"+repDir, Options{Identity: key, Recipients: []age.Recipient{hq.Recipient()}})
+	for i := range 20 {
+		insert(t, db, i, i+1) // one transaction each: the old box is well ahead
+	}
+	if err := r.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Follow(ctx, "file://"+repDir, []age.Identity{hq}, filepath.Join(dir, "hq.db"), 100*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := rows(t, old)
+	poll.Until(t, 30*time.Second, "the copy of the old box", func() bool { return followRows(t, f) == want })
+	r.Close(ctx)
+	db.Close()
+
+	entries, _ := os.ReadDir(repDir)
+	for _, e := range entries {
+		os.RemoveAll(filepath.Join(repDir, e.Name()))
+	}
+	fresh := filepath.Join(dir, "new.db")
+	db2 := openDB(t, fresh)
+	defer db2.Close()
+	r2 := start(t, fresh, "file://"+repDir, Options{Identity: key, Recipients: []age.Recipient{hq.Recipient()}})
+	defer r2.Close(ctx)
+	insert(t, db2, 100, 103)
+	if err := r2.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	want = rows(t, fresh)
+	poll.Until(t, 60*time.Second, "the copy of the new box", func() bool { return followRows(t, f) == want })
+}

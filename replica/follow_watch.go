@@ -44,7 +44,7 @@ func (c *applyClient) OpenLTXFile(ctx context.Context, level int, minTXID, maxTX
 	if err != nil {
 		return nil, err
 	}
-	sr := &stampReader{ReadCloser: rc, f: c.f, maxTXID: maxTXID, whole: offset == 0}
+	sr := &stampReader{ReadCloser: rc, f: c.f, level: level, maxTXID: maxTXID, whole: offset == 0}
 	if !fileExists(c.f.dest) {
 		return sr, nil
 	}
@@ -96,6 +96,7 @@ func (l *lockedFile) Close() error {
 type stampReader struct {
 	io.ReadCloser
 	f       *Follower
+	level   int
 	maxTXID ltx.TXID
 	whole   bool // read from the start: the header comes first
 	hdr     []byte
@@ -116,9 +117,27 @@ func (r *stampReader) Close() error {
 		var h ltx.Header
 		if len(r.hdr) == ltx.HeaderSize && h.UnmarshalBinary(r.hdr) == nil {
 			r.f.noteStamp(r.maxTXID, time.UnixMilli(h.Timestamp))
+			if r.level == 0 {
+				r.f.noteL0(r.maxTXID, time.UnixMilli(h.Timestamp))
+			}
 		}
 	})
 	return err
+}
+
+// noteL0 remembers the level-0 file that ended at txid, to tell it from
+// another database's file of the same number (noteL0 keeps the newest).
+func (f *Follower) noteL0(txid ltx.TXID, t time.Time) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if txid >= f.l0.txid {
+		f.l0 = l0Note{txid, t}
+	}
+}
+
+type l0Note struct {
+	txid ltx.TXID
+	at   time.Time
 }
 
 func (f *Follower) noteStamp(txid ltx.TXID, t time.Time) {
@@ -162,8 +181,8 @@ const stuckChecks = 3
 
 // check lists the replica: it answers (CheckedAt), the copy is up to
 // date (the error clears), or it is stuck (errStartFresh).
-func (f *Follower) check(ctx context.Context, bc litestream.ReplicaClient, cc *cryptClient, w *watch) error {
-	top, err := topTXID(ctx, bc)
+func (f *Follower) check(ctx context.Context, bc litestream.ReplicaClient, cc *cryptClient, w *watch, exactTimes bool) error {
+	top, l0, err := topTXID(ctx, bc)
 	if err != nil {
 		f.failed(fmt.Errorf("list: %w", err))
 		return nil
@@ -180,6 +199,13 @@ func (f *Follower) check(ctx context.Context, bc litestream.ReplicaClient, cc *c
 			f.noteStamp(applied, t)
 			f.replicatedAt()
 		}
+	}
+	f.mu.Lock()
+	note := f.l0
+	f.mu.Unlock()
+	if listed, ok := l0[note.txid]; ok && exactTimes && note.txid == applied && !sameInstant(listed, note.at) {
+		return errStartFresh{fmt.Sprintf("the replica's file ending at transaction %s is not the one the copy holds (%s, not %s): a new database on the replica",
+			applied, listed.Format(time.RFC3339Nano), note.at.Format(time.RFC3339Nano))}
 	}
 	switch {
 	case applied == top:
@@ -198,23 +224,39 @@ func (f *Follower) check(ctx context.Context, bc litestream.ReplicaClient, cc *c
 	return nil
 }
 
-// topTXID is the newest transaction on the replica, over every level.
-func topTXID(ctx context.Context, c litestream.ReplicaClient) (ltx.TXID, error) {
+// topTXID is the newest transaction on the replica, over every level,
+// and when each level-0 file was made (its listed time).
+func topTXID(ctx context.Context, c litestream.ReplicaClient) (ltx.TXID, map[ltx.TXID]time.Time, error) {
 	var top ltx.TXID
+	l0 := map[ltx.TXID]time.Time{}
 	for level := 0; level <= litestream.SnapshotLevel; level++ {
 		itr, err := c.LTXFiles(ctx, level, 0, false)
 		if err != nil {
-			return 0, err
+			return 0, nil, err
 		}
 		for itr.Next() {
-			top = max(top, itr.Item().MaxTXID)
+			fi := itr.Item()
+			top = max(top, fi.MaxTXID)
+			if level == 0 {
+				l0[fi.MaxTXID] = fi.CreatedAt
+			}
 		}
 		err = errors.Join(itr.Err(), itr.Close())
 		if err != nil {
-			return 0, err
+			return 0, nil, err
 		}
 	}
-	return top, nil
+	return top, l0, nil
+}
+
+// sameInstant compares a file's listed time with its header's timestamp:
+// to the millisecond, or to the second where the listing has whole
+// seconds only (SFTP's mtime).
+func sameInstant(listed, stamp time.Time) bool {
+	if listed.Nanosecond() == 0 {
+		return listed.Unix() == stamp.Unix()
+	}
+	return listed.UnixMilli() == stamp.UnixMilli()
 }
 
 // stampOf reads the timestamp of the replica's file ending at txid (a
