@@ -13,6 +13,7 @@ import (
 	"posbox/hq"
 	"posbox/replica"
 	"posbox/server"
+	"posbox/store"
 )
 
 // listValue is a setting that may be given more than once (a flag
@@ -50,6 +51,9 @@ func serveHQ(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- str
 			log.Error("close database", "err", err)
 		}
 	}()
+	if err := nameHQ(ctx, st); err != nil {
+		return err
+	}
 	followCtx, stopFollowing := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopFollowing()
 	chain, err := hq.Start(followCtx, hq.Options{Follow: cfg.HQFollow, Identities: ids, DataDir: cfg.DataDir})
@@ -82,6 +86,21 @@ func serveHQ(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- str
 	}
 	log.Info("posbox HQ stopped")
 	return nil
+}
+
+// hqName is the name of HQ's own restaurant record (its users' home),
+// in the console's header.
+const hqName = "Zentrale"
+
+// nameHQ names the record the first start made as a box's ("My
+// Restaurant") after HQ.
+func nameHQ(ctx context.Context, st *store.Store) error {
+	rs, err := st.Restaurants(ctx)
+	if err != nil || len(rs) != 1 || rs[0].Name != "My Restaurant" {
+		return err
+	}
+	_, err = st.UpdateRestaurantSettings(ctx, rs[0].ID, store.RestaurantSettings{Name: store.Of(hqName)})
+	return err
 }
 
 // hqIdentities are the keys of hq_key_file, or HQ's own key

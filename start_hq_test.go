@@ -192,6 +192,9 @@ func TestHQFollowsTwoBoxes(t *testing.T) {
 	if h := hq.call("GET", "/api/health", nil); h["mode"] != "hq" {
 		t.Fatalf("health: %v", h)
 	}
+	if r := hq.call("GET", "/api/restaurant", nil)["restaurant"].(map[string]any); r["name"] != hqName {
+		t.Errorf("HQ's own record: %v", r)
+	}
 
 	type chain struct {
 		Restaurants []map[string]any
