@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"maps"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,6 +21,7 @@ import (
 	"time"
 
 	"posbox/internal/poll"
+	"posbox/internal/replicatest"
 	"posbox/replica"
 	"posbox/store"
 )
@@ -83,14 +85,16 @@ func (c *hqClient) sell(vat map[string]string) {
 }
 
 // startBox runs a real box (serve) with a restaurant and its admin,
-// replicating to a file:// replica encrypted to HQ's key as well.
-func startBox(t *testing.T, name, repDir, hqPublic string) (*hqClient, func()) {
+// replicating to repURL encrypted to HQ's key as well.
+func startBox(t *testing.T, name, repURL, hqPublic string) (*hqClient, func()) {
 	t.Helper()
 	cfg := DefaultConfig()
 	cfg.Addr, cfg.DataDir = "127.0.0.1:0", t.TempDir()
-	cfg.ReplicaURL, cfg.ReplicaRecipients = "file://"+repDir, hqPublic
-	if err := os.MkdirAll(repDir, 0o700); err != nil {
-		t.Fatal(err)
+	cfg.ReplicaURL, cfg.ReplicaRecipients = repURL, hqPublic
+	if dir, ok := strings.CutPrefix(repURL, "file://"); ok {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := cfg.finish(); err != nil {
 		t.Fatal(err)
@@ -156,7 +160,8 @@ func objects(t *testing.T, dir string) map[string]string {
 	return out
 }
 
-// Two real boxes replicate to their folders; HQ follows both and a third
+// Two real boxes replicate, one to a folder, one to a real SFTP server;
+// HQ follows both and a third
 // replica that does not answer: it lists both boxes with their sales per
 // VAT rate and the chain's totals, the dead one as an error; a new sale
 // shows at HQ; HQ changes nothing in the replicas.
@@ -166,10 +171,13 @@ func TestHQFollowsTwoBoxes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nas := t.TempDir()
-	repA, repB := filepath.Join(nas, "nord"), filepath.Join(nas, "sued")
-	a, stopA := startBox(t, "Trattoria Nord", repA, hqKey.Recipient().String())
-	b, stopB := startBox(t, "Trattoria Süd", repB, hqKey.Recipient().String())
+	repA := filepath.Join(t.TempDir(), "nord")
+	sftpd := replicatest.SFTP(t)
+	repB := sftpd.Dir
+	urlA := "file://" + repA
+	urlB := sftpd.URL + "?key=" + url.QueryEscape(sftpd.KeyPath) + "&host-key=" + url.QueryEscape(sftpd.HostKey)
+	a, stopA := startBox(t, "Trattoria Nord", urlA, hqKey.Recipient().String())
+	b, stopB := startBox(t, "Trattoria Süd", urlB, hqKey.Recipient().String())
 	a.sell(map[string]string{"NORMAL": "10.00"})
 	a.sell(map[string]string{"NORMAL": "5.95", "REDUCED_1": "12.90"})
 	b.sell(map[string]string{"REDUCED_1": "7.00"})
@@ -177,7 +185,7 @@ func TestHQFollowsTwoBoxes(t *testing.T) {
 
 	cfg := DefaultConfig()
 	cfg.Addr, cfg.DataDir, cfg.TLS = "127.0.0.1:0", hqDir, "off"
-	cfg.HQFollow = listValue{"file://" + repA, "file://" + repB, "sftp://hq@127.0.0.1:1/posbox"}
+	cfg.HQFollow = listValue{urlA, urlB, "sftp://hq@127.0.0.1:1/posbox"}
 	if err := cfg.finish(); err != nil {
 		t.Fatal(err)
 	}
