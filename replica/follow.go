@@ -250,16 +250,19 @@ func (f *Follower) removeCopy() {
 	f.mu.Unlock()
 }
 
-func (f *Follower) failed(err error) {
+// failed records err; changed says it differs from the error before.
+func (f *Follower) failed(err error) (changed bool) {
 	if err == nil || errors.Is(err, context.Canceled) {
-		return
+		return false
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.st.LastError == "" {
 		f.st.ErrorSince = time.Now()
 	}
+	changed = f.st.LastError != err.Error()
 	f.st.LastError = err.Error()
+	return changed
 }
 
 func fileExists(p string) bool {

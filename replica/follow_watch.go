@@ -298,7 +298,9 @@ func stampOf(ctx context.Context, bc litestream.ReplicaClient, cc *cryptClient, 
 
 // errorTap passes Litestream's log on (its per-poll notes as debug) and
 // records its errors in the follower's status: the follow loop logs a
-// failed poll and goes on, it hands no error out.
+// failed poll and goes on, it hands no error out. An error the same as
+// the one before goes on as debug: a replica away for an hour is one
+// error line, not one a second.
 type errorTap struct {
 	slog.Handler
 	f *Follower
@@ -312,7 +314,9 @@ func (t *errorTap) Handle(ctx context.Context, r slog.Record) error {
 	if r.Level >= slog.LevelError {
 		r.Attrs(func(a slog.Attr) bool {
 			if a.Key == "err" || a.Key == "error" {
-				t.f.failed(errors.New(a.Value.String()))
+				if !t.f.failed(errors.New(a.Value.String())) {
+					r.Level = slog.LevelDebug
+				}
 				return false
 			}
 			return true
