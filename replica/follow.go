@@ -103,15 +103,40 @@ func (f *Follower) Status() FollowStatus {
 // it; fn opens the copy read-only and closes it before it returns.
 // ErrNotReady before the first restore finished.
 func (f *Follower) Read(fn func(path string) error) error {
-	if err := f.prepareCopy(); err != nil {
-		return err
+	for range 2 {
+		f.apply.RLock()
+		marked, err := f.readable()
+		if err == nil && marked {
+			defer f.apply.RUnlock()
+			return fn(f.dest)
+		}
+		f.apply.RUnlock()
+		if err != nil {
+			return err
+		}
+		if err := f.prepareCopy(); err != nil {
+			return err
+		}
 	}
-	f.apply.RLock()
-	defer f.apply.RUnlock()
+	return ErrNotReady // restored afresh twice meanwhile
+}
+
+// readable reports whether the copy is marked for readers (prepareCopy);
+// ErrNotReady without a copy.
+func (f *Follower) readable() (bool, error) {
 	if !fileExists(litestream.TXIDPath(f.dest)) {
-		return ErrNotReady
+		return false, ErrNotReady
 	}
-	return fn(f.dest)
+	file, err := os.Open(f.dest)
+	if err != nil {
+		return false, err
+	}
+	defer file.Close()
+	var b [2]byte
+	if _, err := file.ReadAt(b[:], 18); err != nil {
+		return false, err
+	}
+	return b == [2]byte{1, 1}, nil
 }
 
 // prepareCopy marks a fresh copy as a rollback-journal database: the
