@@ -63,6 +63,11 @@ type Config struct {
 	// replica object is encrypted to besides the box's recovery key.
 	ReplicaRecipients string
 
+	// HQFollow are the replica URLs posbox hq follows; HQKeyFiles the age
+	// identity files it reads them with (start_hq.go, docs/HQ.md).
+	HQFollow   listValue
+	HQKeyFiles listValue
+
 	// File is the config file read (--config), absolute; empty for none.
 	File string
 }
@@ -132,6 +137,8 @@ func (c *Config) settings() []setting {
 		{"tls_key_file", "private key (PEM) of tls_cert_file", (*stringValue)(&c.TLSKeyFile)},
 		{"replica_url", "where the database is replicated, encrypted: file:///mnt/nas/posbox, sftp://user@host:port/path, s3://bucket/prefix (empty: no replication)", (*stringValue)(&c.ReplicaURL)},
 		{"replica_recipients", "age public keys (age1..., comma-separated) the replica is encrypted to besides DATA_DIR/replica.key", (*stringValue)(&c.ReplicaRecipients)},
+		{"hq_follow", "posbox hq only: a box's replica URL to follow; one line each, or separated by spaces (docs/HQ.md)", &c.HQFollow},
+		{"hq_key_file", "posbox hq only: an age key file that opens the boxes' replicas (default: DATA_DIR/hq.key, made by posbox hq key)", &c.HQKeyFiles},
 	}
 }
 

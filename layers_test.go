@@ -24,6 +24,7 @@ var layerRules = map[string][]string{
 	"posbox/backup":          {"posbox/store", "posbox/tse"},
 	"posbox/boxtls":          {"posbox/internal/secretfile"},
 	"posbox/replica":         {"posbox/internal/secretfile"},
+	"posbox/hq":              {"posbox/replica", "posbox/store"},
 	"posbox/internal/":       {},
 	"posbox/migrations":      {},
 	"posbox/console":         {},

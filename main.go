@@ -101,6 +101,14 @@ func commandTable() []command {
 			run: func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 				return cmdReplica(ctx, args, stdout, stderr)
 			}},
+		{name: "hq", synopsis: "hq [--listen HOST:PORT] [--data-dir DIR] [--config FILE] --follow URL [--key-file F] ... | hq key",
+			summary: "Run HQ mode: follow the replicas of a chain's boxes read-only (--follow and --key-file repeatable, or hq_follow and hq_key_file), " +
+				"never writing to a box, and serve the chain's console and GET /api/hq/restaurants: per restaurant today's sales per VAT rate, " +
+				"who is clocked in, this week's hours, the TSE's health, open outages and how old HQ's copy is. HQ has its own users (first admin as on a box). " +
+				"hq key makes and prints HQ's public key for the boxes' replica_recipients.",
+			run: func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+				return cmdHQ(ctx, args, stdout, stderr)
+			}},
 		{name: "archive", synopsis: "archive copy [--data-dir DIR] [--config FILE] DEST",
 			summary: "Copy the TSE archive (DATA_DIR/archive/tse: the verified TAR exports the tax office asks for, and their .sha256 files) " +
 				"into the existing folder DEST, e.g. a USB stick at an audit. Each file is checked against its SHA-256 before and after; " +

@@ -42,4 +42,8 @@
 //   - restore_files.go: RestoreDataDir: the database and every file of
 //     the newest manifest, each checked, staged and renamed into an empty
 //     folder; the config into restored-config/.
+//   - follow.go, follow_watch.go: Follow, a read-only copy kept current
+//     from a replica (HQ, docs/HQ.md): Litestream's follow mode, a lock
+//     readers share with it, the copy's age, a fresh restore when the
+//     replica no longer continues it; follow_key.go: HQ's key.
 package replica

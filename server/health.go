@@ -14,6 +14,9 @@ type healthJSON struct {
 	// TLSFingerprint is the SHA-256 of the HTTPS certificate (null when
 	// the appliance serves plain HTTP behind a proxy).
 	TLSFingerprint *string `json:"tls_fingerprint"`
+	// Mode is "box", or "hq" for posbox hq (docs/HQ.md): the console shows
+	// the chain's page there.
+	Mode string `json:"mode"`
 }
 
 // health answers GET /api/health: 200 once the database answers; 503
@@ -24,5 +27,5 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request, _ httprouter.Par
 		return errHTTP(eUnavailable, "the database is not available")
 	}
 	return writeJSON(w, http.StatusOK, healthJSON{Status: "ok", Version: s.cfg.Version, Build: s.cfg.Build,
-		TLSFingerprint: strPtr(s.cfg.TLSFingerprint)})
+		TLSFingerprint: strPtr(s.cfg.TLSFingerprint), Mode: s.mode()})
 }

@@ -23,6 +23,10 @@ func (s *Server) routes(r *httprouter.Router) {
 	s.route(r, "PUT", "/api/users/:id", adminOnly, s.updateUser)
 	s.route(r, "DELETE", "/api/users/:id", adminOnly, s.deleteUser)
 
+	// HQ mode (posbox hq, docs/HQ.md): only the routes above from health to
+	// users, and this; a box answers 404 here.
+	s.route(r, "GET", "/api/hq/restaurants", adminOnly, s.hqRestaurants)
+
 	// Shifts and time entries
 	s.route(r, "POST", "/api/shifts/clock-in", anyUser, s.clockIn)
 	s.route(r, "POST", "/api/shifts/clock-out", anyUser, s.clockOut)

@@ -32,6 +32,9 @@ type Config struct {
 	// Replica is the database's replication off the box (package
 	// replica, adapted by main); nil when replica_url is unset.
 	Replica Replica
+	// HQ is the chain's view (package hq, adapted by main); set only by
+	// posbox hq, which puts the server in HQ mode (server/hq.go).
+	HQ HQ
 	// Notifier sends test notifications (package notify's Dispatcher).
 	Notifier Notifier
 	// DSFinVK builds the DSFinV-K export (package fiscal/dsfinvk's
@@ -163,7 +166,7 @@ const (
 // route registers one handler with its access rule.
 func (s *Server) route(r *httprouter.Router, method, path string, a access, h handlerFunc) {
 	s.registered = append(s.registered, registeredRoute{method, path, a})
-	r.Handle(method, path, func(w http.ResponseWriter, req *http.Request, p httprouter.Params) {
+	r.Handle(method, path, s.gateMode(path, func(w http.ResponseWriter, req *http.Request, p httprouter.Params) {
 		defer drainBody(w, req.Body)
 		if a != public {
 			ctx, err := s.authenticate(req, a)
@@ -180,7 +183,7 @@ func (s *Server) route(r *httprouter.Router, method, path string, a access, h ha
 		if err := h(w, req, p); err != nil {
 			s.writeError(w, req, err)
 		}
-	})
+	}))
 }
 
 // noSniff tells browsers to take every answer as the type it says.

@@ -1,6 +1,6 @@
 // The console: boot, layout, routing and the session. Pages are modules
 // under pages/, loaded when first opened.
-import { t, initLang, setLang, lang } from './i18n.js';
+import { t, initLang, setLang, lang, addStrings } from './i18n.js';
 import * as api from './api.js';
 import { setZone } from './format.js';
 import { h, clear, toast, errorText } from './ui.js';
@@ -21,6 +21,16 @@ const pages = {
   // Reached from the dashboard's prompt only, not from the menu.
   '/recovery-sheet': { nav: 'sheet.title', hidden: true, load: () => import('./pages/recovery_sheet.js') },
 };
+
+// HQ mode (posbox hq, GET /api/health's mode): the chain's page, HQ's own
+// users and one's account; the box's pages have no data there.
+const hqPages = {
+  '/': { nav: 'nav.hq', load: () => import('./pages/hq.js') },
+  '/users': pages['/users'],
+  '/account': pages['/account'],
+};
+addStrings({ de: { 'nav.hq': 'Alle Standorte' }, en: { 'nav.hq': 'All locations' } });
+const table = () => (session && session.hq ? hqPages : pages);
 
 const RETURN = 'posbox.return';
 const app = document.getElementById('app');
@@ -47,9 +57,10 @@ async function render() {
     try {
       // The dashboard says whether the simulator signs (a banner on every
       // page); staff get 403 there and are turned away below.
-      const [me, rest, dash] = await Promise.all([api.get('/api/auth/me'), api.get('/api/restaurant'),
-        api.get('/api/dashboard').catch(() => null)]);
-      session = { me: me.user, restaurant: rest.restaurant, simulated: !!(dash && dash.dashboard.tse && dash.dashboard.tse.simulated) };
+      const [me, rest, health] = await Promise.all([api.get('/api/auth/me'), api.get('/api/restaurant'), api.get('/api/health')]);
+      const hq = health.mode === 'hq';
+      const dash = hq ? null : await api.get('/api/dashboard').catch(() => null);
+      session = { me: me.user, restaurant: rest.restaurant, hq, simulated: !!(dash && dash.dashboard.tse && dash.dashboard.tse.simulated) };
       setZone(session.restaurant.timezone);
     } catch (err) {
       clear(app, h('main', { id: 'main', class: 'boot-error' }, h('p', { role: 'alert' }, errorText(err))));
@@ -63,8 +74,8 @@ async function render() {
   if (path === '/login') { history.replaceState(null, '', '/'); return render(); }
   // A password someone else set: her own first, nothing else until then.
   if (session.me.must_change_password && path !== '/account') { history.replaceState(null, '', '/account'); return render(); }
-  const page = pages[path] || pages['/'];
-  if (!pages[path]) history.replaceState(null, '', '/');
+  const page = table()[path] || table()['/'];
+  if (!table()[path]) history.replaceState(null, '', '/');
   const main = layout(page);
   const mod = await page.load();
   document.title = `${t(page.nav)} · ${session.restaurant.name} · posbox`;
@@ -89,7 +100,7 @@ function signedIn(tok, me) {
 
 // layout draws the header and navigation and returns the empty main.
 function layout(page) {
-  const links = Object.entries(pages).filter(([path, p]) => !p.hidden && (!session.me.must_change_password || path === '/account')).map(([path, p]) => h('li', {},
+  const links = Object.entries(table()).filter(([path, p]) => !p.hidden && (!session.me.must_change_password || path === '/account')).map(([path, p]) => h('li', {},
     h('a', { href: path, 'aria-current': p === page ? 'page' : null, onclick: (e) => { e.preventDefault(); closeMenu(); navigate(path); } }, t(p.nav))));
   const langSwitch = h('div', { class: 'lang', role: 'group', 'aria-label': t('nav.language') },
     ['de', 'en'].map((l) => h('button', { type: 'button', class: 'link', lang: l, 'aria-pressed': String(lang() === l),
