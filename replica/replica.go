@@ -27,6 +27,14 @@ type Options struct {
 	// CallTimeout is the longest a call to the replica may go without
 	// progress before it is abandoned as hung (bound.go); 30 s when zero.
 	CallTimeout time.Duration
+	// BacklogMax bounds the local backlog while the replica is away
+	// (DefaultBacklogMax when zero; never more than half the free space);
+	// past it the backlog is given up (bound_backlog.go).
+	BacklogMax int64
+	// BacklogCheck is how often the bound is checked (10 s when zero);
+	// RejoinAfter how long a given-up backlog waits before the replica is
+	// tried again (30 s when zero, doubling while it keeps failing).
+	BacklogCheck, RejoinAfter time.Duration
 }
 
 // Status is what the owner needs to know about replication.
@@ -42,6 +50,13 @@ type Status struct {
 	// the replica from the database (to the millisecond): every commit
 	// made before it is on the replica.
 	ReplicatedThrough time.Time `json:"replicated_through,omitzero"`
+	// BacklogLimit is the bound on the local backlog (bound_backlog.go);
+	// BacklogGivenUpAt, when set, is when a backlog that outgrew it was
+	// given up (BacklogGivenUpBytes of it): the replica holds an older
+	// state until the complete copy that follows is uploaded.
+	BacklogLimit        int64     `json:"backlog_limit"`
+	BacklogGivenUpAt    time.Time `json:"backlog_given_up_at,omitzero"`
+	BacklogGivenUpBytes int64     `json:"backlog_given_up_bytes,omitempty"`
 }
 
 // health records the outcome of uploads and failures to reach the
