@@ -62,6 +62,12 @@ type Config struct {
 	// ReplicaRecipients are age public keys (comma-separated) every
 	// replica object is encrypted to besides the box's recovery key.
 	ReplicaRecipients string
+	// ReplicaStallAfter is how long uploads may fail before
+	// replication_stalled is raised; ReplicaBacklogMaxMB bounds the local
+	// backlog while the replica is away (docs/REPLICATION.md, "Offline
+	// for days").
+	ReplicaStallAfter   time.Duration
+	ReplicaBacklogMaxMB int
 
 	// File is the config file read (--config), absolute; empty for none.
 	File string
@@ -87,6 +93,8 @@ func DefaultConfig() Config {
 		TSEArchiveTime:      "04:30",
 		BackupKeep:          7,
 		TLS:                 "auto",
+		ReplicaStallAfter:   time.Hour,
+		ReplicaBacklogMaxMB: 2048,
 	}
 }
 
@@ -132,6 +140,8 @@ func (c *Config) settings() []setting {
 		{"tls_key_file", "private key (PEM) of tls_cert_file", (*stringValue)(&c.TLSKeyFile)},
 		{"replica_url", "where the database is replicated, encrypted: file:///mnt/nas/posbox, sftp://user@host:port/path, s3://bucket/prefix (empty: no replication)", (*stringValue)(&c.ReplicaURL)},
 		{"replica_recipients", "age public keys (age1..., comma-separated) the replica is encrypted to besides DATA_DIR/replica.key", (*stringValue)(&c.ReplicaRecipients)},
+		{"replica_stall_after", "how long uploads to the replica may fail before replication_stalled is raised", (*durationValue)(&c.ReplicaStallAfter)},
+		{"replica_backlog_max_mb", "most MB of changes kept on the box while the replica is away (never more than half the free space); past it they are given up and a complete copy goes up once the replica answers", (*intValue)(&c.ReplicaBacklogMaxMB)},
 	}
 }
 

@@ -27,7 +27,7 @@ func (c *Config) checkReplica() error {
 	if _, err := replica.ParseRecipients(c.ReplicaRecipients); err != nil {
 		return err
 	}
-	return nil
+	return c.checkReplicaStall()
 }
 
 // startReplica replicates the database to cfg.ReplicaURL, encrypted to
@@ -55,7 +55,7 @@ func startReplica(ctx context.Context, st *store.Store, cfg Config, log *slog.Lo
 			"key_file", replica.KeyFile, "public_key", id.Recipient().String())
 	}
 	rep, err := replica.Start(ctx, st.Path(), replica.Options{URL: cfg.ReplicaURL, Identity: id, Recipients: recips,
-		Logger: log.With("area", "replica")})
+		Logger: log.With("area", "replica"), BacklogMax: int64(cfg.ReplicaBacklogMaxMB) << 20})
 	if err != nil {
 		log.Error("replication did not start; the box works on without it until the next start", "url", url, "err", err)
 		return nil, nil

@@ -375,7 +375,7 @@ func componentSchemas() jobj {
 		sIfThen("channel", "webhook", jo("properties", jo("destination", jo("format", "uri", "pattern", "^[Hh][Tt][Tt][Pp][Ss]?://", "maxLength", 2048))), nil),
 	}
 	destination := sStr("One bare email address (`email`), an E.164 number `^\\+[1-9][0-9]{6,14}$` (`sms`), or an absolute http or https URL (`webhook`).", "minLength", 1)
-	eventType := sStr("Open list; the appliance's own: `shift_change`, `clock_in`, `clock_out`, `discount_exhausted`, `tse_error`, `tse_recovered`, `tse_certificate_expiring`, `daily_report`, `labour_law_warning`, `time_entry_open_too_long`.", "pattern", eventPattern)
+	eventType := sStr("Open list; the appliance's own: `shift_change`, `clock_in`, `clock_out`, `discount_exhausted`, `tse_error`, `tse_recovered`, `tse_certificate_expiring`, `daily_report`, `labour_law_warning`, `time_entry_open_too_long`, `replication_stalled`, `replication_recovered`.", "pattern", eventPattern)
 
 	discountProps := func(create bool) []prop {
 		r := func(name string, s jobj) prop {
