@@ -107,5 +107,6 @@ func (v *replicaState) ReplicaStatus() server.ReplicaStatus {
 	st := v.rep.Status()
 	out.ReplicatedAt, out.LagSeconds, out.BacklogFiles, out.BacklogBytes = st.ReplicatedAt, st.LagSeconds, st.BacklogFiles, st.BacklogBytes
 	out.LastError, out.ErrorSince = st.LastError, st.ErrorSince
+	out.BacklogLimit, out.BacklogGivenUpAt = st.BacklogLimit, st.BacklogGivenUpAt
 	return out
 }
