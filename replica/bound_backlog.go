@@ -28,6 +28,11 @@ const (
 	defaultRejoinAfter  = 30 * time.Second
 	maxRejoinWait       = time.Hour
 	giveUpClose         = 10 * time.Second // Litestream's close, its last upload tried once
+	// diskFloor: with less free space than this Litestream stops, replica
+	// or not. It could not stage its files anyway, and while its copies
+	// fail it holds a read transaction that keeps SQLite from
+	// checkpointing: the WAL would grow into the last free bytes.
+	diskFloor = 64 << 20
 )
 
 var errBacklogGivenUp = errors.New("replica: the backlog was given up; replication resumes with a complete copy once the replica answers")
@@ -38,6 +43,7 @@ type backlogState struct {
 	givenUpAt time.Time // the last backlog given up, until the replica is whole again
 	givenUp   int64     // its size
 	resume    ltx.TXID  // after a rejoin: the fresh copy's transaction
+	allowance int64     // the fresh copy's size, allowed beyond the bound until it is up
 	nextTry   time.Time // when to try the replica again while given up
 	wait      time.Duration
 	stop      context.CancelFunc
@@ -101,7 +107,7 @@ func (r *Replicator) wholeAgainLocked() {
 		return
 	}
 	r.log.Info("the replica is whole again: the complete copy of the database is uploaded", "given_up_at", b.givenUpAt)
-	b.givenUpAt, b.givenUp, b.resume, b.wait = time.Time{}, 0, 0, 0
+	b.givenUpAt, b.givenUp, b.resume, b.wait, b.allowance = time.Time{}, 0, 0, 0, 0
 }
 
 // checkBacklog gives the backlog up when it outgrew its bound while the
@@ -109,7 +115,7 @@ func (r *Replicator) wholeAgainLocked() {
 func (r *Replicator) checkBacklog(ctx context.Context) {
 	r.mu.Lock()
 	r.wholeAgainLocked()
-	db, nextTry := r.db, r.backlog.nextTry
+	db, nextTry, allowance := r.db, r.backlog.nextTry, r.backlog.allowance
 	r.mu.Unlock()
 	if db == nil {
 		if !r.now().Before(nextTry) {
@@ -128,8 +134,11 @@ func (r *Replicator) checkBacklog(ctx context.Context) {
 	r.mu.Unlock()
 	var st Status
 	r.health.status(&st)
-	if used > limit && st.LastError != "" {
-		r.giveUp(ctx, used, limit)
+	switch {
+	case free >= 0 && free < diskFloor:
+		r.giveUp(ctx, used, fmt.Errorf("replication stopped: the disk is nearly full (%d bytes free); the box sells on, and a complete copy goes up once there is room again", free))
+	case used > limit+allowance && st.LastError != "":
+		r.giveUp(ctx, used, fmt.Errorf("replica unreachable too long: %d bytes of changes not yet uploaded outgrew the bound of %d bytes and were given up to keep the disk free; a complete copy goes up once the replica answers", used, limit))
 	}
 }
 
@@ -138,7 +147,7 @@ func (r *Replicator) checkBacklog(ctx context.Context) {
 // Litestream is stopped, and the replica keeps the consistent state it
 // had. Tries to reach it again wait 30 s, doubling with each backlog
 // given up in a row, up to an hour.
-func (r *Replicator) giveUp(ctx context.Context, used, limit int64) {
+func (r *Replicator) giveUp(ctx context.Context, used int64, why error) {
 	r.mu.Lock()
 	st, db := r.store, r.db
 	r.db, r.rep, r.store = nil, nil, nil
@@ -156,9 +165,8 @@ func (r *Replicator) giveUp(ctx context.Context, used, limit int64) {
 	if err := os.RemoveAll(db.LTXDir()); err != nil {
 		r.log.Error("replica: removing the backlog", "dir", db.LTXDir(), "err", err)
 	}
-	r.health.failed(fmt.Errorf("replica unreachable too long: %d bytes of changes not yet uploaded outgrew the bound of %d bytes and were given up to keep the disk free; a complete copy goes up once the replica answers", used, limit))
-	r.log.Warn("replica unreachable too long: the local backlog outgrew its bound and is given up; the box sells on, and a complete copy of the database goes up once the replica answers",
-		"backlog_bytes", used, "limit_bytes", limit, "retry_in", wait)
+	r.health.failed(why)
+	r.log.Warn("replica: the local backlog is given up", "why", why.Error(), "backlog_bytes", used, "retry_in", wait)
 }
 
 func (r *Replicator) rejoinAfter() time.Duration {
@@ -171,11 +179,11 @@ func (r *Replicator) rejoinAfter() time.Duration {
 // rejoin starts Litestream again once the replica answers, seeded so
 // that its first upload is a complete copy of the database.
 func (r *Replicator) rejoin(ctx context.Context) {
-	e := r.newEngine()
-	var err error
-	if r.fc != nil {
+	size, err := r.roomForACopy()
+	if err == nil && r.fc != nil {
 		err = folderGuard{root: r.fc.Path()}.check()
 	}
+	e := r.newEngine()
 	var resume ltx.TXID
 	if err == nil {
 		resume, err = seedFromReplica(ctx, r.client, e.db, r.path)
@@ -187,11 +195,29 @@ func (r *Replicator) rejoin(ctx context.Context) {
 	defer r.mu.Unlock()
 	if err != nil {
 		r.backlog.nextTry = r.now().Add(r.backlog.wait)
-		r.log.Info("replica still unreachable; the backlog stays given up", "err", err, "retry_in", r.backlog.wait)
+		r.log.Info("replication not resumed yet; the backlog stays given up", "err", err, "retry_in", r.backlog.wait)
 		return
 	}
-	r.backlog.resume = resume
+	r.backlog.resume, r.backlog.allowance = resume, size
 	r.log.Info("replica answers again: uploading a complete copy of the database", "txid", resume.String())
+}
+
+// roomForACopy returns the size of a complete copy of the database
+// (Litestream stages it locally, and the bound allows for it until it is
+// up: a database larger than the bound would otherwise be given up again
+// and again), or an error while the disk cannot take it and the floor.
+func (r *Replicator) roomForACopy() (int64, error) {
+	var size int64
+	for _, p := range []string{r.path, r.path + "-wal"} {
+		if fi, err := os.Stat(p); err == nil {
+			size += fi.Size()
+		}
+	}
+	free, err := freeSpace(filepath.Dir(r.path))
+	if err == nil && free < size+diskFloor {
+		return 0, fmt.Errorf("the disk has %d bytes free, too few for a complete copy of the database (%d bytes)", free, size)
+	}
+	return size, nil
 }
 
 // seedFromReplica prepares Litestream's local state so that its next

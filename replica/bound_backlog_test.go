@@ -87,10 +87,12 @@ func TestBacklogOverItsBoundIsGivenUp(t *testing.T) {
 
 	back()
 	insert(t, db, next, next+10)
+	next += 10
 	poll.Until(t, 60*time.Second, "the replica to be whole again", func() bool {
 		st := r.Status()
 		return st.BacklogGivenUpAt.IsZero() && st.LastError == ""
 	})
+	insert(t, db, next, next+1)
 	waitReplicated(t, r)
 	want := rows(t, dbPath)
 	restoreEquals(t, "file://"+repDir, key, want)
