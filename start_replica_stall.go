@@ -57,7 +57,7 @@ func raiseStall(ctx context.Context, st *store.Store, c replica.StallChange) err
 	if c.Stalled {
 		typ = store.EventReplicationStalled
 		data = map[string]any{"url": c.URL, "since": c.Since, "last_error": c.LastError,
-			"backlog_bytes": c.BacklogBytes, "backlog_given_up": c.BacklogGivenUp}
+			"backlog_bytes": c.BacklogBytes, "backlog_given_up": c.BacklogGivenUp, "disk_nearly_full": c.DiskNearlyFull}
 		if !c.ReplicatedAt.IsZero() {
 			data["replicated_at"] = c.ReplicatedAt
 		}

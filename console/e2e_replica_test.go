@@ -108,6 +108,7 @@ func TestConsoleReplicaStates(t *testing.T) {
 		t.Errorf("English card %q", got)
 	}
 	b.clickText("header .lang button", "DE")
+	b.wait("the German page", `document.querySelector('#replica')?.innerText.includes('Datensicherung') && document.querySelector('.page-head button.secondary') !== null`)
 
 	// Away for days: the backlog outgrew its bound and was given up.
 	givenUp := time.Date(2026, 11, 26, 9, 30, 0, 0, time.UTC)
@@ -132,4 +133,17 @@ func TestConsoleReplicaStates(t *testing.T) {
 	b.clickText("header .lang button", "EN")
 	b.wait("English given-up card", `document.querySelector('#replica').innerText.includes('complete new copy')`)
 	b.clickText("header .lang button", "DE")
+	b.wait("the German page", `document.querySelector('#replica')?.innerText.includes('Datensicherung') && document.querySelector('.page-head button.secondary') !== null`)
+
+	// The box's own disk nearly full: said so, not blamed on the target.
+	fake.set(func() server.ReplicaStatus {
+		return server.ReplicaStatus{URL: "sftp://backup@nas.local:22/posbox", ReplicatedAt: givenUp.Add(-time.Minute),
+			LastError: "replication stopped: the disk is nearly full (50331648 bytes free); the box sells on", ErrorSince: givenUp,
+			BacklogLimit: 20 << 20, BacklogGivenUpAt: givenUp}
+	})
+	b.click(".page-head button.secondary")
+	b.wait("the full-disk state", `document.querySelector('#replica').innerText.includes('fast voll')`)
+	if got := b.text("#replica"); strings.Contains(got, "Ziel war zu lange") || !strings.Contains(got, "Bitte Platz schaffen") {
+		t.Errorf("full-disk card %q", got)
+	}
 }

@@ -249,6 +249,10 @@ var subjects = map[string]func(v view, typ string) string{
 			fmt.Sprintf("TSE reachable again: outage %s to %s, %s receipts without TSE", v.when("started_at"), v.when("ended_at"), v.s("affected_transactions")))
 	},
 	"replication_stalled": func(v view, _ string) string {
+		if v.get("disk_nearly_full") == true {
+			return v.pick("Datensicherung außer Haus angehalten: Der Speicher dieses Geräts ist fast voll - bitte Platz schaffen!",
+				"Off-site copy stopped: this box's storage is nearly full - please free some space!")
+		}
 		if v.get("backlog_given_up") == true {
 			return v.pick(
 				fmt.Sprintf("Datensicherung außer Haus: Ziel seit %s nicht erreichbar, der Rückstand wurde verworfen, damit der Speicher nicht vollläuft - bitte Ziel prüfen!", v.when("since")),

@@ -35,6 +35,10 @@ const (
 	diskFloor = 64 << 20
 )
 
+// diskFullText begins the error a backlog given up for the disk floor
+// records; StallWatcher tells it apart by it.
+const diskFullText = "replication stopped: the disk is nearly full"
+
 var errBacklogGivenUp = errors.New("replica: the backlog was given up; replication resumes with a complete copy once the replica answers")
 
 // backlogState is the bound's side of the Replicator, guarded by its mu.
@@ -136,7 +140,7 @@ func (r *Replicator) checkBacklog(ctx context.Context) {
 	r.health.status(&st)
 	switch {
 	case free >= 0 && free < diskFloor:
-		r.giveUp(ctx, used, fmt.Errorf("replication stopped: the disk is nearly full (%d bytes free); the box sells on, and a complete copy goes up once there is room again", free))
+		r.giveUp(ctx, used, fmt.Errorf(diskFullText+" (%d bytes free); the box sells on, and a complete copy goes up once there is room again", free))
 	case used > limit+allowance && st.LastError != "":
 		r.giveUp(ctx, used, fmt.Errorf("replica unreachable too long: %d bytes of changes not yet uploaded outgrew the bound of %d bytes and were given up to keep the disk free; a complete copy goes up once the replica answers", used, limit))
 	}

@@ -3,6 +3,7 @@ package replica
 import (
 	"context"
 	"log/slog"
+	"strings"
 	"time"
 )
 
@@ -23,6 +24,9 @@ type StallChange struct {
 	// BacklogGivenUp: the backlog outgrew its bound and was given up; the
 	// replica holds an older state until a complete copy goes up.
 	BacklogGivenUp bool
+	// DiskNearlyFull: it was given up because the box's disk is nearly
+	// full, whatever the replica does.
+	DiskNearlyFull bool
 	At             time.Time // when noticed
 }
 
@@ -67,7 +71,8 @@ func (w *StallWatcher) Check(ctx context.Context) {
 	}
 	s := w.Status()
 	c := StallChange{URL: s.URL, Since: s.ErrorSince, ReplicatedAt: s.ReplicatedAt, LastError: s.LastError,
-		BacklogBytes: s.BacklogBytes, BacklogGivenUp: !s.BacklogGivenUpAt.IsZero(), At: now()}
+		BacklogBytes: s.BacklogBytes, BacklogGivenUp: !s.BacklogGivenUpAt.IsZero(), At: now(),
+		DiskNearlyFull: strings.HasPrefix(s.LastError, diskFullText)}
 	if !w.stalled {
 		failing := s.LastError != "" && !s.ErrorSince.IsZero()
 		if !failing || (c.At.Sub(s.ErrorSince) < after && !c.BacklogGivenUp) {

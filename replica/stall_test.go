@@ -77,7 +77,17 @@ func TestBacklogGivenUpIsAStallAtOnce(t *testing.T) {
 	w := c.watcher()
 	w.Check(context.Background())
 	w.Check(context.Background())
-	if len(c.raised) != 1 || !c.raised[0].BacklogGivenUp {
+	if len(c.raised) != 1 || !c.raised[0].BacklogGivenUp || c.raised[0].DiskNearlyFull {
 		t.Fatalf("want one stall naming the backlog given up, got %+v", c.raised)
+	}
+}
+
+func TestDiskNearlyFullIsToldApart(t *testing.T) {
+	t0 := time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)
+	c := &stallClock{now: t0}
+	c.st = Status{LastError: diskFullText + " (1000 bytes free)", ErrorSince: t0, BacklogGivenUpAt: t0}
+	c.watcher().Check(context.Background())
+	if len(c.raised) != 1 || !c.raised[0].DiskNearlyFull {
+		t.Fatalf("want one stall naming the full disk, got %+v", c.raised)
 	}
 }

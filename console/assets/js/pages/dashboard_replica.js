@@ -18,6 +18,7 @@ addStrings({
     'rep.backlog': 'Noch nicht übertragen', 'rep.backlog_value': '{files} Dateien, {size}', 'rep.backlog_one': '1 Datei, {size}',
     'rep.current': 'Alles übertragen', 'rep.limit': 'Grenze {size}', 'rep.dropped': 'verworfen, eine vollständige Kopie folgt',
     'rep.given_up': 'Das Ziel war zu lange nicht erreichbar: Am {time} wurden die noch nicht übertragenen Änderungen auf diesem Gerät verworfen, damit der Speicher nicht vollläuft. Die Kasse arbeitet normal weiter. Sobald das Ziel wieder erreichbar ist, wird automatisch eine vollständige neue Kopie übertragen.',
+    'rep.given_up_disk': 'Der Speicher dieses Geräts ist fast voll: Am {time} wurde die Sicherung angehalten und die noch nicht übertragenen Änderungen verworfen. Die Kasse arbeitet normal weiter. Bitte Platz schaffen; danach wird automatisch eine vollständige neue Kopie übertragen.',
     'rep.unsafe_error': 'Die Kopie außer Haus schlägt seit {time} fehl. Neue Daten liegen nur auf diesem Gerät und sind nicht gesichert.',
     'rep.unsafe_lag': 'Die neuesten Änderungen warten seit {duration} auf die Übertragung: Sie sind nur auf diesem Gerät.',
     'rep.first': 'Die erste Kopie ist noch nicht übertragen.',
@@ -25,6 +26,7 @@ addStrings({
     'rep.why_denied': 'Das Ziel lehnt den Zugang ab. Bitte Benutzer, Passwort oder Schlüssel prüfen.',
     'rep.why_missing': 'Der Zielordner fehlt. Ist das Laufwerk eingebunden?',
     'rep.why_full': 'Am Ziel ist kein Platz mehr frei.',
+    'rep.why_box_full': 'Der Speicher dieses Geräts ist fast voll.',
     'rep.why_hung': 'Das Ziel antwortet nicht mehr. Hängt das NAS oder der Server, oder ist die Verbindung gestört?',
     'rep.why_not_started': 'Die Sicherung ist beim Start nicht angelaufen; sie wird beim nächsten Start erneut versucht (siehe Protokoll).',
     'rep.why_other': 'Die Übertragung ist fehlgeschlagen.',
@@ -41,6 +43,7 @@ addStrings({
     'rep.backlog': 'Not yet sent', 'rep.backlog_value': '{files} files, {size}', 'rep.backlog_one': '1 file, {size}',
     'rep.current': 'All sent', 'rep.limit': 'limit {size}', 'rep.dropped': 'dropped, a complete copy follows',
     'rep.given_up': 'The target was unreachable for too long: on {time} the changes not yet sent were dropped on this box so that its storage does not fill up. The till works on as usual. As soon as the target can be reached again, a complete new copy is sent automatically.',
+    'rep.given_up_disk': 'This box\'s storage is nearly full: on {time} the copy was stopped and the changes not yet sent were dropped. The till works on as usual. Please free some space; a complete new copy is then sent automatically.',
     'rep.unsafe_error': 'The off-site copy has been failing since {time}. New data is on this box only and not safe.',
     'rep.unsafe_lag': 'The latest changes have been waiting {duration} to be sent: they are on this box only.',
     'rep.first': 'The first copy has not been sent yet.',
@@ -48,6 +51,7 @@ addStrings({
     'rep.why_denied': 'The target refuses access. Please check the user, password or key.',
     'rep.why_missing': 'The target folder is missing. Is the drive mounted?',
     'rep.why_full': 'The target has no space left.',
+    'rep.why_box_full': 'This box\'s storage is nearly full.',
     'rep.why_hung': 'The target no longer answers. Is the NAS or server stuck, or the connection disturbed?',
     'rep.why_not_started': 'The copy did not start with the box; it is tried again at the next start (see the log).',
     'rep.why_other': 'Sending failed.',
@@ -63,6 +67,7 @@ const LAG_LIMIT = 300;
 // WHY maps the replica client's error text to plain words.
 const WHY = [
   [/did not start/i, 'rep.why_not_started'],
+  [/disk is nearly full/i, 'rep.why_box_full'],
   [/not answering|no progress/i, 'rep.why_hung'],
   [/no space|quota|disk full|EntityTooLarge/i, 'rep.why_full'],
   [/permission denied|access ?denied|unable to authenticate|auth|forbidden|invalidaccesskey|signaturedoesnotmatch|\b40[13]\b/i, 'rep.why_denied'],
@@ -114,7 +119,8 @@ export function replicaCard(res) {
   card.dataset.state = state;
   card.append(h('p', {}, state === 'bad' ? badge(t('rep.bad'), 'bad') : state === 'ok' ? badge(t('rep.ok'), 'ok') : badge(t('rep.waiting'), 'warn')));
   if (r.backlog_given_up_at) {
-    card.append(h('p', { class: 'notice bad', id: 'replica-given-up' }, t('rep.given_up', { time: fmtDateTime(r.backlog_given_up_at) })));
+    const which = /disk is nearly full/i.test(r.last_error || '') ? 'rep.given_up_disk' : 'rep.given_up';
+    card.append(h('p', { class: 'notice bad', id: 'replica-given-up' }, t(which, { time: fmtDateTime(r.backlog_given_up_at) })));
   }
   if (r.last_error) {
     card.append(h('p', { class: 'notice bad', id: 'replica-error' }, t('rep.unsafe_error', { time: fmtDateTime(r.error_since) }), ' ', plainError(r.last_error)),
