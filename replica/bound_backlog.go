@@ -211,11 +211,11 @@ func (r *Replicator) rejoin(ctx context.Context) {
 // up: a database larger than the bound would otherwise be given up again
 // and again), or an error while the disk cannot take it and the floor.
 func (r *Replicator) roomForACopy() (int64, error) {
+	// The database file's size: the copy holds its pages. (The WAL file
+	// keeps its largest size after checkpoints; it is no measure.)
 	var size int64
-	for _, p := range []string{r.path, r.path + "-wal"} {
-		if fi, err := os.Stat(p); err == nil {
-			size += fi.Size()
-		}
+	if fi, err := os.Stat(r.path); err == nil {
+		size = fi.Size()
 	}
 	free, err := freeSpace(filepath.Dir(r.path))
 	if err == nil && free < size+diskFloor {

