@@ -127,6 +127,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 	if err := startClosings(workCtx, sched, st, cfg, log); err != nil {
 		return err
 	}
+	startReplicaStall(workCtx, &workers, st, rep, cfg, log)
 	sched.Start()
 
 	ln, scheme, err := listen(cfg.Addr, cert)

@@ -62,6 +62,12 @@ type Config struct {
 	// ReplicaRecipients are age public keys (comma-separated) every
 	// replica object is encrypted to besides the box's recovery key.
 	ReplicaRecipients string
+	// ReplicaStallAfter is how long uploads may fail before
+	// replication_stalled is raised; ReplicaBacklogMaxMB bounds the local
+	// backlog while the replica is away (docs/REPLICATION.md, "Offline
+	// for days").
+	ReplicaStallAfter   time.Duration
+	ReplicaBacklogMaxMB int
 
 	// HQFollow are the replica URLs posbox hq follows; HQKeyFiles the age
 	// identity files it reads them with (start_hq.go, docs/HQ.md).
@@ -92,6 +98,8 @@ func DefaultConfig() Config {
 		TSEArchiveTime:      "04:30",
 		BackupKeep:          7,
 		TLS:                 "auto",
+		ReplicaStallAfter:   time.Hour,
+		ReplicaBacklogMaxMB: 2048,
 	}
 }
 
@@ -139,6 +147,8 @@ func (c *Config) settings() []setting {
 		{"replica_recipients", "age public keys (age1..., comma-separated) the replica is encrypted to besides DATA_DIR/replica.key", (*stringValue)(&c.ReplicaRecipients)},
 		{"hq_follow", "posbox hq only: a box's replica URL to follow; one line each, or separated by spaces (docs/HQ.md)", &c.HQFollow},
 		{"hq_key_file", "posbox hq only: an age key file that opens the boxes' replicas (default: DATA_DIR/hq.key, made by posbox hq key)", &c.HQKeyFiles},
+		{"replica_stall_after", "how long uploads to the replica may fail before replication_stalled is raised", (*durationValue)(&c.ReplicaStallAfter)},
+		{"replica_backlog_max_mb", "most MB of changes kept on the box while the replica is away (never more than half the free space); past it they are given up and a complete copy goes up once the replica answers", (*intValue)(&c.ReplicaBacklogMaxMB)},
 	}
 }
 

@@ -27,7 +27,7 @@ func (c *Config) checkReplica() error {
 	if _, err := replica.ParseRecipients(c.ReplicaRecipients); err != nil {
 		return err
 	}
-	return nil
+	return c.checkReplicaStall()
 }
 
 // startReplica replicates the database to cfg.ReplicaURL, encrypted to
@@ -56,7 +56,7 @@ func startReplica(ctx context.Context, st *store.Store, cfg Config, log *slog.Lo
 	}
 	rep, err := replica.Start(ctx, st.Path(), replica.Options{URL: cfg.ReplicaURL, Identity: id, Recipients: recips,
 		Logger: log.With("area", "replica"), DataDir: cfg.DataDir, Include: goesAlong, AppendOnly: appendOnly,
-		ExtraFiles: configFiles(cfg)})
+		ExtraFiles: configFiles(cfg), BacklogMax: int64(cfg.ReplicaBacklogMaxMB) << 20})
 	if err != nil {
 		log.Error("replication did not start; the box works on without it until the next start", "url", url, "err", err)
 		return nil, nil
@@ -112,5 +112,6 @@ func (v *replicaState) ReplicaStatus() server.ReplicaStatus {
 	if out.LastError == "" && st.FilesError != "" { // the database goes up, the archive and keys do not
 		out.LastError = "files: " + st.FilesError
 	}
+	out.BacklogLimit, out.BacklogGivenUpAt = st.BacklogLimit, st.BacklogGivenUpAt
 	return out
 }

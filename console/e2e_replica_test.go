@@ -74,13 +74,13 @@ func TestConsoleReplicaStates(t *testing.T) {
 	since := time.Now().Add(-10 * time.Minute)
 	fake.set(func() server.ReplicaStatus {
 		return server.ReplicaStatus{URL: "sftp://backup@nas.local:22/posbox", PublicKey: "age1qqexample",
-			ReplicatedAt: since.Add(-time.Second), LagSeconds: 601, BacklogFiles: 3, BacklogBytes: 12288,
+			ReplicatedAt: since.Add(-time.Second), LagSeconds: 601, BacklogFiles: 3, BacklogBytes: 12 << 20, BacklogLimit: 2 << 30,
 			LastError: "dial tcp 192.168.1.9:22: connect: connection refused", ErrorSince: since}
 	})
 	b.click(".page-head button.secondary")
 	b.wait("the failing state", `document.querySelector('#replica').dataset.state === 'bad'`)
 	got = b.text("#replica")
-	for _, want := range []string{"nicht gesichert", "schlägt seit", "nicht erreichbar", "3 Dateien", "12 kB", "Technische Einzelheiten"} {
+	for _, want := range []string{"nicht gesichert", "schlägt seit", "nicht erreichbar", "3 Dateien, 12 MB, Grenze 2", "GB", "Technische Einzelheiten"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("failing card lacks %q: %q", want, got)
 		}
@@ -108,4 +108,42 @@ func TestConsoleReplicaStates(t *testing.T) {
 		t.Errorf("English card %q", got)
 	}
 	b.clickText("header .lang button", "DE")
+	b.wait("the German page", `document.querySelector('#replica')?.innerText.includes('Datensicherung') && document.querySelector('.page-head button.secondary') !== null`)
+
+	// Away for days: the backlog outgrew its bound and was given up.
+	givenUp := time.Date(2026, 11, 26, 9, 30, 0, 0, time.UTC)
+	fake.set(func() server.ReplicaStatus {
+		return server.ReplicaStatus{URL: "sftp://backup@nas.local:22/posbox", ReplicatedAt: givenUp.Add(-72 * time.Hour),
+			LastError: "replica not answering: upload made no progress for 30s", ErrorSince: givenUp.Add(-71 * time.Hour),
+			BacklogLimit: 2 << 30, BacklogGivenUpAt: givenUp}
+	})
+	b.click(".page-head button.secondary")
+	b.wait("the given-up state", `document.querySelector('#replica-given-up') !== null`)
+	got = b.text("#replica")
+	for _, want := range []string{"nicht gesichert", "zu lange nicht erreichbar", "26.11.2026", "verworfen", "arbeitet normal weiter", "vollständige neue Kopie", "antwortet nicht mehr", "verworfen, eine vollständige Kopie folgt"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("given-up card lacks %q: %q", want, got)
+		}
+	}
+	if strings.Contains(got, "backlog") || strings.Contains(got, "given_up") || strings.Contains(got, "Alles übertragen") {
+		t.Errorf("a field name on the card: %q", got)
+	}
+	b.screenshot("dashboard-replica-given-up")
+
+	b.clickText("header .lang button", "EN")
+	b.wait("English given-up card", `document.querySelector('#replica').innerText.includes('complete new copy')`)
+	b.clickText("header .lang button", "DE")
+	b.wait("the German page", `document.querySelector('#replica')?.innerText.includes('Datensicherung') && document.querySelector('.page-head button.secondary') !== null`)
+
+	// The box's own disk nearly full: said so, not blamed on the target.
+	fake.set(func() server.ReplicaStatus {
+		return server.ReplicaStatus{URL: "sftp://backup@nas.local:22/posbox", ReplicatedAt: givenUp.Add(-time.Minute),
+			LastError: "replication stopped: the disk is nearly full (50331648 bytes free); the box sells on", ErrorSince: givenUp,
+			BacklogLimit: 20 << 20, BacklogGivenUpAt: givenUp}
+	})
+	b.click(".page-head button.secondary")
+	b.wait("the full-disk state", `document.querySelector('#replica').innerText.includes('fast voll')`)
+	if got := b.text("#replica"); strings.Contains(got, "Ziel war zu lange") || !strings.Contains(got, "Bitte Platz schaffen") {
+		t.Errorf("full-disk card %q", got)
+	}
 }

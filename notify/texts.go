@@ -248,6 +248,25 @@ var subjects = map[string]func(v view, typ string) string{
 			fmt.Sprintf("TSE wieder erreichbar: Ausfall %s bis %s, %s Belege ohne TSE", v.when("started_at"), v.when("ended_at"), v.s("affected_transactions")),
 			fmt.Sprintf("TSE reachable again: outage %s to %s, %s receipts without TSE", v.when("started_at"), v.when("ended_at"), v.s("affected_transactions")))
 	},
+	"replication_stalled": func(v view, _ string) string {
+		if v.get("disk_nearly_full") == true {
+			return v.pick("Datensicherung außer Haus angehalten: Der Speicher dieses Geräts ist fast voll - bitte Platz schaffen!",
+				"Off-site copy stopped: this box's storage is nearly full - please free some space!")
+		}
+		if v.get("backlog_given_up") == true {
+			return v.pick(
+				fmt.Sprintf("Datensicherung außer Haus: Ziel seit %s nicht erreichbar, der Rückstand wurde verworfen, damit der Speicher nicht vollläuft - bitte Ziel prüfen!", v.when("since")),
+				fmt.Sprintf("Off-site copy: target unreachable since %s, the backlog was given up to keep the disk free - please check the target!", v.when("since")))
+		}
+		return v.pick(
+			fmt.Sprintf("Datensicherung außer Haus: seit %s nichts übertragen (Ziel nicht erreichbar) - bitte Ziel prüfen!", v.when("since")),
+			fmt.Sprintf("Off-site copy: nothing uploaded since %s (target unreachable) - please check the target!", v.when("since")))
+	},
+	"replication_recovered": func(v view, _ string) string {
+		return v.pick(
+			fmt.Sprintf("Datensicherung außer Haus läuft wieder (gestört seit %s): der aktuelle Stand ist übertragen.", v.when("since")),
+			fmt.Sprintf("Off-site copy works again (failing since %s): the current state is uploaded.", v.when("since")))
+	},
 	"tse_certificate_expiring": func(v view, _ string) string {
 		return v.pick(
 			fmt.Sprintf("TSE-Zertifikat läuft am %s ab (noch %s Tage): bitte erneuern", v.when("expires_at", "certificate_expiry"), v.s("days_remaining", "days_left")),

@@ -23,6 +23,10 @@
 //   - folder.go: a file:// replica's folder must exist (an unmounted
 //     share must not fill the box's own card).
 //   - backlog.go: the local LTX files not yet uploaded.
+//   - bound_backlog.go: the backlog's bound (a cap, at most half the free
+//     space; bound_disk_*.go measure it); past it the backlog is given
+//     up and a complete copy follows once the replica answers.
+//   - stall.go: StallWatcher, which tells of a stall once and of its end.
 //   - keyfile.go: the recovery key (DATA_DIR/replica.key) and the extra
 //     recipients (replica_recipients).
 //   - redact.go: the URL as it may be logged and shown.

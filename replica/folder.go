@@ -21,8 +21,19 @@ type folderGuard struct {
 }
 
 func (g folderGuard) WriteLTXFile(ctx context.Context, level int, minTXID, maxTXID ltx.TXID, r io.Reader) (*ltx.FileInfo, error) {
-	if fi, err := os.Stat(g.root); err != nil || !fi.IsDir() {
-		return nil, fmt.Errorf("replica folder %s is missing (share or disk not mounted?); create it once on the mounted share", g.root)
+	if err := g.check(); err != nil {
+		return nil, err
 	}
 	return g.ReplicaClient.WriteLTXFile(ctx, level, minTXID, maxTXID, r)
+}
+
+// check fails while the folder is missing. Litestream's file client
+// lists a missing folder as empty; a replica taken for empty after a
+// backlog was given up would get a history that does not follow its own
+// (bound_backlog.go).
+func (g folderGuard) check() error {
+	if fi, err := os.Stat(g.root); err != nil || !fi.IsDir() {
+		return fmt.Errorf("replica folder %s is missing (share or disk not mounted?); create it once on the mounted share", g.root)
+	}
+	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"sync"
 	"time"
 
 	"filippo.io/age"
@@ -42,12 +43,22 @@ const (
 // Replicator streams one database to its replica until Close.
 type Replicator struct {
 	url    string // redacted
-	db     *litestream.DB
-	rep    *litestream.Replica
-	store  *litestream.Store
+	path   string
+	opts   Options
+	client *cryptClient
+	fc     *file.ReplicaClient // the file client, which copies the database's modes
+	log    *slog.Logger
 	health *health
 	now    func() time.Time
-	files  *filesRun // nil without opts.DataDir
+
+	// mu guards the engine, which is nil while a backlog that outgrew
+	// its bound is given up (bound_backlog.go).
+	mu      sync.Mutex
+	db      *litestream.DB
+	rep     *litestream.Replica
+	store   *litestream.Store
+	backlog backlogState
+	files   *filesRun // nil without opts.DataDir
 }
 
 // Start replicates the SQLite database at dbPath (in WAL mode, opened by
@@ -75,40 +86,83 @@ func Start(ctx context.Context, dbPath string, opts Options) (*Replicator, error
 	dropCABundle(inner, log)
 	inner.SetLogger(log)
 
-	db := litestream.NewDB(dbPath)
-	db.MonitorInterval = monitorInterval
-	rep := litestream.NewReplicaWithClient(db, client)
-	rep.SyncInterval = opts.SyncInterval
-	db.Replica = rep
+	r := &Replicator{url: Redact(opts.URL), path: dbPath, opts: opts, client: client, log: log, health: h, now: time.Now}
 	if fc, ok := inner.(*file.ReplicaClient); ok {
-		fc.Replica = rep // the file client copies the database's modes to the replica
+		r.fc = fc
 		client.inner = newBoundedClient(folderGuard{fc, fc.Path()}, opts.CallTimeout)
 	}
-	st := litestream.NewStore([]*litestream.DB{db}, levels)
-	st.Logger = log                         // NewStore gave itself and db slog.Default
-	st.SetShutdownSyncTimeout(shutdownSync) // NewStore set its 30 s on db
-	db.SetLogger(log)
-	if err := st.Open(ctx); err != nil {
+	if err := r.open(ctx, r.newEngine()); err != nil {
 		return nil, fmt.Errorf("replica: start: %w", err)
 	}
 	files, err := startFiles(opts, recips, log)
 	if err != nil {
-		st.Close(ctx)
+		r.Close(ctx)
 		return nil, fmt.Errorf("replica: files: %w", err)
 	}
-	return &Replicator{url: Redact(opts.URL), db: db, rep: rep, store: st, health: h, now: time.Now, files: files}, nil
+	r.files = files
+	r.watchBacklog()
+	return r, nil
+}
+
+// engine is Litestream's database, replica and compaction store for one
+// run; a backlog given up ends a run and a new one starts later.
+type engine struct {
+	db    *litestream.DB
+	rep   *litestream.Replica
+	store *litestream.Store
+}
+
+func (r *Replicator) newEngine() engine {
+	db := litestream.NewDB(r.path)
+	db.MonitorInterval = monitorInterval
+	rep := litestream.NewReplicaWithClient(db, r.client)
+	rep.SyncInterval = r.opts.SyncInterval
+	db.Replica = rep
+	if r.fc != nil {
+		r.fc.Replica = rep // the file client copies the database's modes to the replica
+	}
+	st := litestream.NewStore([]*litestream.DB{db}, levels)
+	st.Logger = r.log                       // NewStore gave itself and db slog.Default
+	st.SetShutdownSyncTimeout(shutdownSync) // NewStore set its 30 s on db
+	db.SetLogger(r.log)
+	return engine{db, rep, st}
+}
+
+// open starts e and makes it the replicator's engine.
+func (r *Replicator) open(ctx context.Context, e engine) error {
+	if err := e.store.Open(ctx); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	r.db, r.rep, r.store = e.db, e.rep, e.store
+	r.mu.Unlock()
+	return nil
 }
 
 // Sync uploads everything committed so far and returns once it is on the
 // replica (or the upload failed).
 func (r *Replicator) Sync(ctx context.Context) error {
-	return r.db.SyncAndWait(ctx)
+	r.mu.Lock()
+	db := r.db
+	r.mu.Unlock()
+	if db == nil {
+		return errBacklogGivenUp
+	}
+	return db.SyncAndWait(ctx)
 }
 
 // Close makes a last upload and stops. Call it at shutdown, after the
 // database's writers stopped and before its connections close.
 func (r *Replicator) Close(ctx context.Context) error {
-	err := r.store.Close(ctx) // the database first: its last upload matters most
+	r.stopBacklogWatch()
+	r.mu.Lock()
+	st := r.store
+	r.db, r.rep, r.store = nil, nil, nil
+	r.mu.Unlock()
+	var err error
+	if st != nil {
+		err = st.Close(ctx) // the database first: its last upload matters most
+	}
 	if r.files != nil {
 		err = errors.Join(err, r.files.close(ctx))
 	}
@@ -121,6 +175,12 @@ func (r *Replicator) Status() Status {
 	r.health.status(&s)
 	if r.files != nil {
 		r.files.u.status(&s)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.backlogStatus(&s)
+	if r.db == nil {
+		return s
 	}
 	b := localBacklog(r.db.LTXLevelDir(0), r.rep.Pos().TXID)
 	s.BacklogFiles, s.BacklogBytes = b.files, b.bytes

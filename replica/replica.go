@@ -41,6 +41,14 @@ type Options struct {
 	// into RestoredConfigDir.
 	ExtraFiles    map[string]string
 	FilesInterval time.Duration
+	// BacklogMax bounds the local backlog while the replica is away
+	// (DefaultBacklogMax when zero; never more than half the free space);
+	// past it the backlog is given up (bound_backlog.go).
+	BacklogMax int64
+	// BacklogCheck is how often the bound is checked (10 s when zero);
+	// RejoinAfter how long a given-up backlog waits before the replica is
+	// tried again (30 s when zero, doubling while it keeps failing).
+	BacklogCheck, RejoinAfter time.Duration
 }
 
 // Status is what the owner needs to know about replication.
@@ -61,6 +69,13 @@ type Status struct {
 	// FilesError the last scan's failure, until one succeeds.
 	FilesAt    time.Time `json:"files_at,omitzero"`
 	FilesError string    `json:"files_error,omitempty"`
+	// BacklogLimit is the bound on the local backlog (bound_backlog.go);
+	// BacklogGivenUpAt, when set, is when a backlog that outgrew it was
+	// given up (BacklogGivenUpBytes of it): the replica holds an older
+	// state until the complete copy that follows is uploaded.
+	BacklogLimit        int64     `json:"backlog_limit"`
+	BacklogGivenUpAt    time.Time `json:"backlog_given_up_at,omitzero"`
+	BacklogGivenUpBytes int64     `json:"backlog_given_up_bytes,omitempty"`
 }
 
 // health records the outcome of uploads and failures to reach the

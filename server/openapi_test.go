@@ -375,7 +375,7 @@ func componentSchemas() jobj {
 		sIfThen("channel", "webhook", jo("properties", jo("destination", jo("format", "uri", "pattern", "^[Hh][Tt][Tt][Pp][Ss]?://", "maxLength", 2048))), nil),
 	}
 	destination := sStr("One bare email address (`email`), an E.164 number `^\\+[1-9][0-9]{6,14}$` (`sms`), or an absolute http or https URL (`webhook`).", "minLength", 1)
-	eventType := sStr("Open list; the appliance's own: `shift_change`, `clock_in`, `clock_out`, `discount_exhausted`, `tse_error`, `tse_recovered`, `tse_certificate_expiring`, `daily_report`, `labour_law_warning`, `time_entry_open_too_long`.", "pattern", eventPattern)
+	eventType := sStr("Open list; the appliance's own: `shift_change`, `clock_in`, `clock_out`, `discount_exhausted`, `tse_error`, `tse_recovered`, `tse_certificate_expiring`, `daily_report`, `labour_law_warning`, `time_entry_open_too_long`, `replication_stalled`, `replication_recovered`.", "pattern", eventPattern)
 
 	discountProps := func(create bool) []prop {
 		r := func(name string, s jobj) prop {
@@ -607,7 +607,9 @@ func componentSchemas() jobj {
 			pr("backlog_files", sNullable(sInt("Local files not yet uploaded.", "minimum", 0))),
 			pr("backlog_bytes", sNullable(sInt("Their size.", "minimum", 0))),
 			pr("last_error", sNullable(sStr("Why the last upload failed (plain text), until one succeeds."))),
-			pr("error_since", sNullable(sInstant("The first failure of the current run of failures.")))),
+			pr("error_since", sNullable(sInstant("The first failure of the current run of failures."))),
+			pr("backlog_limit", sNullable(sInt("The most the backlog may take (bytes): `replica_backlog_max_mb`, and at most half the free disk space; 0 until first measured.", "minimum", 0))),
+			pr("backlog_given_up_at", sNullable(sInstant("When a backlog that outgrew its bound was given up; null unless the replica still waits for the complete copy that follows.")))),
 		"RecoverySheet", sAnswer("The recovery sheet the owner prints and keeps away from the box (docs/REPLICATION.md, \"The recovery sheet\"). "+
 			"Shown until an admin confirms it is printed and stored; never cached (`Cache-Control: no-store`).",
 			pr("url", sStr("The replica, without password, key or token.")),

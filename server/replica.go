@@ -26,6 +26,11 @@ type ReplicaStatus struct {
 	BacklogBytes int64
 	LastError    string    // of the last upload, until one succeeds
 	ErrorSince   time.Time // first failure of the current run
+	// BacklogLimit bounds the backlog; past it the backlog was given up
+	// at BacklogGivenUpAt (zero: not given up, or the replica is whole
+	// again).
+	BacklogLimit     int64
+	BacklogGivenUpAt time.Time
 }
 
 // replicaJSON is GET /api/replica. With replication off (no replica_url)
@@ -40,6 +45,8 @@ type replicaJSON struct {
 	BacklogBytes *int64   `json:"backlog_bytes"`
 	LastError    *string  `json:"last_error"`
 	ErrorSince   *string  `json:"error_since"`
+	BacklogLimit *int64   `json:"backlog_limit"`
+	GivenUpAt    *string  `json:"backlog_given_up_at"`
 }
 
 // replicaState is GET /api/replica.
@@ -50,7 +57,8 @@ func (s *Server) replicaState(w http.ResponseWriter, _ *http.Request, _ httprout
 		st.LagSeconds = math.Round(st.LagSeconds*1000) / 1000 // milliseconds, like the instants
 		out = replicaJSON{Enabled: true, URL: &st.URL, PublicKey: strPtr(st.PublicKey), ReplicatedAt: instantPtr(st.ReplicatedAt),
 			LagSeconds: &st.LagSeconds, BacklogFiles: &st.BacklogFiles, BacklogBytes: &st.BacklogBytes,
-			LastError: strPtr(st.LastError), ErrorSince: instantPtr(st.ErrorSince)}
+			LastError: strPtr(st.LastError), ErrorSince: instantPtr(st.ErrorSince),
+			BacklogLimit: &st.BacklogLimit, GivenUpAt: instantPtr(st.BacklogGivenUpAt)}
 	}
 	return writeJSON(w, http.StatusOK, envelope{"replica": out})
 }

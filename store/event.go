@@ -21,6 +21,9 @@ const (
 	// The time clock (docs/TIMECLOCK.md).
 	EventLabourLawWarning     = "labour_law_warning"
 	EventTimeEntryOpenTooLong = "time_entry_open_too_long"
+	// Replication off the box (docs/REPLICATION.md, "Offline for days").
+	EventReplicationStalled   = "replication_stalled"
+	EventReplicationRecovered = "replication_recovered"
 )
 
 // Event types the POS terminals post, named in the contract; a

@@ -90,3 +90,18 @@ func (s *S3Server) Stop() {
 	s.proc.kill(false)
 	s.proc = nil
 }
+
+// Pause freezes the gateway (SIGSTOP): connections stay open and nothing
+// answers, as with a storage server that hangs. Linux only.
+func (s *S3Server) Pause() {
+	if s.proc != nil {
+		pauseTree(s.proc.cmd.Process, true)
+	}
+}
+
+// Resume lets a paused gateway answer again.
+func (s *S3Server) Resume() {
+	if s.proc != nil {
+		pauseTree(s.proc.cmd.Process, false)
+	}
+}

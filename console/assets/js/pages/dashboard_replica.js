@@ -16,7 +16,9 @@ addStrings({
     'rep.ok': 'in Ordnung', 'rep.bad': 'Achtung: nicht gesichert', 'rep.waiting': 'Noch keine Kopie',
     'rep.target': 'Ziel', 'rep.last': 'Letzte Kopie', 'rep.never': 'noch keine',
     'rep.backlog': 'Noch nicht übertragen', 'rep.backlog_value': '{files} Dateien, {size}', 'rep.backlog_one': '1 Datei, {size}',
-    'rep.current': 'Alles übertragen',
+    'rep.current': 'Alles übertragen', 'rep.limit': 'Grenze {size}', 'rep.dropped': 'verworfen, eine vollständige Kopie folgt',
+    'rep.given_up': 'Das Ziel war zu lange nicht erreichbar: Am {time} wurden die noch nicht übertragenen Änderungen auf diesem Gerät verworfen, damit der Speicher nicht vollläuft. Die Kasse arbeitet normal weiter. Sobald das Ziel wieder erreichbar ist, wird automatisch eine vollständige neue Kopie übertragen.',
+    'rep.given_up_disk': 'Der Speicher dieses Geräts ist fast voll: Am {time} wurde die Sicherung angehalten und die noch nicht übertragenen Änderungen verworfen. Die Kasse arbeitet normal weiter. Bitte Platz schaffen; danach wird automatisch eine vollständige neue Kopie übertragen.',
     'rep.unsafe_error': 'Die Kopie außer Haus schlägt seit {time} fehl. Neue Daten liegen nur auf diesem Gerät und sind nicht gesichert.',
     'rep.unsafe_lag': 'Die neuesten Änderungen warten seit {duration} auf die Übertragung: Sie sind nur auf diesem Gerät.',
     'rep.first': 'Die erste Kopie ist noch nicht übertragen.',
@@ -24,6 +26,8 @@ addStrings({
     'rep.why_denied': 'Das Ziel lehnt den Zugang ab. Bitte Benutzer, Passwort oder Schlüssel prüfen.',
     'rep.why_missing': 'Der Zielordner fehlt. Ist das Laufwerk eingebunden?',
     'rep.why_full': 'Am Ziel ist kein Platz mehr frei.',
+    'rep.why_box_full': 'Der Speicher dieses Geräts ist fast voll.',
+    'rep.why_hung': 'Das Ziel antwortet nicht mehr. Hängt das NAS oder der Server, oder ist die Verbindung gestört?',
     'rep.why_not_started': 'Die Sicherung ist beim Start nicht angelaufen; sie wird beim nächsten Start erneut versucht (siehe Protokoll).',
     'rep.why_other': 'Die Übertragung ist fehlgeschlagen.',
     'rep.detail': 'Technische Einzelheiten',
@@ -37,7 +41,9 @@ addStrings({
     'rep.ok': 'healthy', 'rep.bad': 'Attention: not safe', 'rep.waiting': 'No copy yet',
     'rep.target': 'Target', 'rep.last': 'Last copy', 'rep.never': 'none yet',
     'rep.backlog': 'Not yet sent', 'rep.backlog_value': '{files} files, {size}', 'rep.backlog_one': '1 file, {size}',
-    'rep.current': 'All sent',
+    'rep.current': 'All sent', 'rep.limit': 'limit {size}', 'rep.dropped': 'dropped, a complete copy follows',
+    'rep.given_up': 'The target was unreachable for too long: on {time} the changes not yet sent were dropped on this box so that its storage does not fill up. The till works on as usual. As soon as the target can be reached again, a complete new copy is sent automatically.',
+    'rep.given_up_disk': 'This box\'s storage is nearly full: on {time} the copy was stopped and the changes not yet sent were dropped. The till works on as usual. Please free some space; a complete new copy is then sent automatically.',
     'rep.unsafe_error': 'The off-site copy has been failing since {time}. New data is on this box only and not safe.',
     'rep.unsafe_lag': 'The latest changes have been waiting {duration} to be sent: they are on this box only.',
     'rep.first': 'The first copy has not been sent yet.',
@@ -45,6 +51,8 @@ addStrings({
     'rep.why_denied': 'The target refuses access. Please check the user, password or key.',
     'rep.why_missing': 'The target folder is missing. Is the drive mounted?',
     'rep.why_full': 'The target has no space left.',
+    'rep.why_box_full': 'This box\'s storage is nearly full.',
+    'rep.why_hung': 'The target no longer answers. Is the NAS or server stuck, or the connection disturbed?',
     'rep.why_not_started': 'The copy did not start with the box; it is tried again at the next start (see the log).',
     'rep.why_other': 'Sending failed.',
     'rep.detail': 'Technical details',
@@ -59,6 +67,8 @@ const LAG_LIMIT = 300;
 // WHY maps the replica client's error text to plain words.
 const WHY = [
   [/did not start/i, 'rep.why_not_started'],
+  [/disk is nearly full/i, 'rep.why_box_full'],
+  [/not answering|no progress/i, 'rep.why_hung'],
   [/no space|quota|disk full|EntityTooLarge/i, 'rep.why_full'],
   [/permission denied|access ?denied|unable to authenticate|auth|forbidden|invalidaccesskey|signaturedoesnotmatch|\b40[13]\b/i, 'rep.why_denied'],
   [/no such file|not exist|nosuchbucket|not found|\b404\b|missing/i, 'rep.why_missing'],
@@ -105,9 +115,13 @@ export function replicaCard(res) {
     return card;
   }
   const lagging = r.lag_seconds > LAG_LIMIT;
-  const state = r.last_error || lagging ? 'bad' : r.replicated_at ? 'ok' : 'waiting';
+  const state = r.last_error || lagging || r.backlog_given_up_at ? 'bad' : r.replicated_at ? 'ok' : 'waiting';
   card.dataset.state = state;
   card.append(h('p', {}, state === 'bad' ? badge(t('rep.bad'), 'bad') : state === 'ok' ? badge(t('rep.ok'), 'ok') : badge(t('rep.waiting'), 'warn')));
+  if (r.backlog_given_up_at) {
+    const which = /disk is nearly full/i.test(r.last_error || '') ? 'rep.given_up_disk' : 'rep.given_up';
+    card.append(h('p', { class: 'notice bad', id: 'replica-given-up' }, t(which, { time: fmtDateTime(r.backlog_given_up_at) })));
+  }
   if (r.last_error) {
     card.append(h('p', { class: 'notice bad', id: 'replica-error' }, t('rep.unsafe_error', { time: fmtDateTime(r.error_since) }), ' ', plainError(r.last_error)),
       h('details', {}, h('summary', {}, t('rep.detail')), h('code', { class: 'wrap-anywhere' }, r.last_error)));
@@ -116,12 +130,13 @@ export function replicaCard(res) {
   } else if (!r.replicated_at) {
     card.append(h('p', { class: 'muted' }, t('rep.first')));
   }
-  const backlog = r.backlog_files === 1 ? t('rep.backlog_one', { size: fmtBytes(r.backlog_bytes) }) :
-    t('rep.backlog_value', { files: fmtNumber(r.backlog_files, 0), size: fmtBytes(r.backlog_bytes) });
+  const backlog = (r.backlog_files === 1 ? t('rep.backlog_one', { size: fmtBytes(r.backlog_bytes) }) :
+    t('rep.backlog_value', { files: fmtNumber(r.backlog_files, 0), size: fmtBytes(r.backlog_bytes) })) +
+    (r.backlog_limit ? ', ' + t('rep.limit', { size: fmtBytes(r.backlog_limit) }) : '');
   card.append(h('dl', { class: 'facts' },
     h('dt', {}, t('rep.target')), h('dd', { class: 'wrap-anywhere', id: 'replica-url' }, r.url),
     h('dt', {}, t('rep.last')), h('dd', { id: 'replica-last' }, r.replicated_at ?
       h('span', { title: fmtDateTime(r.replicated_at) }, ago(r.replicated_at), ' (', fmtDateTime(r.replicated_at), ')') : t('rep.never')),
-    h('dt', {}, t('rep.backlog')), h('dd', { id: 'replica-backlog' }, r.backlog_files ? backlog : t('rep.current'))));
+    h('dt', {}, t('rep.backlog')), h('dd', { id: 'replica-backlog' }, r.backlog_given_up_at ? t('rep.dropped') : r.backlog_files ? backlog : t('rep.current'))));
   return card;
 }

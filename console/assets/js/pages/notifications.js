@@ -41,7 +41,8 @@ addStrings({
     'notif.type.new_order': 'Neue Bestellung', 'notif.type.order_cancelled': 'Storno', 'notif.type.payment_received': 'Zahlung eingegangen',
     'notif.type.low_stock': 'Bestand niedrig', 'notif.type.shift_change': 'Schichtänderung', 'notif.type.clock_in': 'Eingestempelt',
     'notif.type.clock_out': 'Ausgestempelt', 'notif.type.discount_exhausted': 'Rabatt aufgebraucht', 'notif.type.tse_error': 'TSE-Fehler',
-    'notif.type.tse_recovered': 'TSE wieder in Ordnung', 'notif.type.tse_certificate_expiring': 'TSE-Zertifikat läuft ab',
+    'notif.type.tse_recovered': 'TSE wieder in Ordnung',
+    'notif.type.replication_stalled': 'Datensicherung außer Haus stockt', 'notif.type.replication_recovered': 'Datensicherung außer Haus läuft wieder', 'notif.type.tse_certificate_expiring': 'TSE-Zertifikat läuft ab',
     'notif.type.daily_report': 'Tagesbericht', 'notif.type.test': 'Testnachricht',
     'notif.type.labour_law_warning': 'Arbeitszeit-Warnung (ArbZG)', 'notif.type.time_entry_open_too_long': 'Zu lange eingestempelt',
     'notif.not_set_up.email': 'E-Mail ist nicht eingerichtet', 'notif.not_set_up.sms': 'SMS ist nicht eingerichtet',
@@ -82,7 +83,8 @@ addStrings({
     'notif.type.new_order': 'New order', 'notif.type.order_cancelled': 'Order cancelled', 'notif.type.payment_received': 'Payment received',
     'notif.type.low_stock': 'Low stock', 'notif.type.shift_change': 'Shift change', 'notif.type.clock_in': 'Clock-in',
     'notif.type.clock_out': 'Clock-out', 'notif.type.discount_exhausted': 'Discount used up', 'notif.type.tse_error': 'TSE error',
-    'notif.type.tse_recovered': 'TSE recovered', 'notif.type.tse_certificate_expiring': 'TSE certificate expiring',
+    'notif.type.tse_recovered': 'TSE recovered',
+    'notif.type.replication_stalled': 'Off-site copy stalled', 'notif.type.replication_recovered': 'Off-site copy working again', 'notif.type.tse_certificate_expiring': 'TSE certificate expiring',
     'notif.type.daily_report': 'Daily report', 'notif.type.test': 'Test message',
     'notif.type.labour_law_warning': 'Working-time warning (ArbZG)', 'notif.type.time_entry_open_too_long': 'Clocked in too long',
     'notif.not_set_up.email': 'Email is not set up', 'notif.not_set_up.sms': 'SMS is not set up',
@@ -96,7 +98,7 @@ addStrings({
 // so "other" takes any name.
 const EVENT_TYPES = ['new_order', 'order_cancelled', 'payment_received', 'low_stock', 'shift_change', 'clock_in', 'clock_out',
   'discount_exhausted', 'tse_error', 'tse_recovered', 'tse_certificate_expiring', 'daily_report', 'labour_law_warning',
-  'time_entry_open_too_long'];
+  'time_entry_open_too_long', 'replication_stalled', 'replication_recovered'];
 const CHANNELS = ['email', 'sms', 'webhook'];
 const OTHER = '__other';
 const EVERY = 30000;
