@@ -75,10 +75,11 @@ FSYNC_DELAY ?=
 FUZZTIME ?= 10s
 FUZZMINIMIZETIME ?= 3s
 
-## bench: load benchmark of a real posbox serve on loopback, as ratios to a bare net/http B0, then replication lag under the lunch rush (file, SFTP), idle RSS and binary size (docs/PERFORMANCE.md); FSYNC_DELAY=10ms for slow storage
+## bench: load benchmark of a real posbox serve on loopback, as ratios to a bare net/http B0, then replication lag under the lunch rush (file, SFTP), idle RSS, binary size and a new box's restore of 1 GB of database and 2 GB of archive (docs/PERFORMANCE.md); FSYNC_DELAY=10ms for slow storage
 bench:
 	FSYNC_DELAY='$(FSYNC_DELAY)' $(GO) test -tags loadbench -run '^TestLoadBench$$' -count=1 -v -timeout 60m .
 	$(GO) test -tags loadbench -run '^$$' -bench '^(BenchmarkReplicationLagRush|BenchmarkIdleRSS|BenchmarkBinarySize)$$' -benchtime=1x -count=1 -timeout 30m .
+	$(GO) test -run '^$$' -bench '^BenchmarkRestoreDataDir$$' -benchtime=1x -count=1 -timeout 30m ./replica
 
 ## bench-micro: Go micro-benchmarks of the hot paths (compare runs with benchstat)
 bench-micro:
