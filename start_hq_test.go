@@ -84,9 +84,9 @@ func (c *hqClient) sell(vat map[string]string) {
 		"amounts_per_vat_rate": lines, "amounts_per_payment_type": []any{map[string]any{"payment_type": "CASH", "amount": total}}})
 }
 
-// startBox runs a real box (serve) with a restaurant and its admin,
+// startHQBox runs a real box (serve) with a restaurant and its admin,
 // replicating to repURL encrypted to HQ's key as well.
-func startBox(t *testing.T, name, repURL, hqPublic string) (*hqClient, func()) {
+func startHQBox(t *testing.T, name, repURL, hqPublic string) (*hqClient, func()) {
 	t.Helper()
 	cfg := DefaultConfig()
 	cfg.Addr, cfg.DataDir = "127.0.0.1:0", t.TempDir()
@@ -176,8 +176,8 @@ func TestHQFollowsTwoBoxes(t *testing.T) {
 	repB := sftpd.Dir
 	urlA := "file://" + repA
 	urlB := sftpd.URL + "?key=" + url.QueryEscape(sftpd.KeyPath) + "&host-key=" + url.QueryEscape(sftpd.HostKey)
-	a, stopA := startBox(t, "Trattoria Nord", urlA, hqKey.Recipient().String())
-	b, stopB := startBox(t, "Trattoria Süd", urlB, hqKey.Recipient().String())
+	a, stopA := startHQBox(t, "Trattoria Nord", urlA, hqKey.Recipient().String())
+	b, stopB := startHQBox(t, "Trattoria Süd", urlB, hqKey.Recipient().String())
 	a.sell(map[string]string{"NORMAL": "10.00"})
 	a.sell(map[string]string{"NORMAL": "5.95", "REDUCED_1": "12.90"})
 	b.sell(map[string]string{"REDUCED_1": "7.00"})
