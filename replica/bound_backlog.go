@@ -152,6 +152,8 @@ func (r *Replicator) checkBacklog(ctx context.Context) {
 // had. Tries to reach it again wait 30 s, doubling with each backlog
 // given up in a row, up to an hour.
 func (r *Replicator) giveUp(ctx context.Context, used int64, why error) {
+	r.engineMu.Lock()
+	defer r.engineMu.Unlock()
 	r.mu.Lock()
 	st, db := r.store, r.db
 	r.db, r.rep, r.store = nil, nil, nil
@@ -187,6 +189,8 @@ func (r *Replicator) rejoin(ctx context.Context) {
 	if err == nil && r.fc != nil {
 		err = folderGuard{root: r.fc.Path()}.check()
 	}
+	r.engineMu.Lock()
+	defer r.engineMu.Unlock()
 	e := r.newEngine()
 	var resume ltx.TXID
 	if err == nil {
