@@ -195,13 +195,22 @@ func (r *Replicator) Status() Status {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.backlogStatus(&s)
-	if r.db == nil {
-		return s
+	if r.db != nil {
+		b := localBacklog(r.db.LTXLevelDir(0), r.rep.Pos().TXID)
+		s.BacklogFiles, s.BacklogBytes = b.files, b.bytes
+		if b.files > 0 {
+			s.LagSeconds = max(0, r.now().Sub(b.oldest).Seconds())
+		}
 	}
-	b := localBacklog(r.db.LTXLevelDir(0), r.rep.Pos().TXID)
-	s.BacklogFiles, s.BacklogBytes = b.files, b.bytes
-	if b.files > 0 {
-		s.LagSeconds = max(0, r.now().Sub(b.oldest).Seconds())
+	if !s.BacklogGivenUpAt.IsZero() {
+		// Nothing waits locally, yet the replica is behind: since the
+		// last change it holds, or (not known since a restart) since the
+		// backlog was given up.
+		behind := s.ReplicatedThrough
+		if behind.IsZero() || behind.After(s.BacklogGivenUpAt) {
+			behind = s.BacklogGivenUpAt
+		}
+		s.LagSeconds = max(s.LagSeconds, r.now().Sub(behind).Seconds())
 	}
 	return s
 }

@@ -55,7 +55,7 @@ type Options struct {
 type Status struct {
 	URL          string    `json:"url"`                    // without a password
 	ReplicatedAt time.Time `json:"replicated_at,omitzero"` // last successful upload
-	LagSeconds   float64   `json:"lag_seconds"`            // 0 when nothing waits
+	LagSeconds   float64   `json:"lag_seconds"`            // 0 when nothing waits; while given up, since the replica's newest change
 	BacklogFiles int       `json:"backlog_files"`          // local LTX files not yet uploaded
 	BacklogBytes int64     `json:"backlog_bytes"`          //
 	LastError    string    `json:"last_error,omitempty"`   // of the last upload, until one succeeds

@@ -133,3 +133,24 @@ func giveUpWaitsForALock() bool {
 	}
 	return false
 }
+
+// TestGivenUpShowsTheLag: while the backlog is given up nothing waits
+// locally, yet the replica is behind: the lag counts from its newest
+// change, so monitoring is not told all is well.
+func TestGivenUpShowsTheLag(t *testing.T) {
+	dir := t.TempDir()
+	repDir := mounted(t, filepath.Join(dir, "replica"))
+	dbPath := filepath.Join(dir, "posbox.db")
+	db := openDB(t, dbPath)
+	defer db.Close()
+	r := start(t, dbPath, "file://"+repDir, Options{Identity: newKey(t), BacklogCheck: time.Hour, RejoinAfter: time.Hour})
+	insert(t, db, 0, 50)
+	waitReplicated(t, r)
+	r.giveUp(context.Background(), 1, errors.New("test: given up"))
+	asked := time.Now()
+	st := r.Status()
+	if least := asked.Sub(st.ReplicatedThrough).Seconds(); st.LagSeconds < least || st.BacklogGivenUpAt.IsZero() || st.ReplicatedThrough.IsZero() {
+		t.Errorf("given up: lag %.3f s, want at least %.3f s (since the replica's newest change)", st.LagSeconds, least)
+	}
+	closeWithin(t, r)
+}

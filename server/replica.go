@@ -21,7 +21,7 @@ type ReplicaStatus struct {
 	URL          string    // without secrets (replica.Redact)
 	PublicKey    string    // the recovery key's public key (age1...), never the key
 	ReplicatedAt time.Time // last successful upload; zero before the first
-	LagSeconds   float64   // 0 when nothing waits
+	LagSeconds   float64   // 0 when nothing waits; while given up, since the replica's newest change
 	BacklogFiles int       // local files not yet uploaded
 	BacklogBytes int64
 	LastError    string    // of the last upload, until one succeeds
