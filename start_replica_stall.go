@@ -61,6 +61,9 @@ func raiseStall(ctx context.Context, st *store.Store, c replica.StallChange) err
 		if !c.ReplicatedAt.IsZero() {
 			data["replicated_at"] = c.ReplicatedAt
 		}
+		if c.GivenUpReason != "" {
+			data["backlog_given_up_reason"] = c.GivenUpReason
+		}
 	}
 	for _, r := range rs {
 		if _, err := st.PublishEvent(ctx, r.ID, typ, data); err != nil {

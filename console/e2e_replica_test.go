@@ -115,7 +115,7 @@ func TestConsoleReplicaStates(t *testing.T) {
 	fake.set(func() server.ReplicaStatus {
 		return server.ReplicaStatus{URL: "sftp://backup@nas.local:22/posbox", ReplicatedAt: givenUp.Add(-72 * time.Hour),
 			LastError: "replica not answering: upload made no progress for 30s", ErrorSince: givenUp.Add(-71 * time.Hour),
-			BacklogLimit: 2 << 30, BacklogGivenUpAt: givenUp}
+			BacklogLimit: 2 << 30, BacklogGivenUpAt: givenUp, BacklogGivenUpReason: "limit"}
 	})
 	b.click(".page-head button.secondary")
 	b.wait("the given-up state", `document.querySelector('#replica-given-up') !== null`)
@@ -135,15 +135,26 @@ func TestConsoleReplicaStates(t *testing.T) {
 	b.clickText("header .lang button", "DE")
 	b.wait("the German page", `document.querySelector('#replica')?.innerText.includes('Datensicherung') && document.querySelector('.page-head button.secondary') !== null`)
 
-	// The box's own disk nearly full: said so, not blamed on the target.
+	// The box's own disk nearly full: said so by the reason, whatever
+	// the last error says, not blamed on the target.
 	fake.set(func() server.ReplicaStatus {
 		return server.ReplicaStatus{URL: "sftp://backup@nas.local:22/posbox", ReplicatedAt: givenUp.Add(-time.Minute),
-			LastError: "replication stopped: the disk is nearly full (50331648 bytes free); the box sells on", ErrorSince: givenUp,
-			BacklogLimit: 20 << 20, BacklogGivenUpAt: givenUp}
+			LastError: "list: dial tcp 192.168.1.9:22: connect: connection refused", ErrorSince: givenUp,
+			BacklogLimit: 20 << 20, BacklogGivenUpAt: givenUp, BacklogGivenUpReason: "disk_full"}
 	})
 	b.click(".page-head button.secondary")
 	b.wait("the full-disk state", `document.querySelector('#replica').innerText.includes('fast voll')`)
-	if got := b.text("#replica"); strings.Contains(got, "Ziel war zu lange") || !strings.Contains(got, "Bitte Platz schaffen") {
+	if got := b.text("#replica"); strings.Contains(got, "Ziel war zu lange") || strings.Contains(got, "nicht erreichbar") || !strings.Contains(got, "Bitte Platz schaffen") {
 		t.Errorf("full-disk card %q", got)
+	}
+
+	// Started without the local state while the replica holds files.
+	fake.set(func() server.ReplicaStatus {
+		return server.ReplicaStatus{URL: "sftp://backup@nas.local:22/posbox", BacklogLimit: 20 << 20, BacklogGivenUpAt: givenUp, BacklogGivenUpReason: "restart"}
+	})
+	b.click(".page-head button.secondary")
+	b.wait("the restart state", `document.querySelector('#replica').innerText.includes('gestartet')`)
+	if got := b.text("#replica"); strings.Contains(got, "Ziel war zu lange") || !strings.Contains(got, "vollständige neue Kopie") {
+		t.Errorf("restart card %q", got)
 	}
 }

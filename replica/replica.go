@@ -76,7 +76,21 @@ type Status struct {
 	BacklogLimit        int64     `json:"backlog_limit"`
 	BacklogGivenUpAt    time.Time `json:"backlog_given_up_at,omitzero"`
 	BacklogGivenUpBytes int64     `json:"backlog_given_up_bytes,omitempty"`
+	// BacklogGivenUpReason says why, while BacklogGivenUpAt is set:
+	// GivenUpLimit, GivenUpDiskFull or GivenUpRestart.
+	BacklogGivenUpReason string `json:"backlog_given_up_reason,omitempty"`
 }
+
+// Why a backlog was given up (Status.BacklogGivenUpReason).
+const (
+	// GivenUpLimit: the replica was away until the backlog outgrew its bound.
+	GivenUpLimit = "limit"
+	// GivenUpDiskFull: the box's disk is nearly full, replica or not.
+	GivenUpDiskFull = "disk_full"
+	// GivenUpRestart: the box started without Litestream's local state
+	// (restarted while given up, or restored) while the replica holds files.
+	GivenUpRestart = "restart"
+)
 
 // health records the outcome of uploads and failures to reach the
 // replica, as the encrypting client sees them (Litestream logs its errors

@@ -3,7 +3,6 @@ package replica
 import (
 	"context"
 	"log/slog"
-	"strings"
 	"time"
 )
 
@@ -27,6 +26,7 @@ type StallChange struct {
 	// DiskNearlyFull: it was given up because the box's disk is nearly
 	// full, whatever the replica does.
 	DiskNearlyFull bool
+	GivenUpReason  string    // Status.BacklogGivenUpReason
 	At             time.Time // when noticed
 }
 
@@ -72,7 +72,7 @@ func (w *StallWatcher) Check(ctx context.Context) {
 	s := w.Status()
 	c := StallChange{URL: s.URL, Since: s.ErrorSince, ReplicatedAt: s.ReplicatedAt, LastError: s.LastError,
 		BacklogBytes: s.BacklogBytes, BacklogGivenUp: !s.BacklogGivenUpAt.IsZero(), At: now(),
-		DiskNearlyFull: strings.HasPrefix(s.LastError, diskFullText)}
+		DiskNearlyFull: s.BacklogGivenUpReason == GivenUpDiskFull, GivenUpReason: s.BacklogGivenUpReason}
 	if !w.stalled {
 		failing := s.LastError != "" && !s.ErrorSince.IsZero()
 		if !failing || (c.At.Sub(s.ErrorSince) < after && !c.BacklogGivenUp) {

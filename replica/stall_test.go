@@ -82,10 +82,13 @@ func TestBacklogGivenUpIsAStallAtOnce(t *testing.T) {
 	}
 }
 
+// TestDiskNearlyFullIsToldApart: by the status's reason, not the error
+// text (a later failure to reach the replica replaces that).
 func TestDiskNearlyFullIsToldApart(t *testing.T) {
 	t0 := time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)
 	c := &stallClock{now: t0}
-	c.st = Status{LastError: diskFullText + " (1000 bytes free)", ErrorSince: t0, BacklogGivenUpAt: t0}
+	c.st = Status{LastError: "list: open /mnt/nas/posbox/ltx/0: no such file or directory", ErrorSince: t0,
+		BacklogGivenUpAt: t0, BacklogGivenUpReason: GivenUpDiskFull}
 	c.watcher().Check(context.Background())
 	if len(c.raised) != 1 || !c.raised[0].DiskNearlyFull {
 		t.Fatalf("want one stall naming the full disk, got %+v", c.raised)

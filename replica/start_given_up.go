@@ -73,6 +73,6 @@ func (r *Replicator) beginGivenUp() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	b := &r.backlog
-	b.wait, b.nextTry, b.givenUpAt, b.givenUp, b.resume = r.rejoinAfter(), r.now(), r.now(), 0, 0
+	b.wait, b.nextTry, b.givenUpAt, b.givenUp, b.resume, b.reason = r.rejoinAfter(), r.now(), r.now(), 0, 0, GivenUpRestart
 	r.log.Warn("replica: Litestream's local state is missing and the replica holds files (or cannot be asked): a complete copy goes up once the replica answers")
 }

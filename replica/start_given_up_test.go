@@ -51,7 +51,7 @@ func TestRestartWhileGivenUp(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a start with the replica away must let the box sell: %v", err)
 	}
-	if st := r2.Status(); st.BacklogGivenUpAt.IsZero() {
+	if st := r2.Status(); st.BacklogGivenUpAt.IsZero() || st.BacklogGivenUpReason != GivenUpRestart {
 		t.Errorf("a start without Litestream's local state, the replica holding files, must begin given up: %+v", st)
 	}
 	back()
@@ -102,7 +102,7 @@ func TestSyncDuringGiveUp(t *testing.T) {
 	r.syncGap = func() { // the backlog is given up right now, from the watcher
 		go func() {
 			defer close(given)
-			r.giveUp(context.Background(), 1, errors.New("test: given up"))
+			r.giveUp(context.Background(), 1, GivenUpLimit, errors.New("test: given up"))
 		}()
 		poll.Until(t, 60*time.Second, "the give-up to finish or to wait for the Sync", func() bool {
 			select {
@@ -146,7 +146,7 @@ func TestGivenUpShowsTheLag(t *testing.T) {
 	r := start(t, dbPath, "file://"+repDir, Options{Identity: newKey(t), BacklogCheck: time.Hour, RejoinAfter: time.Hour})
 	insert(t, db, 0, 50)
 	waitReplicated(t, r)
-	r.giveUp(context.Background(), 1, errors.New("test: given up"))
+	r.giveUp(context.Background(), 1, GivenUpLimit, errors.New("test: given up"))
 	asked := time.Now()
 	st := r.Status()
 	if least := asked.Sub(st.ReplicatedThrough).Seconds(); st.LagSeconds < least || st.BacklogGivenUpAt.IsZero() || st.ReplicatedThrough.IsZero() {
