@@ -66,9 +66,11 @@ type Status struct {
 	ReplicatedThrough time.Time `json:"replicated_through,omitzero"`
 	// FilesAt is when a scan last found every file of the data dir that
 	// goes along (archive, TSE state, keys, config) on the replica;
-	// FilesError the last scan's failure, until one succeeds.
-	FilesAt    time.Time `json:"files_at,omitzero"`
-	FilesError string    `json:"files_error,omitempty"`
+	// FilesError the last scan's failure, until one succeeds, and
+	// FilesErrorSince the first failure of that run.
+	FilesAt         time.Time `json:"files_at,omitzero"`
+	FilesError      string    `json:"files_error,omitempty"`
+	FilesErrorSince time.Time `json:"files_error_since,omitzero"`
 	// BacklogLimit is the bound on the local backlog (bound_backlog.go);
 	// BacklogGivenUpAt, when set, is when a backlog that outgrew it was
 	// given up (BacklogGivenUpBytes of it): the replica holds an older
