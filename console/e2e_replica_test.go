@@ -120,7 +120,8 @@ func TestConsoleReplicaStates(t *testing.T) {
 	b.click(".page-head button.secondary")
 	b.wait("the given-up state", `document.querySelector('#replica-given-up') !== null`)
 	got = b.text("#replica")
-	for _, want := range []string{"nicht gesichert", "zu lange nicht erreichbar", "26.11.2026", "verworfen", "arbeitet normal weiter", "vollständige neue Kopie", "antwortet nicht mehr", "verworfen, eine vollständige Kopie folgt"} {
+	for _, want := range []string{"nicht gesichert", "zu lange nicht erreichbar", "26.11.2026", "Alle Verkäufe sind auf dem Gerät gespeichert",
+		"arbeitet normal weiter", "wird eine vollständige Kopie übertragen", "antwortet nicht mehr", "alles auf dem Gerät gespeichert, eine vollständige Kopie folgt"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("given-up card lacks %q: %q", want, got)
 		}
@@ -128,10 +129,13 @@ func TestConsoleReplicaStates(t *testing.T) {
 	if strings.Contains(got, "backlog") || strings.Contains(got, "given_up") || strings.Contains(got, "Alles übertragen") {
 		t.Errorf("a field name on the card: %q", got)
 	}
+	if strings.Contains(got, "verworfen") { // read as sales lost; every sale is on the box
+		t.Errorf("the given-up card reads as lost data: %q", got)
+	}
 	b.screenshot("dashboard-replica-given-up")
 
 	b.clickText("header .lang button", "EN")
-	b.wait("English given-up card", `document.querySelector('#replica').innerText.includes('complete new copy')`)
+	b.wait("English given-up card", `document.querySelector('#replica').innerText.includes('Every sale is kept on this box')`)
 	b.clickText("header .lang button", "DE")
 	b.wait("the German page", `document.querySelector('#replica')?.innerText.includes('Datensicherung') && document.querySelector('.page-head button.secondary') !== null`)
 
@@ -144,7 +148,7 @@ func TestConsoleReplicaStates(t *testing.T) {
 	})
 	b.click(".page-head button.secondary")
 	b.wait("the full-disk state", `document.querySelector('#replica').innerText.includes('fast voll')`)
-	if got := b.text("#replica"); strings.Contains(got, "Ziel war zu lange") || strings.Contains(got, "nicht erreichbar") || !strings.Contains(got, "Bitte Platz schaffen") {
+	if got := b.text("#replica"); strings.Contains(got, "Ziel war zu lange") || strings.Contains(got, "nicht erreichbar") || !strings.Contains(got, "Bitte Platz schaffen") || strings.Contains(got, "verworfen") {
 		t.Errorf("full-disk card %q", got)
 	}
 
@@ -154,7 +158,7 @@ func TestConsoleReplicaStates(t *testing.T) {
 	})
 	b.click(".page-head button.secondary")
 	b.wait("the restart state", `document.querySelector('#replica').innerText.includes('gestartet')`)
-	if got := b.text("#replica"); strings.Contains(got, "Ziel war zu lange") || !strings.Contains(got, "vollständige neue Kopie") {
+	if got := b.text("#replica"); strings.Contains(got, "Ziel war zu lange") || !strings.Contains(got, "vollständige Kopie übertragen") {
 		t.Errorf("restart card %q", got)
 	}
 }
