@@ -90,7 +90,8 @@ const (
 	// GivenUpDiskFull: the box's disk is nearly full, replica or not.
 	GivenUpDiskFull = "disk_full"
 	// GivenUpRestart: the box started without Litestream's local state
-	// (restarted while given up, or restored) while the replica holds files.
+	// (restarted while given up, or restored) while the replica holds files
+	// or could not be asked.
 	GivenUpRestart = "restart"
 )
 

@@ -610,7 +610,7 @@ func componentSchemas() jobj {
 			pr("error_since", sNullable(sInstant("The first failure of the current run of failures."))),
 			pr("backlog_limit", sNullable(sInt("The most the backlog may take (bytes): `replica_backlog_max_mb`, and at most half the free disk space; 0 until first measured.", "minimum", 0))),
 			pr("backlog_given_up_at", sNullable(sInstant("When a backlog that outgrew its bound was given up; null unless the replica still waits for the complete copy that follows."))),
-			pr("backlog_given_up_reason", sNullable(sEnum("Why, while `backlog_given_up_at` is set (else null): `limit`: the target was away until the backlog outgrew its bound; `disk_full`: the box's disk is nearly full; `restart`: the box started without the local replication state while the replica holds files. A complete copy follows in each case.", "limit", "disk_full", "restart")))),
+			pr("backlog_given_up_reason", sNullable(sEnum("Why, while `backlog_given_up_at` is set (else null): `limit`: the target was away until the backlog outgrew its bound; `disk_full`: the box's disk is nearly full; `restart`: the box started without the local replication state while the replica holds files or could not be asked. A complete copy follows in each case.", "limit", "disk_full", "restart")))),
 		"RecoverySheet", sAnswer("The recovery sheet the owner prints and keeps away from the box (docs/REPLICATION.md, \"The recovery sheet\"). "+
 			"Shown until an admin confirms it is printed and stored; never cached (`Cache-Control: no-store`).",
 			pr("url", sStr("The replica, without password, key or token.")),
