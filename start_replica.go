@@ -112,6 +112,6 @@ func (v *replicaState) ReplicaStatus() server.ReplicaStatus {
 	if out.LastError == "" && st.FilesError != "" { // the database goes up, the archive and keys do not
 		out.LastError = "files: " + st.FilesError
 	}
-	out.BacklogLimit, out.BacklogGivenUpAt = st.BacklogLimit, st.BacklogGivenUpAt
+	out.BacklogLimit, out.BacklogGivenUpAt, out.BacklogGivenUpReason = st.BacklogLimit, st.BacklogGivenUpAt, st.BacklogGivenUpReason
 	return out
 }

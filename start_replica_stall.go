@@ -25,8 +25,8 @@ func (c *Config) checkReplicaStall() error {
 }
 
 // startReplicaStall raises replication_stalled once per stall (nothing
-// reached the replica for cfg.ReplicaStallAfter, or the backlog was
-// given up) and replication_recovered when it caught up, for every
+// reached the replica for cfg.ReplicaStallAfter, the database or the
+// data dir's files, or the backlog was given up) and replication_recovered when it caught up, for every
 // restaurant on the box. Off without a running replicator.
 func startReplicaStall(ctx context.Context, workers *sync.WaitGroup, st *store.Store, rep *replica.Replicator, cfg Config, log *slog.Logger) {
 	if rep == nil {
@@ -60,6 +60,12 @@ func raiseStall(ctx context.Context, st *store.Store, c replica.StallChange) err
 			"backlog_bytes": c.BacklogBytes, "backlog_given_up": c.BacklogGivenUp, "disk_nearly_full": c.DiskNearlyFull}
 		if !c.ReplicatedAt.IsZero() {
 			data["replicated_at"] = c.ReplicatedAt
+		}
+		if c.GivenUpReason != "" {
+			data["backlog_given_up_reason"] = c.GivenUpReason
+		}
+		if c.FilesFailing {
+			data["files_failing"] = true
 		}
 	}
 	for _, r := range rs {

@@ -102,3 +102,33 @@ func TestReplicationStallIsRaisedOnce(t *testing.T) {
 		t.Fatalf("%d replication_recovered and %d replication_stalled events, want 1 and 1", n, m)
 	}
 }
+
+// The data dir's files failing for replica_stall_after, the database
+// going up: the owner is told the archive and keys stay on the box.
+func TestFilesStallSaysTheArchiveStays(t *testing.T) {
+	ctx := context.Background()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	st, err := store.Open(ctx, t.TempDir(), store.Options{Logger: log, BcryptCost: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	r := &store.Restaurant{Name: "Trattoria", Timezone: "Europe/Berlin"}
+	if err := st.CreateRestaurant(ctx, r); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	status := func() replica.Status {
+		return replica.Status{URL: "file:///mnt/nas/posbox", ReplicatedAt: now, ReplicatedThrough: now,
+			FilesError: "put blob: permission denied", FilesErrorSince: now.Add(-2 * time.Hour)}
+	}
+	w := newStallWatcher(st, status, DefaultConfig(), log)
+	w.Check(ctx)
+	evs, err := st.Events(ctx, r.ID, store.EventReplicationStalled, 10)
+	if err != nil || len(evs) != 1 {
+		t.Fatalf("%d replication_stalled events (%v), want 1", len(evs), err)
+	}
+	if text := notify.Render(notify.LangDE, evs[0].Type, evs[0].Data, time.UTC).Subject; !strings.Contains(text, "TSE-Archiv und Schlüssel nicht übertragen") {
+		t.Errorf("text: %s", text)
+	}
+}

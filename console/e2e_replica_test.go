@@ -115,12 +115,13 @@ func TestConsoleReplicaStates(t *testing.T) {
 	fake.set(func() server.ReplicaStatus {
 		return server.ReplicaStatus{URL: "sftp://backup@nas.local:22/posbox", ReplicatedAt: givenUp.Add(-72 * time.Hour),
 			LastError: "replica not answering: upload made no progress for 30s", ErrorSince: givenUp.Add(-71 * time.Hour),
-			BacklogLimit: 2 << 30, BacklogGivenUpAt: givenUp}
+			BacklogLimit: 2 << 30, BacklogGivenUpAt: givenUp, BacklogGivenUpReason: "limit"}
 	})
 	b.click(".page-head button.secondary")
 	b.wait("the given-up state", `document.querySelector('#replica-given-up') !== null`)
 	got = b.text("#replica")
-	for _, want := range []string{"nicht gesichert", "zu lange nicht erreichbar", "26.11.2026", "verworfen", "arbeitet normal weiter", "vollständige neue Kopie", "antwortet nicht mehr", "verworfen, eine vollständige Kopie folgt"} {
+	for _, want := range []string{"nicht gesichert", "zu lange nicht erreichbar", "26.11.2026", "Alle Verkäufe sind auf dem Gerät gespeichert",
+		"arbeitet normal weiter", "wird eine vollständige Kopie übertragen", "antwortet nicht mehr", "alles auf dem Gerät gespeichert, eine vollständige Kopie folgt"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("given-up card lacks %q: %q", want, got)
 		}
@@ -128,22 +129,36 @@ func TestConsoleReplicaStates(t *testing.T) {
 	if strings.Contains(got, "backlog") || strings.Contains(got, "given_up") || strings.Contains(got, "Alles übertragen") {
 		t.Errorf("a field name on the card: %q", got)
 	}
+	if strings.Contains(got, "verworfen") { // read as sales lost; every sale is on the box
+		t.Errorf("the given-up card reads as lost data: %q", got)
+	}
 	b.screenshot("dashboard-replica-given-up")
 
 	b.clickText("header .lang button", "EN")
-	b.wait("English given-up card", `document.querySelector('#replica').innerText.includes('complete new copy')`)
+	b.wait("English given-up card", `document.querySelector('#replica').innerText.includes('Every sale is kept on this box')`)
 	b.clickText("header .lang button", "DE")
 	b.wait("the German page", `document.querySelector('#replica')?.innerText.includes('Datensicherung') && document.querySelector('.page-head button.secondary') !== null`)
 
-	// The box's own disk nearly full: said so, not blamed on the target.
+	// The box's own disk nearly full: said so by the reason, whatever
+	// the last error says, not blamed on the target.
 	fake.set(func() server.ReplicaStatus {
 		return server.ReplicaStatus{URL: "sftp://backup@nas.local:22/posbox", ReplicatedAt: givenUp.Add(-time.Minute),
-			LastError: "replication stopped: the disk is nearly full (50331648 bytes free); the box sells on", ErrorSince: givenUp,
-			BacklogLimit: 20 << 20, BacklogGivenUpAt: givenUp}
+			LastError: "list: dial tcp 192.168.1.9:22: connect: connection refused", ErrorSince: givenUp,
+			BacklogLimit: 20 << 20, BacklogGivenUpAt: givenUp, BacklogGivenUpReason: "disk_full"}
 	})
 	b.click(".page-head button.secondary")
 	b.wait("the full-disk state", `document.querySelector('#replica').innerText.includes('fast voll')`)
-	if got := b.text("#replica"); strings.Contains(got, "Ziel war zu lange") || !strings.Contains(got, "Bitte Platz schaffen") {
+	if got := b.text("#replica"); strings.Contains(got, "Ziel war zu lange") || strings.Contains(got, "nicht erreichbar") || !strings.Contains(got, "Bitte Platz schaffen") || strings.Contains(got, "verworfen") {
 		t.Errorf("full-disk card %q", got)
+	}
+
+	// Started without the local state while the replica holds files.
+	fake.set(func() server.ReplicaStatus {
+		return server.ReplicaStatus{URL: "sftp://backup@nas.local:22/posbox", BacklogLimit: 20 << 20, BacklogGivenUpAt: givenUp, BacklogGivenUpReason: "restart"}
+	})
+	b.click(".page-head button.secondary")
+	b.wait("the restart state", `document.querySelector('#replica').innerText.includes('gestartet')`)
+	if got := b.text("#replica"); strings.Contains(got, "Ziel war zu lange") || !strings.Contains(got, "vollständige Kopie übertragen") {
+		t.Errorf("restart card %q", got)
 	}
 }

@@ -253,10 +253,15 @@ var subjects = map[string]func(v view, typ string) string{
 			return v.pick("Datensicherung außer Haus angehalten: Der Speicher dieses Geräts ist fast voll - bitte Platz schaffen!",
 				"Off-site copy stopped: this box's storage is nearly full - please free some space!")
 		}
+		if v.get("files_failing") == true {
+			return v.pick(
+				fmt.Sprintf("Datensicherung außer Haus: Seit %s werden TSE-Archiv und Schlüssel nicht übertragen, sie liegen nur auf diesem Gerät - bitte Ziel prüfen!", v.when("since")),
+				fmt.Sprintf("Off-site copy: since %s the TSE archive and the keys have not left this box - please check the target!", v.when("since")))
+		}
 		if v.get("backlog_given_up") == true {
 			return v.pick(
-				fmt.Sprintf("Datensicherung außer Haus: Ziel seit %s nicht erreichbar, der Rückstand wurde verworfen, damit der Speicher nicht vollläuft - bitte Ziel prüfen!", v.when("since")),
-				fmt.Sprintf("Off-site copy: target unreachable since %s, the backlog was given up to keep the disk free - please check the target!", v.when("since")))
+				fmt.Sprintf("Datensicherung außer Haus: Ziel seit %s nicht erreichbar. Alle Verkäufe sind auf dem Gerät gespeichert; sobald das Ziel wieder erreichbar ist, wird eine vollständige Kopie übertragen - bitte Ziel prüfen!", v.when("since")),
+				fmt.Sprintf("Off-site copy: target unreachable since %s. Every sale is kept on this box; as soon as the target answers again, a complete copy is sent - please check the target!", v.when("since")))
 		}
 		return v.pick(
 			fmt.Sprintf("Datensicherung außer Haus: seit %s nichts übertragen (Ziel nicht erreichbar) - bitte Ziel prüfen!", v.when("since")),

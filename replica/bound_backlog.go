@@ -36,7 +36,7 @@ const (
 )
 
 // diskFullText begins the error a backlog given up for the disk floor
-// records; StallWatcher tells it apart by it.
+// records (Status.BacklogGivenUpReason tells it apart).
 const diskFullText = "replication stopped: the disk is nearly full"
 
 var errBacklogGivenUp = errors.New("replica: the backlog was given up; replication resumes with a complete copy once the replica answers")
@@ -46,6 +46,7 @@ type backlogState struct {
 	limit     int64     // the bound at the last check
 	givenUpAt time.Time // the last backlog given up, until the replica is whole again
 	givenUp   int64     // its size
+	reason    string    // why (Status.BacklogGivenUpReason)
 	resume    ltx.TXID  // after a rejoin: the fresh copy's transaction
 	allowance int64     // the fresh copy's size, allowed beyond the bound until it is up
 	nextTry   time.Time // when to try the replica again while given up
@@ -101,6 +102,9 @@ func (r *Replicator) stopBacklogWatch() {
 func (r *Replicator) backlogStatus(s *Status) {
 	r.wholeAgainLocked()
 	s.BacklogLimit, s.BacklogGivenUpAt, s.BacklogGivenUpBytes = r.backlog.limit, r.backlog.givenUpAt, r.backlog.givenUp
+	if !r.backlog.givenUpAt.IsZero() {
+		s.BacklogGivenUpReason = r.backlog.reason
+	}
 }
 
 // wholeAgainLocked ends a given-up backlog once the fresh copy is on the
@@ -111,7 +115,7 @@ func (r *Replicator) wholeAgainLocked() {
 		return
 	}
 	r.log.Info("the replica is whole again: the complete copy of the database is uploaded", "given_up_at", b.givenUpAt)
-	b.givenUpAt, b.givenUp, b.resume, b.wait, b.allowance = time.Time{}, 0, 0, 0, 0
+	b.givenUpAt, b.givenUp, b.resume, b.wait, b.allowance, b.reason = time.Time{}, 0, 0, 0, 0, ""
 }
 
 // checkBacklog gives the backlog up when it outgrew its bound while the
@@ -140,9 +144,9 @@ func (r *Replicator) checkBacklog(ctx context.Context) {
 	r.health.status(&st)
 	switch {
 	case free >= 0 && free < diskFloor:
-		r.giveUp(ctx, used, fmt.Errorf(diskFullText+" (%d bytes free); the box sells on, and a complete copy goes up once there is room again", free))
+		r.giveUp(ctx, used, GivenUpDiskFull, fmt.Errorf(diskFullText+" (%d bytes free); the box sells on, and a complete copy goes up once there is room again", free))
 	case used > limit+allowance && st.LastError != "":
-		r.giveUp(ctx, used, fmt.Errorf("replica unreachable too long: %d bytes of changes not yet uploaded outgrew the bound of %d bytes and were given up to keep the disk free; a complete copy goes up once the replica answers", used, limit))
+		r.giveUp(ctx, used, GivenUpLimit, fmt.Errorf("replica unreachable too long: %d bytes of changes not yet uploaded outgrew the bound of %d bytes and were given up to keep the disk free; a complete copy goes up once the replica answers", used, limit))
 	}
 }
 
@@ -151,13 +155,15 @@ func (r *Replicator) checkBacklog(ctx context.Context) {
 // Litestream is stopped, and the replica keeps the consistent state it
 // had. Tries to reach it again wait 30 s, doubling with each backlog
 // given up in a row, up to an hour.
-func (r *Replicator) giveUp(ctx context.Context, used int64, why error) {
+func (r *Replicator) giveUp(ctx context.Context, used int64, reason string, why error) {
+	r.engineMu.Lock()
+	defer r.engineMu.Unlock()
 	r.mu.Lock()
 	st, db := r.store, r.db
 	r.db, r.rep, r.store = nil, nil, nil
 	b := &r.backlog
 	b.wait = min(max(2*b.wait, r.rejoinAfter()), maxRejoinWait)
-	b.nextTry, b.givenUpAt, b.givenUp, b.resume = r.now().Add(b.wait), r.now(), used, 0
+	b.nextTry, b.givenUpAt, b.givenUp, b.resume, b.reason = r.now().Add(b.wait), r.now(), used, 0, reason
 	wait := b.wait
 	r.mu.Unlock()
 	st.SetShutdownSyncTimeout(0)
@@ -187,6 +193,8 @@ func (r *Replicator) rejoin(ctx context.Context) {
 	if err == nil && r.fc != nil {
 		err = folderGuard{root: r.fc.Path()}.check()
 	}
+	r.engineMu.Lock()
+	defer r.engineMu.Unlock()
 	e := r.newEngine()
 	var resume ltx.TXID
 	if err == nil {

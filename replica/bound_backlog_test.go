@@ -79,7 +79,7 @@ func TestBacklogOverItsBoundIsGivenUp(t *testing.T) {
 		next += 10
 		st := r.Status()
 		return !st.BacklogGivenUpAt.IsZero() && st.BacklogGivenUpBytes > 64<<10 && st.BacklogLimit == 64<<10 &&
-			strings.Contains(st.LastError, "given up")
+			strings.Contains(st.LastError, "given up") && st.BacklogGivenUpReason == GivenUpLimit
 	})
 	insert(t, db, next, next+2000) // sales go on while the backlog is given up
 	next += 2000

@@ -400,7 +400,7 @@ func TestFilesVerifiedAfterUpload(t *testing.T) {
 	}
 	var st Status
 	u.status(&st)
-	if st.FilesError == "" || !st.FilesAt.IsZero() {
+	if st.FilesError == "" || !st.FilesAt.IsZero() || st.FilesErrorSince.IsZero() {
 		t.Fatalf("status: %+v", st)
 	}
 	if m := objects(t, dir, "manifests"); len(m) != 0 {

@@ -60,6 +60,8 @@ type fileUploader struct {
 	mu      sync.Mutex
 	at      time.Time // every file was on the replica then
 	lastErr string
+
+	errSince time.Time // the first failure of lastErr's run, under mu
 }
 
 // fileState is what the last scan knew of one file.
@@ -356,14 +358,17 @@ func (u *fileUploader) record(err error) {
 		if u.lastErr != err.Error() {
 			u.log.Warn("replica: files", "err", err)
 		}
+		if u.lastErr == "" {
+			u.errSince = u.now()
+		}
 		u.lastErr = err.Error()
 		return
 	}
-	u.at, u.lastErr = u.now(), ""
+	u.at, u.lastErr, u.errSince = u.now(), "", time.Time{}
 }
 
 func (u *fileUploader) status(s *Status) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	s.FilesAt, s.FilesError = u.at, u.lastErr
+	s.FilesAt, s.FilesError, s.FilesErrorSince = u.at, u.lastErr, u.errSince
 }

@@ -51,14 +51,21 @@ type Replicator struct {
 	health *health
 	now    func() time.Time
 
-	// mu guards the engine, which is nil while a backlog that outgrew
-	// its bound is given up (bound_backlog.go).
+	// engineMu is held for reading while the engine is used outside mu
+	// (Sync) and for writing while it is closed or opened (giveUp, Close,
+	// rejoin): a Sync on a closed engine would open it again, and its read
+	// transaction would keep SQLite from checkpointing for good.
+	engineMu sync.RWMutex
+	// mu guards the fields below; the engine is nil while a backlog that
+	// outgrew its bound is given up (bound_backlog.go).
 	mu      sync.Mutex
 	db      *litestream.DB
 	rep     *litestream.Replica
 	store   *litestream.Store
 	backlog backlogState
 	files   *filesRun // nil without opts.DataDir
+
+	syncGap func() // a test's, between Sync's look at the engine and its use
 }
 
 // Start replicates the SQLite database at dbPath (in WAL mode, opened by
@@ -91,7 +98,9 @@ func Start(ctx context.Context, dbPath string, opts Options) (*Replicator, error
 		r.fc = fc
 		client.inner = newBoundedClient(folderGuard{fc, fc.Path()}, opts.CallTimeout)
 	}
-	if err := r.open(ctx, r.newEngine()); err != nil {
+	if e := r.newEngine(); r.startsGivenUp(ctx, e) {
+		r.beginGivenUp() // start_given_up.go
+	} else if err := r.open(ctx, e); err != nil {
 		return nil, fmt.Errorf("replica: start: %w", err)
 	}
 	files, err := startFiles(opts, recips, log)
@@ -142,11 +151,16 @@ func (r *Replicator) open(ctx context.Context, e engine) error {
 // Sync uploads everything committed so far and returns once it is on the
 // replica (or the upload failed).
 func (r *Replicator) Sync(ctx context.Context) error {
+	r.engineMu.RLock()
+	defer r.engineMu.RUnlock()
 	r.mu.Lock()
 	db := r.db
 	r.mu.Unlock()
 	if db == nil {
 		return errBacklogGivenUp
+	}
+	if r.syncGap != nil {
+		r.syncGap()
 	}
 	return db.SyncAndWait(ctx)
 }
@@ -155,6 +169,8 @@ func (r *Replicator) Sync(ctx context.Context) error {
 // database's writers stopped and before its connections close.
 func (r *Replicator) Close(ctx context.Context) error {
 	r.stopBacklogWatch()
+	r.engineMu.Lock()
+	defer r.engineMu.Unlock()
 	r.mu.Lock()
 	st := r.store
 	r.db, r.rep, r.store = nil, nil, nil
@@ -179,13 +195,22 @@ func (r *Replicator) Status() Status {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.backlogStatus(&s)
-	if r.db == nil {
-		return s
+	if r.db != nil {
+		b := localBacklog(r.db.LTXLevelDir(0), r.rep.Pos().TXID)
+		s.BacklogFiles, s.BacklogBytes = b.files, b.bytes
+		if b.files > 0 {
+			s.LagSeconds = max(0, r.now().Sub(b.oldest).Seconds())
+		}
 	}
-	b := localBacklog(r.db.LTXLevelDir(0), r.rep.Pos().TXID)
-	s.BacklogFiles, s.BacklogBytes = b.files, b.bytes
-	if b.files > 0 {
-		s.LagSeconds = max(0, r.now().Sub(b.oldest).Seconds())
+	if !s.BacklogGivenUpAt.IsZero() {
+		// Nothing waits locally, yet the replica is behind: since the
+		// last change it holds, or (not known since a restart) since the
+		// backlog was given up.
+		behind := s.ReplicatedThrough
+		if behind.IsZero() || behind.After(s.BacklogGivenUpAt) {
+			behind = s.BacklogGivenUpAt
+		}
+		s.LagSeconds = max(s.LagSeconds, r.now().Sub(behind).Seconds())
 	}
 	return s
 }

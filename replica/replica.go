@@ -55,7 +55,7 @@ type Options struct {
 type Status struct {
 	URL          string    `json:"url"`                    // without a password
 	ReplicatedAt time.Time `json:"replicated_at,omitzero"` // last successful upload
-	LagSeconds   float64   `json:"lag_seconds"`            // 0 when nothing waits
+	LagSeconds   float64   `json:"lag_seconds"`            // 0 when nothing waits; while given up, since the replica's newest change
 	BacklogFiles int       `json:"backlog_files"`          // local LTX files not yet uploaded
 	BacklogBytes int64     `json:"backlog_bytes"`          //
 	LastError    string    `json:"last_error,omitempty"`   // of the last upload, until one succeeds
@@ -66,9 +66,11 @@ type Status struct {
 	ReplicatedThrough time.Time `json:"replicated_through,omitzero"`
 	// FilesAt is when a scan last found every file of the data dir that
 	// goes along (archive, TSE state, keys, config) on the replica;
-	// FilesError the last scan's failure, until one succeeds.
-	FilesAt    time.Time `json:"files_at,omitzero"`
-	FilesError string    `json:"files_error,omitempty"`
+	// FilesError the last scan's failure, until one succeeds, and
+	// FilesErrorSince the first failure of that run.
+	FilesAt         time.Time `json:"files_at,omitzero"`
+	FilesError      string    `json:"files_error,omitempty"`
+	FilesErrorSince time.Time `json:"files_error_since,omitzero"`
 	// BacklogLimit is the bound on the local backlog (bound_backlog.go);
 	// BacklogGivenUpAt, when set, is when a backlog that outgrew it was
 	// given up (BacklogGivenUpBytes of it): the replica holds an older
@@ -76,7 +78,22 @@ type Status struct {
 	BacklogLimit        int64     `json:"backlog_limit"`
 	BacklogGivenUpAt    time.Time `json:"backlog_given_up_at,omitzero"`
 	BacklogGivenUpBytes int64     `json:"backlog_given_up_bytes,omitempty"`
+	// BacklogGivenUpReason says why, while BacklogGivenUpAt is set:
+	// GivenUpLimit, GivenUpDiskFull or GivenUpRestart.
+	BacklogGivenUpReason string `json:"backlog_given_up_reason,omitempty"`
 }
+
+// Why a backlog was given up (Status.BacklogGivenUpReason).
+const (
+	// GivenUpLimit: the replica was away until the backlog outgrew its bound.
+	GivenUpLimit = "limit"
+	// GivenUpDiskFull: the box's disk is nearly full, replica or not.
+	GivenUpDiskFull = "disk_full"
+	// GivenUpRestart: the box started without Litestream's local state
+	// (restarted while given up, or restored) while the replica holds files
+	// or could not be asked.
+	GivenUpRestart = "restart"
+)
 
 // health records the outcome of uploads and failures to reach the
 // replica, as the encrypting client sees them (Litestream logs its errors

@@ -3,7 +3,6 @@ package replica
 import (
 	"context"
 	"log/slog"
-	"strings"
 	"time"
 )
 
@@ -12,8 +11,8 @@ import (
 const DefaultStallAfter = time.Hour
 
 // StallChange is a change the owner is told of: replication stalled (no
-// upload succeeded for a while, or a backlog given up), or caught up
-// again after a stall.
+// upload of the database or of the data dir's files succeeded for a
+// while, or a backlog given up), or caught up again after a stall.
 type StallChange struct {
 	Stalled      bool      // false: recovered
 	URL          string    // without a password
@@ -27,7 +26,11 @@ type StallChange struct {
 	// DiskNearlyFull: it was given up because the box's disk is nearly
 	// full, whatever the replica does.
 	DiskNearlyFull bool
-	At             time.Time // when noticed
+	GivenUpReason  string // Status.BacklogGivenUpReason
+	// FilesFailing: the database goes up, but the data dir's files (the
+	// TSE archive, the keys, the config) have failed to since Since.
+	FilesFailing bool
+	At           time.Time // when noticed
 }
 
 // StallWatcher tells of a stall once per stall, and of its end. It is
@@ -72,19 +75,23 @@ func (w *StallWatcher) Check(ctx context.Context) {
 	s := w.Status()
 	c := StallChange{URL: s.URL, Since: s.ErrorSince, ReplicatedAt: s.ReplicatedAt, LastError: s.LastError,
 		BacklogBytes: s.BacklogBytes, BacklogGivenUp: !s.BacklogGivenUpAt.IsZero(), At: now(),
-		DiskNearlyFull: strings.HasPrefix(s.LastError, diskFullText)}
+		DiskNearlyFull: s.BacklogGivenUpReason == GivenUpDiskFull, GivenUpReason: s.BacklogGivenUpReason}
 	if !w.stalled {
-		failing := s.LastError != "" && !s.ErrorSince.IsZero()
-		if !failing || (c.At.Sub(s.ErrorSince) < after && !c.BacklogGivenUp) {
+		dbStall := s.LastError != "" && !s.ErrorSince.IsZero() && (c.At.Sub(s.ErrorSince) >= after || c.BacklogGivenUp)
+		filesStall := s.FilesError != "" && !s.FilesErrorSince.IsZero() && c.At.Sub(s.FilesErrorSince) >= after
+		if !dbStall && !filesStall {
 			return
+		}
+		if !dbStall { // the database goes up, the data dir's files do not
+			c.FilesFailing, c.Since, c.LastError = true, s.FilesErrorSince, "files: "+s.FilesError
 		}
 		c.Stalled = true
 		if w.raise(ctx, c) {
-			w.stalled, w.since = true, s.ErrorSince
+			w.stalled, w.since = true, c.Since
 		}
 		return
 	}
-	if s.LastError != "" || c.BacklogGivenUp || s.BacklogFiles > 0 {
+	if s.LastError != "" || c.BacklogGivenUp || s.BacklogFiles > 0 || s.FilesError != "" {
 		return
 	}
 	c.Since = w.since

@@ -82,12 +82,40 @@ func TestBacklogGivenUpIsAStallAtOnce(t *testing.T) {
 	}
 }
 
+// TestDiskNearlyFullIsToldApart: by the status's reason, not the error
+// text (a later failure to reach the replica replaces that).
 func TestDiskNearlyFullIsToldApart(t *testing.T) {
 	t0 := time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)
 	c := &stallClock{now: t0}
-	c.st = Status{LastError: diskFullText + " (1000 bytes free)", ErrorSince: t0, BacklogGivenUpAt: t0}
+	c.st = Status{LastError: "list: open /mnt/nas/posbox/ltx/0: no such file or directory", ErrorSince: t0,
+		BacklogGivenUpAt: t0, BacklogGivenUpReason: GivenUpDiskFull}
 	c.watcher().Check(context.Background())
 	if len(c.raised) != 1 || !c.raised[0].DiskNearlyFull {
 		t.Fatalf("want one stall naming the full disk, got %+v", c.raised)
+	}
+}
+
+// TestFilesFailingIsAStall: the database goes up, but the data dir's
+// files (archive, keys) have failed for the stall's hour: raised once,
+// said to be the files, and its end once they go up again.
+func TestFilesFailingIsAStall(t *testing.T) {
+	t0 := time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)
+	c := &stallClock{now: t0.Add(59 * time.Minute)}
+	c.st = Status{ReplicatedAt: t0.Add(59 * time.Minute), FilesError: "put blob: permission denied", FilesErrorSince: t0}
+	w := c.watcher()
+	w.Check(context.Background())
+	if len(c.raised) != 0 {
+		t.Fatalf("raised before the hour: %+v", c.raised)
+	}
+	c.now = t0.Add(61 * time.Minute)
+	w.Check(context.Background())
+	w.Check(context.Background())
+	if len(c.raised) != 1 || !c.raised[0].Stalled || !c.raised[0].FilesFailing || !c.raised[0].Since.Equal(t0) {
+		t.Fatalf("want one stall naming the files, got %+v", c.raised)
+	}
+	c.st.FilesError, c.st.FilesErrorSince = "", time.Time{}
+	w.Check(context.Background())
+	if len(c.raised) != 2 || c.raised[1].Stalled {
+		t.Fatalf("want the end of the stall once, got %+v", c.raised)
 	}
 }

@@ -539,7 +539,7 @@ func TestContractResponseFormats(t *testing.T) {
 		{"POST /api/events", "event", []string{"id", "type", "created_at"}, true},
 		{"POST /api/auth/login", "", []string{"access_token", "token_type", "expires_in", "user"}, true},
 		{"GET /api/health", "", []string{"status", "version", "build", "tls_fingerprint", "mode"}, true},
-		{"GET /api/replica", "replica", []string{"enabled", "url", "public_key", "replicated_at", "lag_seconds", "backlog_files", "backlog_bytes", "last_error", "error_since", "backlog_limit", "backlog_given_up_at"}, true},
+		{"GET /api/replica", "replica", []string{"enabled", "url", "public_key", "replicated_at", "lag_seconds", "backlog_files", "backlog_bytes", "last_error", "error_since", "backlog_limit", "backlog_given_up_at", "backlog_given_up_reason"}, true},
 	}
 	for _, o := range order {
 		raw, ok := e.samples[o.sample]

@@ -21,7 +21,7 @@ type ReplicaStatus struct {
 	URL          string    // without secrets (replica.Redact)
 	PublicKey    string    // the recovery key's public key (age1...), never the key
 	ReplicatedAt time.Time // last successful upload; zero before the first
-	LagSeconds   float64   // 0 when nothing waits
+	LagSeconds   float64   // 0 when nothing waits; while given up, since the replica's newest change
 	BacklogFiles int       // local files not yet uploaded
 	BacklogBytes int64
 	LastError    string    // of the last upload, until one succeeds
@@ -31,6 +31,10 @@ type ReplicaStatus struct {
 	// again).
 	BacklogLimit     int64
 	BacklogGivenUpAt time.Time
+	// BacklogGivenUpReason, while given up: "limit" (the target away too
+	// long), "disk_full" (the box's disk nearly full) or "restart" (the
+	// box started without the local state, a complete copy follows).
+	BacklogGivenUpReason string
 }
 
 // replicaJSON is GET /api/replica. With replication off (no replica_url)
@@ -47,6 +51,7 @@ type replicaJSON struct {
 	ErrorSince   *string  `json:"error_since"`
 	BacklogLimit *int64   `json:"backlog_limit"`
 	GivenUpAt    *string  `json:"backlog_given_up_at"`
+	GivenUpWhy   *string  `json:"backlog_given_up_reason"`
 }
 
 // replicaState is GET /api/replica.
@@ -59,6 +64,9 @@ func (s *Server) replicaState(w http.ResponseWriter, _ *http.Request, _ httprout
 			LagSeconds: &st.LagSeconds, BacklogFiles: &st.BacklogFiles, BacklogBytes: &st.BacklogBytes,
 			LastError: strPtr(st.LastError), ErrorSince: instantPtr(st.ErrorSince),
 			BacklogLimit: &st.BacklogLimit, GivenUpAt: instantPtr(st.BacklogGivenUpAt)}
+		if !st.BacklogGivenUpAt.IsZero() {
+			out.GivenUpWhy = strPtr(st.BacklogGivenUpReason)
+		}
 	}
 	return writeJSON(w, http.StatusOK, envelope{"replica": out})
 }

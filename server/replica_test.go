@@ -50,7 +50,7 @@ func TestReplicaFailing(t *testing.T) {
 	fake := &fakeReplica{ReplicaStatus{URL: "sftp://backup@nas.local:22/posbox", PublicKey: "age1qqexample",
 		ReplicatedAt: up, LagSeconds: 60.123456, BacklogFiles: 3, BacklogBytes: 12288,
 		LastError: "dial tcp 192.168.1.9:22: connect: connection refused", ErrorSince: up.Add(time.Second),
-		BacklogLimit: 2 << 30, BacklogGivenUpAt: up.Add(time.Hour)}}
+		BacklogLimit: 2 << 30, BacklogGivenUpAt: up.Add(time.Hour), BacklogGivenUpReason: "disk_full"}}
 	e.serve(t, Config{Replica: fake})
 	rec := e.do(t, "GET", "/api/replica", nil, e.adminToken)
 	body := rec.Body.String()
@@ -61,7 +61,7 @@ func TestReplicaFailing(t *testing.T) {
 	want := map[string]any{"enabled": true, "url": "sftp://backup@nas.local:22/posbox", "public_key": "age1qqexample",
 		"replicated_at": "2026-11-22T08:59:00.123Z", "lag_seconds": 60.123, "backlog_files": 3.0, "backlog_bytes": 12288.0,
 		"last_error": "dial tcp 192.168.1.9:22: connect: connection refused", "error_since": "2026-11-22T08:59:01.123Z",
-		"backlog_limit": float64(2 << 30), "backlog_given_up_at": "2026-11-22T09:59:00.123Z"}
+		"backlog_limit": float64(2 << 30), "backlog_given_up_at": "2026-11-22T09:59:00.123Z", "backlog_given_up_reason": "disk_full"}
 	for k, w := range want {
 		if got[k] != w {
 			t.Errorf("%s = %v, want %v", k, got[k], w)
@@ -71,7 +71,7 @@ func TestReplicaFailing(t *testing.T) {
 	// Before the first upload and with no error: null, not the year 1.
 	fake.st = ReplicaStatus{URL: "file:///mnt/nas/posbox", PublicKey: "age1qqexample"}
 	got = replicaAnswer(t, e)
-	for _, k := range []string{"replicated_at", "last_error", "error_since", "backlog_given_up_at"} {
+	for _, k := range []string{"replicated_at", "last_error", "error_since", "backlog_given_up_at", "backlog_given_up_reason"} {
 		if got[k] != nil {
 			t.Errorf("%s = %v before the first upload, want null", k, got[k])
 		}

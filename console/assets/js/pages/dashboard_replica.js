@@ -16,9 +16,10 @@ addStrings({
     'rep.ok': 'in Ordnung', 'rep.bad': 'Achtung: nicht gesichert', 'rep.waiting': 'Noch keine Kopie',
     'rep.target': 'Ziel', 'rep.last': 'Letzte Kopie', 'rep.never': 'noch keine',
     'rep.backlog': 'Noch nicht übertragen', 'rep.backlog_value': '{files} Dateien, {size}', 'rep.backlog_one': '1 Datei, {size}',
-    'rep.current': 'Alles übertragen', 'rep.limit': 'Grenze {size}', 'rep.dropped': 'verworfen, eine vollständige Kopie folgt',
-    'rep.given_up': 'Das Ziel war zu lange nicht erreichbar: Am {time} wurden die noch nicht übertragenen Änderungen auf diesem Gerät verworfen, damit der Speicher nicht vollläuft. Die Kasse arbeitet normal weiter. Sobald das Ziel wieder erreichbar ist, wird automatisch eine vollständige neue Kopie übertragen.',
-    'rep.given_up_disk': 'Der Speicher dieses Geräts ist fast voll: Am {time} wurde die Sicherung angehalten und die noch nicht übertragenen Änderungen verworfen. Die Kasse arbeitet normal weiter. Bitte Platz schaffen; danach wird automatisch eine vollständige neue Kopie übertragen.',
+    'rep.current': 'Alles übertragen', 'rep.limit': 'Grenze {size}', 'rep.dropped': 'alles auf dem Gerät gespeichert, eine vollständige Kopie folgt',
+    'rep.given_up': 'Das Ziel war zu lange nicht erreichbar (seit {time} wartet die Sicherung darauf, eine vollständige Kopie zu übertragen). Alle Verkäufe sind auf dem Gerät gespeichert; sobald das Ziel wieder erreichbar ist, wird eine vollständige Kopie übertragen. Bis dahin zeigt die Kopie außer Haus einen älteren Stand. Die Kasse arbeitet normal weiter.',
+    'rep.given_up_disk': 'Der Speicher dieses Geräts ist fast voll: Am {time} wurde die Sicherung angehalten. Alle Verkäufe sind auf dem Gerät gespeichert, und die Kasse arbeitet normal weiter. Bitte Platz schaffen; danach wird automatisch eine vollständige Kopie übertragen.',
+    'rep.given_up_restart': 'Das Gerät wurde am {time} gestartet; die Sicherung beginnt mit einer vollständigen Kopie. Alle Verkäufe sind auf dem Gerät gespeichert; sobald das Ziel erreichbar ist, wird eine vollständige Kopie übertragen. Die Kasse arbeitet normal weiter.',
     'rep.unsafe_error': 'Die Kopie außer Haus schlägt seit {time} fehl. Neue Daten liegen nur auf diesem Gerät und sind nicht gesichert.',
     'rep.unsafe_lag': 'Die neuesten Änderungen warten seit {duration} auf die Übertragung: Sie sind nur auf diesem Gerät.',
     'rep.first': 'Die erste Kopie ist noch nicht übertragen.',
@@ -41,9 +42,10 @@ addStrings({
     'rep.ok': 'healthy', 'rep.bad': 'Attention: not safe', 'rep.waiting': 'No copy yet',
     'rep.target': 'Target', 'rep.last': 'Last copy', 'rep.never': 'none yet',
     'rep.backlog': 'Not yet sent', 'rep.backlog_value': '{files} files, {size}', 'rep.backlog_one': '1 file, {size}',
-    'rep.current': 'All sent', 'rep.limit': 'limit {size}', 'rep.dropped': 'dropped, a complete copy follows',
-    'rep.given_up': 'The target was unreachable for too long: on {time} the changes not yet sent were dropped on this box so that its storage does not fill up. The till works on as usual. As soon as the target can be reached again, a complete new copy is sent automatically.',
-    'rep.given_up_disk': 'This box\'s storage is nearly full: on {time} the copy was stopped and the changes not yet sent were dropped. The till works on as usual. Please free some space; a complete new copy is then sent automatically.',
+    'rep.current': 'All sent', 'rep.limit': 'limit {size}', 'rep.dropped': 'all kept on this box, a complete copy follows',
+    'rep.given_up': 'The target was unreachable for too long (since {time} the backup waits to send a complete copy). Every sale is kept on this box; as soon as the target can be reached again, a complete copy is sent. Until then the off-site copy shows an older state. The till works on as usual.',
+    'rep.given_up_disk': 'This box\'s storage is nearly full: on {time} the copy was stopped. Every sale is kept on this box, and the till works on as usual. Please free some space; a complete copy is then sent automatically.',
+    'rep.given_up_restart': 'The box started on {time}; the backup begins with a complete copy. Every sale is kept on this box; as soon as the target can be reached, a complete copy is sent. The till works on as usual.',
     'rep.unsafe_error': 'The off-site copy has been failing since {time}. New data is on this box only and not safe.',
     'rep.unsafe_lag': 'The latest changes have been waiting {duration} to be sent: they are on this box only.',
     'rep.first': 'The first copy has not been sent yet.',
@@ -67,7 +69,6 @@ const LAG_LIMIT = 300;
 // WHY maps the replica client's error text to plain words.
 const WHY = [
   [/did not start/i, 'rep.why_not_started'],
-  [/disk is nearly full/i, 'rep.why_box_full'],
   [/not answering|no progress/i, 'rep.why_hung'],
   [/no space|quota|disk full|EntityTooLarge/i, 'rep.why_full'],
   [/permission denied|access ?denied|unable to authenticate|auth|forbidden|invalidaccesskey|signaturedoesnotmatch|\b40[13]\b/i, 'rep.why_denied'],
@@ -119,11 +120,12 @@ export function replicaCard(res) {
   card.dataset.state = state;
   card.append(h('p', {}, state === 'bad' ? badge(t('rep.bad'), 'bad') : state === 'ok' ? badge(t('rep.ok'), 'ok') : badge(t('rep.waiting'), 'warn')));
   if (r.backlog_given_up_at) {
-    const which = /disk is nearly full/i.test(r.last_error || '') ? 'rep.given_up_disk' : 'rep.given_up';
+    const which = { disk_full: 'rep.given_up_disk', restart: 'rep.given_up_restart' }[r.backlog_given_up_reason] || 'rep.given_up';
     card.append(h('p', { class: 'notice bad', id: 'replica-given-up' }, t(which, { time: fmtDateTime(r.backlog_given_up_at) })));
   }
   if (r.last_error) {
-    card.append(h('p', { class: 'notice bad', id: 'replica-error' }, t('rep.unsafe_error', { time: fmtDateTime(r.error_since) }), ' ', plainError(r.last_error)),
+    const why = r.backlog_given_up_reason === 'disk_full' ? t('rep.why_box_full') : plainError(r.last_error);
+    card.append(h('p', { class: 'notice bad', id: 'replica-error' }, t('rep.unsafe_error', { time: fmtDateTime(r.error_since) }), ' ', why),
       h('details', {}, h('summary', {}, t('rep.detail')), h('code', { class: 'wrap-anywhere' }, r.last_error)));
   } else if (lagging) {
     card.append(h('p', { class: 'notice bad' }, t('rep.unsafe_lag', { duration: waited(r.lag_seconds) })));
