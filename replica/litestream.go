@@ -94,7 +94,7 @@ func Start(ctx context.Context, dbPath string, opts Options) (*Replicator, error
 	if err := r.open(ctx, r.newEngine()); err != nil {
 		return nil, fmt.Errorf("replica: start: %w", err)
 	}
-	files, err := startFiles(opts, recips, log)
+	files, err := startFiles(opts, recips, h.replicatedThrough, log)
 	if err != nil {
 		r.Close(ctx)
 		return nil, fmt.Errorf("replica: files: %w", err)

@@ -45,6 +45,10 @@ type RestoredDataDir struct {
 	Bytes   int64 // their size
 	// Config names the files put into RestoredConfigDir.
 	Config []string
+	// RecoveryKey is the public key (age1...) of the box's own recovery
+	// key, as the newest manifest names it: "" when a posbox that did
+	// not record it wrote the manifest.
+	RecoveryKey string
 }
 
 // RestoreDataDir rebuilds a data dir from the replica at url into
@@ -91,7 +95,7 @@ func RestoreDataDir(ctx context.Context, url string, identity age.Identity, data
 	if err != nil {
 		return nil, fmt.Errorf("replica %s: %s: %w", Redact(url), mkey, err)
 	}
-	out := &RestoredDataDir{DataDir: dataDir, FilesAt: m.CreatedAt}
+	out := &RestoredDataDir{DataDir: dataDir, FilesAt: m.CreatedAt, RecoveryKey: m.RecoveryKey}
 	if slices.ContainsFunc(files, func(e fileEntry) bool { return e.AppendOnly }) {
 		out.HeldBack = m.ScannedAt
 	}
