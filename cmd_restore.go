@@ -13,7 +13,6 @@ import (
 
 	"posbox/backup"
 	"posbox/fiscal/afterrestore"
-	"posbox/internal/secretfile"
 	"posbox/replica"
 	"posbox/tse"
 )
@@ -106,7 +105,7 @@ func printRestored(src string, r *backup.Restored, stdout, stderr io.Writer) {
 func pathExists(p string) bool { _, err := os.Stat(p); return err == nil }
 
 // restoreFromReplica is posbox restore --from: a whole data dir rebuilt
-// from the replica, the recovery key put beside it (the new box
+// from the replica, the box's recovery key put beside it (the new box
 // replicates on with the same key, the recovery sheet stays true).
 func restoreFromReplica(ctx context.Context, url, keyFile, dataDir string, stdout io.Writer) error {
 	key, err := replica.LoadKey(keyFile)
@@ -121,14 +120,7 @@ func restoreFromReplica(ctx context.Context, url, keyFile, dataDir string, stdou
 	if err := afterrestore.MarkRestored(r.DataDir, r.ReplicatedThrough); err != nil {
 		return err
 	}
-	keyNote := ""
-	kb, err := os.ReadFile(keyFile)
-	if err == nil {
-		err = secretfile.Create(filepath.Join(r.DataDir, replica.KeyFile), kb)
-	}
-	if err != nil {
-		keyNote = fmt.Sprintf("  the recovery key was not copied (%v): copy %s to %s yourself\n", err, keyFile, filepath.Join(r.DataDir, replica.KeyFile))
-	}
+	keyNote := copyRecoveryKey(keyFile, key.Recipient().String(), r)
 	fmt.Fprintf(stdout, "restored from the replica %s into %s:\n", replica.Redact(url), r.DataDir)
 	through := "(the replica does not say when)"
 	if !r.ReplicatedThrough.IsZero() {
