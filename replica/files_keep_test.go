@@ -119,3 +119,64 @@ func TestFilesDatabaseNotHeldBack(t *testing.T) {
 		t.Errorf("the manifest names the recovery key %q, want the box's", got.RecoveryKey)
 	}
 }
+
+// hookStore runs hook once, before the first Get of key.
+type hookStore struct {
+	objectStore
+	key  string
+	hook func()
+}
+
+func (h *hookStore) Get(ctx context.Context, key string) (io.ReadCloser, error) {
+	if key == h.key && h.hook != nil {
+		hook := h.hook
+		h.hook = nil
+		hook()
+	}
+	return h.objectStore.Get(ctx, key)
+}
+
+// TestRestoreOfARunningBoxBeginsAgain: while a restore reads the archive,
+// the box appends to its journal for over keepAge and collects what the
+// restore's manifest named: the restore begins once more from the newest
+// manifest and brings the box as it is now.
+func TestRestoreOfARunningBoxBeginsAgain(t *testing.T) {
+	ctx := context.Background()
+	dir := mounted(t, filepath.Join(t.TempDir(), "nas"))
+	dataDir := t.TempDir()
+	boxFiles(t, dataDir)
+	key := newKey(t)
+	db := openDB(t, filepath.Join(dataDir, "posbox.db"))
+	defer db.Close()
+	r := start(t, filepath.Join(dataDir, "posbox.db"), "file://"+dir, Options{Identity: key,
+		DataDir: dataDir, Include: goesAlong, AppendOnly: func(rel string) bool { return rel == journal }, FilesInterval: time.Hour})
+	defer closeWithin(t, r)
+	insert(t, db, 0, 1)
+	waitReplicated(t, r)
+	if err := r.SyncFiles(ctx); err != nil {
+		t.Fatal(err)
+	}
+	arch, _ := os.ReadFile(filepath.Join(dataDir, "archive/2026-01.tar"))
+	s := &hookStore{objectStore: &fileObjects{root: dir}, key: blobKey(sumHex(arch[:bigChunk])), hook: func() {
+		r.files.u.now = func() time.Time { return time.Now().Add(keepAge + gcInterval) }
+		for range keepManifests {
+			f, _ := os.OpenFile(filepath.Join(dataDir, journal), os.O_APPEND|os.O_WRONLY, 0)
+			f.Write(randBytes(t, 20<<10))
+			f.Close()
+			r.files.u.lastGC = time.Time{} // every scan collects
+			if err := r.SyncFiles(ctx); err != nil {
+				t.Error(err)
+			}
+		}
+	}}
+	restored := filepath.Join(t.TempDir(), "new-box")
+	if _, err := restoreDataDir(ctx, s, "file://"+dir, key, restored); err != nil {
+		t.Fatalf("a restore whose manifest the box collected meanwhile: %v", err)
+	}
+	if s.hook != nil {
+		t.Fatal("the restore did not read the archive")
+	}
+	if g, w := sums(t, restored), sums(t, dataDir); !equalMaps(g, w) {
+		t.Fatal("the restore brought other files than the box holds now")
+	}
+}
