@@ -31,7 +31,8 @@ replica_url of the old box, as on its recovery sheet) into DIR, which must
 be new or empty: the database as far as it was replicated, the TSE archive,
 the TSE's settings and keys, jwt.key and the HTTPS files, each checked
 against its SHA-256. --key-file is the recovery key (replica.key, or any
-key the replica is encrypted to). The old box's config file and the secret
+key the replica is encrypted to); only the box's own recovery key is
+copied to DIR/replica.key. The old box's config file and the secret
 files it names go to DIR/restored-config.`
 
 // cmdRestore puts a backup back: posbox restore [--data-dir DIR]
@@ -128,7 +129,7 @@ func restoreFromReplica(ctx context.Context, url, keyFile, dataDir string, stdou
 	}
 	fmt.Fprintf(stdout, "  the database, replicated %s\n", through)
 	if !r.HeldBack.IsZero() {
-		fmt.Fprintf(stdout, "  (as of %s, when the TSE simulator's journal was last uploaded: a newer database would record signatures the simulator lacks)\n",
+		fmt.Fprintf(stdout, "  (as of %s, the last upload of the files with the TSE simulator's journal: a newer database could record signatures the restored simulator lacks)\n",
 			r.HeldBack.Local().Format("2006-01-02 15:04:05 MST"))
 	}
 	fmt.Fprintf(stdout, "  %d files (%s), each checked against its SHA-256, as uploaded %s\n",
