@@ -13,7 +13,6 @@ import (
 
 	"posbox/backup"
 	"posbox/fiscal/afterrestore"
-	"posbox/internal/secretfile"
 	"posbox/replica"
 	"posbox/tse"
 )
@@ -32,7 +31,8 @@ replica_url of the old box, as on its recovery sheet) into DIR, which must
 be new or empty: the database as far as it was replicated, the TSE archive,
 the TSE's settings and keys, jwt.key and the HTTPS files, each checked
 against its SHA-256. --key-file is the recovery key (replica.key, or any
-key the replica is encrypted to). The old box's config file and the secret
+key the replica is encrypted to); only the box's own recovery key is
+copied to DIR/replica.key. The old box's config file and the secret
 files it names go to DIR/restored-config.`
 
 // cmdRestore puts a backup back: posbox restore [--data-dir DIR]
@@ -106,7 +106,7 @@ func printRestored(src string, r *backup.Restored, stdout, stderr io.Writer) {
 func pathExists(p string) bool { _, err := os.Stat(p); return err == nil }
 
 // restoreFromReplica is posbox restore --from: a whole data dir rebuilt
-// from the replica, the recovery key put beside it (the new box
+// from the replica, the box's recovery key put beside it (the new box
 // replicates on with the same key, the recovery sheet stays true).
 func restoreFromReplica(ctx context.Context, url, keyFile, dataDir string, stdout io.Writer) error {
 	key, err := replica.LoadKey(keyFile)
@@ -121,14 +121,7 @@ func restoreFromReplica(ctx context.Context, url, keyFile, dataDir string, stdou
 	if err := afterrestore.MarkRestored(r.DataDir, r.ReplicatedThrough); err != nil {
 		return err
 	}
-	keyNote := ""
-	kb, err := os.ReadFile(keyFile)
-	if err == nil {
-		err = secretfile.Create(filepath.Join(r.DataDir, replica.KeyFile), kb)
-	}
-	if err != nil {
-		keyNote = fmt.Sprintf("  the recovery key was not copied (%v): copy %s to %s yourself\n", err, keyFile, filepath.Join(r.DataDir, replica.KeyFile))
-	}
+	keyNote := copyRecoveryKey(keyFile, key.Recipient().String(), r)
 	fmt.Fprintf(stdout, "restored from the replica %s into %s:\n", replica.Redact(url), r.DataDir)
 	through := "(the replica does not say when)"
 	if !r.ReplicatedThrough.IsZero() {
@@ -136,7 +129,7 @@ func restoreFromReplica(ctx context.Context, url, keyFile, dataDir string, stdou
 	}
 	fmt.Fprintf(stdout, "  the database, replicated %s\n", through)
 	if !r.HeldBack.IsZero() {
-		fmt.Fprintf(stdout, "  (as of %s, when the TSE simulator's journal was last uploaded: a newer database would record signatures the simulator lacks)\n",
+		fmt.Fprintf(stdout, "  (as of %s, the last upload of the files with the TSE simulator's journal: a newer database could record signatures the restored simulator lacks)\n",
 			r.HeldBack.Local().Format("2006-01-02 15:04:05 MST"))
 	}
 	fmt.Fprintf(stdout, "  %d files (%s), each checked against its SHA-256, as uploaded %s\n",

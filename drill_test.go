@@ -79,6 +79,10 @@ func TestDrillKillUnderLoadAndRestore(t *testing.T) {
 	took := time.Since(start)
 	t.Logf("posbox restore --from %s (%.1f s):\n%s", url, took.Seconds(), out)
 	drillCompareFiles(t, old.dataDir, fresh)
+	newKey, _ := os.ReadFile(filepath.Join(fresh, replica.KeyFile))
+	if oldKey, _ := os.ReadFile(filepath.Join(old.dataDir, replica.KeyFile)); len(oldKey) == 0 || !bytes.Equal(newKey, oldKey) {
+		t.Error("the box's own recovery key was not copied into the new box")
+	}
 
 	t.Setenv("POSBOX_REPLICA_URL", "") // the restored box does not write to the old box's replica
 	box := startApplianceIn(t, bin, fresh)

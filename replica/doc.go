@@ -41,11 +41,12 @@
 //   - files_upload.go, files_run.go: the uploader: a scan every 2 s by
 //     size and mtime, an append-only journal read only where it grew,
 //     its outcome in Status (files_at, files_error).
-//   - files_gc.go: the newest five manifests and what they name stay,
-//     the rest goes every 10 minutes.
+//   - files_gc.go: the newest five manifests, those younger than an
+//     hour and what they name stay, the rest goes every 10 minutes.
 //   - restore_files.go: RestoreDataDir: the database and every file of
 //     the newest manifest, each checked, staged and renamed into an empty
-//     folder; the config into restored-config/.
+//     folder (once more from the newest, should the box have collected
+//     what it read); the config into restored-config/.
 //   - follow.go, follow_watch.go: Follow, a read-only copy kept current
 //     from a replica (HQ, docs/HQ.md): Litestream's follow mode, a lock
 //     readers share with it, the copy's age, a fresh restore when the

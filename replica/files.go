@@ -56,7 +56,12 @@ type filesManifest struct {
 	// ScannedAt is when the scan began: an append-only file holds at
 	// least what was written to it before.
 	ScannedAt time.Time `json:"scanned_at"`
-	Trees     []treeRef `json:"trees"`
+	// RecoveryKey is the public key (age1...) of the box's own recovery
+	// key: a restore copies a key file into the new box only when it is
+	// this one, not another recipient's such as HQ's ("" in manifests of
+	// a posbox before it was recorded).
+	RecoveryKey string    `json:"recovery_key,omitempty"`
+	Trees       []treeRef `json:"trees"`
 }
 
 // treeRef names the tree of one folder (Dir, slash-separated, "" for the
@@ -283,31 +288,42 @@ func manifestFiles(ctx context.Context, s objectStore, ids []age.Identity, m *fi
 	var files []fileEntry
 	var refs []string
 	for _, t := range m.Trees {
-		var entries []fileEntry
-		if err := readJSONBlob(ctx, s, ids, t.SHA256, &entries); err != nil {
+		f, r, err := treeFiles(ctx, s, ids, t.SHA256)
+		if err != nil {
 			return nil, nil, err
 		}
-		refs = append(refs, t.SHA256)
-		for _, e := range entries {
-			if e.Sealed != "" {
-				var big []string
-				if err := readJSONBlob(ctx, s, ids, e.Sealed, &big); err != nil {
-					return nil, nil, err
-				}
-				refs = append(refs, e.Sealed)
-				sealed := make([]chunkRef, 0, len(big)+len(e.Chunks))
-				for _, b := range big {
-					sealed = append(sealed, chunkRef{SHA256: b, Size: bigChunk})
-				}
-				e.Chunks, e.Sealed = append(sealed, e.Chunks...), ""
-			}
-			for _, c := range e.Chunks {
-				refs = append(refs, c.SHA256)
-			}
-			files = append(files, e)
-		}
+		files, refs = append(files, f...), append(refs, r...)
 	}
 	return files, refs, nil
+}
+
+// treeFiles reads the tree sum: its file entries, expanded, and the
+// blobs it refers to (itself, its sealed lists, their chunks).
+func treeFiles(ctx context.Context, s objectStore, ids []age.Identity, sum string) ([]fileEntry, []string, error) {
+	var entries []fileEntry
+	if err := readJSONBlob(ctx, s, ids, sum, &entries); err != nil {
+		return nil, nil, err
+	}
+	refs := []string{sum}
+	for i, e := range entries {
+		if e.Sealed != "" {
+			var big []string
+			if err := readJSONBlob(ctx, s, ids, e.Sealed, &big); err != nil {
+				return nil, nil, err
+			}
+			refs = append(refs, e.Sealed)
+			sealed := make([]chunkRef, 0, len(big)+len(e.Chunks))
+			for _, b := range big {
+				sealed = append(sealed, chunkRef{SHA256: b, Size: bigChunk})
+			}
+			e.Chunks, e.Sealed = append(sealed, e.Chunks...), ""
+		}
+		for _, c := range e.Chunks {
+			refs = append(refs, c.SHA256)
+		}
+		entries[i] = e
+	}
+	return entries, refs, nil
 }
 
 // stored is e as a tree holds it: its big chunks moved to a sealed

@@ -19,8 +19,9 @@ type filesRun struct {
 }
 
 // startFiles starts uploading the data dir's files (nil when opts turn
-// it off: no DataDir or no Include).
-func startFiles(opts Options, recips []age.Recipient, log *slog.Logger) (*filesRun, error) {
+// it off: no DataDir or no Include); through is the database's
+// replication (Status.ReplicatedThrough).
+func startFiles(opts Options, recips []age.Recipient, through func() time.Time, log *slog.Logger) (*filesRun, error) {
 	if opts.DataDir == "" || opts.Include == nil {
 		return nil, nil
 	}
@@ -33,7 +34,8 @@ func startFiles(opts Options, recips []age.Recipient, log *slog.Logger) (*filesR
 		return nil, err
 	}
 	u := &fileUploader{store: s, recips: recips, ids: []age.Identity{opts.Identity}, dataDir: dir,
-		include: opts.Include, appendOnly: opts.AppendOnly, extra: opts.ExtraFiles, log: log, now: time.Now}
+		include: opts.Include, appendOnly: opts.AppendOnly, extra: opts.ExtraFiles, log: log, now: time.Now,
+		recovery: opts.Identity.Recipient().String(), through: through}
 	interval := opts.FilesInterval
 	if interval <= 0 {
 		interval = defaultFilesInterval

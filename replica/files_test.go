@@ -265,9 +265,10 @@ func checkModes(t *testing.T, dir string) {
 	})
 }
 
-// TestFilesGarbageCollected: a journal appended to many times leaves the
-// newest keepManifests manifests and only the blobs they name, every
-// blob of the newest among them; a restore still rebuilds the newest.
+// TestFilesGarbageCollected: a journal appended to many times leaves,
+// once the older ones are over keepAge old, the newest keepManifests
+// manifests and only the blobs they name, every blob of the newest
+// among them; a restore still rebuilds the newest.
 func TestFilesGarbageCollected(t *testing.T) {
 	ctx := context.Background()
 	dir := mounted(t, filepath.Join(t.TempDir(), "nas"))
@@ -285,8 +286,9 @@ func TestFilesGarbageCollected(t *testing.T) {
 		f, _ := os.OpenFile(filepath.Join(dataDir, journal), os.O_APPEND|os.O_WRONLY, 0)
 		f.Write(randBytes(t, 20<<10)) // every other append fills a small chunk
 		f.Close()
-		if i == 3*keepManifests-1 {
-			r.files.u.lastGC = time.Time{} // the collection's time has come
+		if i == 3*keepManifests-1 { // the collection's time has come, the others are over keepAge old
+			r.files.u.lastGC = time.Time{}
+			r.files.u.now = func() time.Time { return time.Now().Add(keepAge + time.Second) }
 		}
 		if err := r.SyncFiles(ctx); err != nil {
 			t.Fatal(err)

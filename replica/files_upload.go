@@ -28,8 +28,11 @@ import (
 const defaultFilesInterval = 2 * time.Second
 
 // heartbeat: a manifest is written at least this often while nothing
-// changes, its ScannedAt saying the files were still so: a restore holds
-// the database back to that time at most (filesManifest.ScannedAt).
+// changes, its ScannedAt saying the files were still so. A scan also
+// writes one when the database's replication advanced since the last:
+// a restore holds the database back to the newest manifest's ScannedAt
+// (filesManifest.ScannedAt), which so stays within a scan of what the
+// replica holds.
 const heartbeat = 30 * time.Second
 
 // fileUploader keeps the newest state of the data dir's files on the
@@ -44,15 +47,22 @@ type fileUploader struct {
 	extra      map[string]string // config name → path
 	log        *slog.Logger
 	now        func() time.Time
+	// recovery is the public key of the box's recovery key, for the
+	// manifest (filesManifest.RecoveryKey).
+	recovery string
+	// through is the database's replication (Status.ReplicatedThrough):
+	// nil when not known.
+	through func() time.Time
 
 	known map[string]bool       // blob hashes on the replica
 	state map[string]*fileState // by entry key (configKey for config files)
 	last  *filesManifest        // the newest manifest on the replica
-	// lastRefs are the blobs last names.
-	lastRefs []string
+	// lastThrough is through() when last was written.
+	lastThrough time.Time
 	// dirty: a file was read anew (or went) since last was written.
 	dirty  bool
-	kept   map[string][]string // manifest key → the blob hashes it names
+	kept   map[string][]string // manifest key → the trees it names
+	trees  map[string][]string // tree → the blob hashes it names (itself too)
 	primed bool                // known, last and kept read from the replica
 	lastGC time.Time
 	buf    []byte
@@ -149,6 +159,12 @@ func (u *fileUploader) sync(ctx context.Context) error {
 			return err
 		}
 	}
+	var through time.Time
+	if u.through != nil {
+		// Before the scan: whatever the replica held then is older than
+		// scanned, so a restore as of scanned has it.
+		through = u.through()
+	}
 	scanned := u.now().UTC()
 	cands, err := u.scan()
 	if err != nil {
@@ -178,16 +194,16 @@ func (u *fileUploader) sync(ctx context.Context) error {
 	if cap(u.buf) > smallChunk {
 		u.buf = nil // a big chunk's buffer is not kept between scans
 	}
-	m := &filesManifest{Format: manifestFormat, Version: manifestVersion, ScannedAt: scanned}
-	refs := u.lastRefs
+	m := &filesManifest{Format: manifestFormat, Version: manifestVersion, ScannedAt: scanned, RecoveryKey: u.recovery}
 	if !u.dirty && u.last != nil { // every file as in the last manifest: its trees stand
 		m.Trees = u.last.Trees
-	} else if m.Trees, refs, err = u.writeTrees(ctx, files); err != nil {
+	} else if m.Trees, err = u.writeTrees(ctx, files); err != nil {
 		return err
 	}
 	if u.last != nil && slices.Equal(u.last.Trees, m.Trees) {
 		u.dirty = false
-		if scanned.Sub(u.last.ScannedAt) < heartbeat {
+		dbAdvanced := through.After(u.lastThrough)
+		if scanned.Sub(u.last.ScannedAt) < heartbeat && !dbAdvanced && u.last.RecoveryKey == m.RecoveryKey {
 			return u.collect(ctx)
 		}
 	}
@@ -203,28 +219,29 @@ func (u *fileUploader) sync(ctx context.Context) error {
 	if err := putVerified(ctx, u.store, key, b, u.recips, u.ids); err != nil {
 		return err
 	}
-	u.last, u.lastRefs, u.kept[key], u.dirty = m, refs, refs, false
+	u.last, u.lastThrough, u.kept[key], u.dirty = m, through, treeSums(m), false
 	return u.collect(ctx)
 }
 
 // writeTrees uploads the tree of every folder (and the sealed lists of
-// its files) the replica lacks and returns the trees, sorted by folder,
-// and every blob they refer to.
-func (u *fileUploader) writeTrees(ctx context.Context, files []fileEntry) ([]treeRef, []string, error) {
+// its files) the replica lacks and returns the trees, sorted by folder;
+// u.trees gets the blobs each refers to.
+func (u *fileUploader) writeTrees(ctx context.Context, files []fileEntry) ([]treeRef, error) {
 	byDir := map[string][]fileEntry{}
-	var refs []string
+	refs := map[string][]string{}
 	for _, e := range files {
+		d := treeDir(e)
 		for _, c := range e.Chunks {
-			refs = append(refs, c.SHA256)
+			refs[d] = append(refs[d], c.SHA256)
 		}
 		se, list := stored(e)
 		if list != nil {
 			if err := u.putBlob(ctx, se.Sealed, list); err != nil {
-				return nil, nil, err
+				return nil, err
 			}
-			refs = append(refs, se.Sealed)
+			refs[d] = append(refs[d], se.Sealed)
 		}
-		byDir[treeDir(e)] = append(byDir[treeDir(e)], se)
+		byDir[d] = append(byDir[d], se)
 	}
 	var trees []treeRef
 	for _, dir := range slices.Sorted(mapKeys(byDir)) {
@@ -232,18 +249,19 @@ func (u *fileUploader) writeTrees(ctx context.Context, files []fileEntry) ([]tre
 		slices.SortFunc(entries, func(a, b fileEntry) int { return strings.Compare(a.Path, b.Path) })
 		b, err := json.Marshal(entries)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		t := treeRef{Dir: dir, SHA256: sumHex(b), Files: len(entries)}
 		for _, e := range entries {
 			t.Bytes += e.Size
 		}
 		if err := u.putBlob(ctx, t.SHA256, b); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		trees, refs = append(trees, t), append(refs, t.SHA256)
+		trees = append(trees, t)
+		u.trees[t.SHA256] = append(refs[dir], t.SHA256)
 	}
-	return trees, refs, nil
+	return trees, nil
 }
 
 // putBlob uploads plain as the blob sum unless the replica has it.

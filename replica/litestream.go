@@ -103,7 +103,7 @@ func Start(ctx context.Context, dbPath string, opts Options) (*Replicator, error
 	} else if err := r.open(ctx, e); err != nil {
 		return nil, fmt.Errorf("replica: start: %w", err)
 	}
-	files, err := startFiles(opts, recips, log)
+	files, err := startFiles(opts, recips, h.replicatedThrough, log)
 	if err != nil {
 		r.Close(ctx)
 		return nil, fmt.Errorf("replica: files: %w", err)

@@ -142,6 +142,13 @@ func (h *health) through(t time.Time) {
 	}
 }
 
+// replicatedThrough is Status.ReplicatedThrough.
+func (h *health) replicatedThrough() time.Time {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.replThrough
+}
+
 func (h *health) status(s *Status) {
 	h.mu.Lock()
 	defer h.mu.Unlock()

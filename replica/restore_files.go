@@ -45,6 +45,10 @@ type RestoredDataDir struct {
 	Bytes   int64 // their size
 	// Config names the files put into RestoredConfigDir.
 	Config []string
+	// RecoveryKey is the public key (age1...) of the box's own recovery
+	// key, as the newest manifest names it: "" when a posbox that did
+	// not record it wrote the manifest.
+	RecoveryKey string
 }
 
 // RestoreDataDir rebuilds a data dir from the replica at url into
@@ -54,7 +58,20 @@ type RestoredDataDir struct {
 // in a folder inside dataDir and renamed into place once all is checked,
 // the database last; files are 0600, folders 0700. A failed restore
 // leaves dataDir as it found it.
-func RestoreDataDir(ctx context.Context, url string, identity age.Identity, dataDir string) (_ *RestoredDataDir, err error) {
+func RestoreDataDir(ctx context.Context, url string, identity age.Identity, dataDir string) (*RestoredDataDir, error) {
+	s, err := openObjects(url, 0)
+	if err != nil {
+		return nil, fmt.Errorf("replica: %w", err)
+	}
+	defer s.Close()
+	return restoreDataDir(ctx, s, url, identity, dataDir)
+}
+
+// restoreDataDir is RestoreDataDir with the files read from s. A restore
+// of a box still running may find an object its manifest named gone
+// (the box collected it: keepAge): it begins once more from the newest
+// manifest, once.
+func restoreDataDir(ctx context.Context, s objectStore, url string, identity age.Identity, dataDir string) (_ *RestoredDataDir, err error) {
 	dataDir, err = filepath.Abs(dataDir)
 	if err != nil {
 		return nil, err
@@ -70,11 +87,38 @@ func RestoreDataDir(ctx context.Context, url string, identity age.Identity, data
 			}
 		}()
 	}
-	s, err := openObjects(url, 0)
+	staging, err := os.MkdirTemp(dataDir, ".restore-")
 	if err != nil {
-		return nil, fmt.Errorf("replica: %w", err)
+		return nil, err
 	}
-	defer s.Close()
+	defer os.RemoveAll(staging)
+	out, err := stage(ctx, s, url, identity, staging)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errNoObject) {
+		if err = os.RemoveAll(staging); err == nil {
+			err = os.Mkdir(staging, 0o700)
+		}
+		if err == nil {
+			out, err = stage(ctx, s, url, identity, staging)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	out.DataDir = dataDir
+	if err := moveInStaged(staging, dataDir); err != nil {
+		return nil, err
+	}
+	if created {
+		if err := os.Chmod(dataDir, 0o700); err != nil {
+			return nil, err
+		}
+	}
+	return out, syncDir(dataDir)
+}
+
+// stage restores into staging the database and every file of the newest
+// manifest, each checked.
+func stage(ctx context.Context, s objectStore, url string, identity age.Identity, staging string) (*RestoredDataDir, error) {
 	ids := []age.Identity{identity}
 	m, mkey, err := newestManifest(ctx, s, ids)
 	if err != nil {
@@ -82,16 +126,11 @@ func RestoreDataDir(ctx context.Context, url string, identity age.Identity, data
 	} else if m == nil {
 		return nil, fmt.Errorf("replica %s holds no files (TSE keys, archive): was it written by a posbox that uploads them? Nothing restored", Redact(url))
 	}
-	staging, err := os.MkdirTemp(dataDir, ".restore-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(staging)
 	files, _, err := manifestFiles(ctx, s, ids, m)
 	if err != nil {
 		return nil, fmt.Errorf("replica %s: %s: %w", Redact(url), mkey, err)
 	}
-	out := &RestoredDataDir{DataDir: dataDir, FilesAt: m.CreatedAt}
+	out := &RestoredDataDir{FilesAt: m.CreatedAt, RecoveryKey: m.RecoveryKey}
 	if slices.ContainsFunc(files, func(e fileEntry) bool { return e.AppendOnly }) {
 		out.HeldBack = m.ScannedAt
 	}
@@ -112,15 +151,7 @@ func RestoreDataDir(ctx context.Context, url string, identity age.Identity, data
 		}
 	}
 	out.ReplicatedThrough = replicatedThrough(ctx, url, out.HeldBack)
-	if err := moveInStaged(staging, dataDir); err != nil {
-		return nil, err
-	}
-	if created {
-		if err := os.Chmod(dataDir, 0o700); err != nil {
-			return nil, err
-		}
-	}
-	return out, syncDir(dataDir)
+	return out, nil
 }
 
 // checkEmptyDir accepts a data dir that does not exist (made now,
