@@ -264,7 +264,10 @@ func drillAfterRestore(t *testing.T, box *appliance, token string, lost []ackedS
 			} `json:"missing"`
 		} `json:"after_restore"`
 	}
-	deadline := time.Now().Add(30 * time.Second)
+	// The TSE allows 20 list calls a minute (fiskaly's limit, which the
+	// simulator keeps): with the reconciler's calls the comparison may
+	// wait out one minute before it reads.
+	deadline := time.Now().Add(150 * time.Second)
 	for {
 		code, body, err := box.call("GET", "/api/tse/after-restore", token, "", nil)
 		if err != nil || code != http.StatusOK || json.Unmarshal(body, &res) != nil {

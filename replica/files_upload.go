@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -192,7 +193,12 @@ func (u *fileUploader) sync(ctx context.Context) error {
 		}
 	}
 	if cap(u.buf) > smallChunk {
-		u.buf = nil // a big chunk's buffer is not kept between scans
+		// A big chunk's buffer is not kept between scans, and what
+		// reading and encrypting it took goes back to the system now,
+		// not minutes later: a Pi has little memory, and big chunks
+		// are rare (the first scan, a month's archive).
+		u.buf = nil
+		debug.FreeOSMemory()
 	}
 	m := &filesManifest{Format: manifestFormat, Version: manifestVersion, ScannedAt: scanned, RecoveryKey: u.recovery}
 	if !u.dirty && u.last != nil { // every file as in the last manifest: its trees stand
