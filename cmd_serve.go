@@ -136,11 +136,10 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 	}
 	err = server.Run(ctx, ln, server.NewHTTPServer(srv.Handler(), log), log, ready,
 		"posbox serving", "addr", ln.Addr().String(), "url", scheme+"://"+ln.Addr().String()+"/", "data_dir", cfg.DataDir, "version", versionString())
-	if err != nil {
-		return err
+	if err == nil {
+		log.Info("posbox stopped")
 	}
-	log.Info("posbox stopped")
-	return nil
+	return err
 }
 
 // openStore opens the database and, on a new one, makes the first
