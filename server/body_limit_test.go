@@ -59,18 +59,21 @@ func TestChunkedBodyOverLimit(t *testing.T) {
 }
 
 // A client that sends its whole body before it reads the answer (as
-// Python's urllib and requests do) reads the 413, or the 401, instead of
-// a broken pipe: the server reads the rest of the body before it closes.
+// Python's urllib and requests do) reads the 413, the 401, the 404 or
+// the 405 instead of a broken pipe: the server reads the rest of the
+// body before it closes.
 func TestOversizeBodyAnswerIsRead(t *testing.T) {
 	e := newTestEnv(t)
 	srv := httptest.NewServer(e.h)
 	defer srv.Close()
 	for _, c := range []struct {
-		name, token string
-		want        int
+		name, method, path, token string
+		want                      int
 	}{
-		{"TooLarge", e.adminToken, http.StatusRequestEntityTooLarge},
-		{"NotSignedIn", "", http.StatusUnauthorized},
+		{"TooLarge", "POST", "/api/users", e.adminToken, http.StatusRequestEntityTooLarge},
+		{"NotSignedIn", "POST", "/api/users", "", http.StatusUnauthorized},
+		{"NoSuchRoute", "POST", "/api/no-such-route", e.adminToken, http.StatusNotFound},
+		{"MethodNotAllowed", "PATCH", "/api/users", e.adminToken, http.StatusMethodNotAllowed},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			conn, err := net.Dial("tcp", srv.Listener.Addr().String())
@@ -80,7 +83,7 @@ func TestOversizeBodyAnswerIsRead(t *testing.T) {
 			defer conn.Close()
 			conn.SetDeadline(time.Now().Add(30 * time.Second))
 			body := bigJSON(12 << 20) // more than loopback's socket buffers hold
-			head := fmt.Sprintf("POST /api/users HTTP/1.1\r\nHost: posbox\r\nContent-Type: application/json\r\nContent-Length: %d\r\n", len(body))
+			head := fmt.Sprintf("%s %s HTTP/1.1\r\nHost: posbox\r\nContent-Type: application/json\r\nContent-Length: %d\r\n", c.method, c.path, len(body))
 			if c.token != "" {
 				head += "Authorization: Bearer " + c.token + "\r\n"
 			}

@@ -138,10 +138,20 @@ func (s *Server) newRouter() *httprouter.Router {
 	// The contract wants 404 problem+json, not redirects to a fixed path.
 	r.RedirectTrailingSlash, r.RedirectFixedPath = false, false
 	r.HandleMethodNotAllowed = true
-	r.NotFound = http.HandlerFunc(s.notFound)
-	r.MethodNotAllowed = http.HandlerFunc(s.methodNotAllowed)
+	r.NotFound = drained(s.notFound)
+	r.MethodNotAllowed = drained(s.methodNotAllowed)
 	r.PanicHandler = s.panicked
 	return r
+}
+
+// drained reads what is left of the body after h answered, as every
+// route does (drainBody): a client that sends it all before reading
+// reads the 404 or 405, not a broken pipe.
+func drained(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		defer drainBody(w, r.Body)
+		h(w, r)
+	}
 }
 
 // Handler is the whole API.
