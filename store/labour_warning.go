@@ -75,19 +75,18 @@ func ShiftPeriods(shs []*Shift) []WorkPeriod {
 }
 
 // entryWarnings checks a closed entry against the user's other entries
-// around it and raises labour_law_warning when it breaks a rule. It never
+// around it (labour_warning_entry.go reads only what the check needs) and
+// raises labour_law_warning when it breaks a rule. It never
 // refuses anything.
 func entryWarnings(ctx context.Context, tx *Tx, r *Restaurant, e *TimeEntry, source string) ([]LabourWarning, error) {
-	if e.ClockOut == nil {
+	if e.ClockOut == nil || !e.ClockOut.After(e.ClockIn) { // CheckArbZG skips a period without length
 		return nil, nil
 	}
-	es, err := queryAll(ctx, tx, scanTimeEntry, `SELECT `+timeEntryColumns+` FROM time_entries t JOIN users u ON u.id = t.user_id
-		WHERE t.user_id = ? AND t.clock_out IS NOT NULL AND t.clock_in < ? AND t.clock_out > ?`,
-		e.UserID, FormatTime(e.ClockOut.Add(arbzgMargin)), FormatTime(e.ClockIn.Add(-arbzgMargin)))
-	if err != nil {
+	ps, skip, err := entryCheckPeriods(ctx, tx, r, e)
+	if err != nil || skip {
 		return nil, err
 	}
-	ws := WarningsFor(CheckArbZG(EntryPeriods(es), r.Location(), r.MinRestHours), e.ID)
+	ws := WarningsFor(CheckArbZG(ps, r.Location(), r.MinRestHours), e.ID)
 	if len(ws) == 0 {
 		return nil, nil
 	}
