@@ -46,11 +46,16 @@ func (s *Server) shiftsJSONWith(r *http.Request, shifts []*store.Shift,
 	if err != nil {
 		return nil, err
 	}
+	return toShiftsJSON(shifts, ws), nil
+}
+
+// toShiftsJSON renders shifts with their warnings by shift id.
+func toShiftsJSON(shifts []*store.Shift, ws map[string][]store.LabourWarning) []shiftJSON {
 	out := make([]shiftJSON, 0, len(shifts))
 	for _, sh := range shifts {
 		out = append(out, toShiftJSON(sh, ws[sh.ID]))
 	}
-	return out, nil
+	return out
 }
 
 // listShifts answers GET /api/shifts?date_from&date_to&unstaffed (all
@@ -69,24 +74,30 @@ func (s *Server) listShifts(w http.ResponseWriter, r *http.Request, _ httprouter
 	if from != "" && to != "" && from > to {
 		f.Add("date_to", store.FBeforeField, "must not be before date_from", "field", "date_from")
 	}
-	list := s.store.Shifts
-	switch q.Get("unstaffed") {
-	case "":
-	case "true":
-		list = s.store.UnstaffedShifts
-	default:
+	unstaffed := q.Get("unstaffed")
+	if unstaffed != "" && unstaffed != "true" {
 		f.Add("unstaffed", store.FOneOf, "must be true or absent", "values", []string{"true"})
 	}
 	if err := f.Err(); err != nil {
 		return err
 	}
-	shifts, err := list(r.Context(), caller(r.Context()).restaurant.ID, from, to)
-	if err != nil {
-		return err
-	}
-	out, err := s.shiftsJSON(r, shifts)
-	if err != nil {
-		return err
+	rest := caller(r.Context()).restaurant
+	var out []shiftJSON
+	if unstaffed == "" {
+		// The plan and its warnings in one go (the week's read is the hot one).
+		shifts, ws, err := s.store.ShiftsWithWarnings(r.Context(), rest, from, to)
+		if err != nil {
+			return err
+		}
+		out = toShiftsJSON(shifts, ws)
+	} else {
+		shifts, err := s.store.UnstaffedShifts(r.Context(), rest.ID, from, to)
+		if err != nil {
+			return err
+		}
+		if out, err = s.shiftsJSON(r, shifts); err != nil {
+			return err
+		}
 	}
 	return writeJSON(w, http.StatusOK, envelope{"shifts": out})
 }

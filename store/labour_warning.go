@@ -165,7 +165,29 @@ func (s *Store) PublishedShiftsWarnings(ctx context.Context, r *Restaurant, shs 
 }
 
 func (s *Store) shiftsWarnings(ctx context.Context, r *Restaurant, shs []*Shift, publishedOnly bool) (map[string][]LabourWarning, error) {
-	out := map[string][]LabourWarning{}
+	lo, hi, ok := shiftsWindow(shs)
+	if !ok {
+		return map[string][]LabourWarning{}, nil
+	}
+	loDate, hiDate := shiftWindowDates(lo, hi, r.Location())
+	published := ""
+	if publishedOnly {
+		published = ` AND s.published_at IS NOT NULL`
+	}
+	all, err := queryAll(ctx, s.rdb, scanShift, `SELECT `+shiftColumns+` FROM shifts s JOIN users u ON u.id = s.user_id
+		WHERE s.restaurant_id = ? AND s.shift_date >= ? AND s.shift_date <= ?
+		AND s.status <> 'cancelled' AND s.starts_at < ? AND s.ends_at > ?`+published,
+		r.ID, loDate, hiDate, FormatTime(hi), FormatTime(lo))
+	if err != nil {
+		return nil, err
+	}
+	return warningsByID(CheckArbZG(ShiftPeriods(all), r.Location(), r.MinRestHours)), nil
+}
+
+// shiftsWindow is the span the shifts' neighbours are read from: from
+// the earliest start less the margin to the latest end plus it (ok is
+// false for no shifts).
+func shiftsWindow(shs []*Shift) (lo, hi time.Time, ok bool) {
 	var from, to time.Time
 	for _, sh := range shs {
 		if from.IsZero() || sh.StartsAt.Before(from) {
@@ -175,32 +197,27 @@ func (s *Store) shiftsWarnings(ctx context.Context, r *Restaurant, shs []*Shift,
 			to = sh.EndsAt
 		}
 	}
-	if from.IsZero() {
-		return out, nil
-	}
-	// The shift_date bounds only let the planner range over
-	// shifts_restaurant_date instead of reading every shift the restaurant
-	// ever had: a shift starts on its shift_date (local; the timezone is
-	// set when the restaurant is created and never changed) and lasts less
-	// than 25 hours, so one that overlaps [lo, hi] starts on a local date
-	// between lo's minus 2 days and hi's plus 1 (a day of slack each).
-	lo, hi, loc := from.Add(-arbzgMargin), to.Add(arbzgMargin), r.Location()
-	published := ""
-	if publishedOnly {
-		published = ` AND s.published_at IS NOT NULL`
-	}
-	all, err := queryAll(ctx, s.rdb, scanShift, `SELECT `+shiftColumns+` FROM shifts s JOIN users u ON u.id = s.user_id
-		WHERE s.restaurant_id = ? AND s.shift_date >= ? AND s.shift_date <= ?
-		AND s.status <> 'cancelled' AND s.starts_at < ? AND s.ends_at > ?`+published,
-		r.ID, lo.In(loc).AddDate(0, 0, -2).Format(DateFormat), hi.In(loc).AddDate(0, 0, 1).Format(DateFormat),
-		FormatTime(hi), FormatTime(lo))
-	if err != nil {
-		return nil, err
-	}
-	for _, w := range CheckArbZG(ShiftPeriods(all), r.Location(), r.MinRestHours) {
+	return from.Add(-arbzgMargin), to.Add(arbzgMargin), !from.IsZero()
+}
+
+// shiftWindowDates bound the shift_date of every shift that overlaps
+// [lo, hi], only so the planner ranges over shifts_restaurant_date instead
+// of reading every shift the restaurant ever had: a shift starts on its
+// shift_date (local; the timezone is set when the restaurant is created
+// and never changed) and lasts less than 25 hours, so it starts on a
+// local date between lo's minus 2 days and hi's plus 1 (a day of slack
+// each).
+func shiftWindowDates(lo, hi time.Time, loc *time.Location) (from, to string) {
+	return lo.In(loc).AddDate(0, 0, -2).Format(DateFormat), hi.In(loc).AddDate(0, 0, 1).Format(DateFormat)
+}
+
+// warningsByID files each warning under every period it names.
+func warningsByID(ws []LabourWarning) map[string][]LabourWarning {
+	out := map[string][]LabourWarning{}
+	for _, w := range ws {
 		for _, id := range w.IDs {
 			out[id] = append(out[id], w)
 		}
 	}
-	return out, nil
+	return out
 }
