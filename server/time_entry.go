@@ -85,7 +85,7 @@ func (s *Server) clockOut(w http.ResponseWriter, r *http.Request, _ httprouter.P
 
 func (s *Server) myStatus(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
 	c := caller(r.Context())
-	e, err := s.store.OpenEntry(r.Context(), c.restaurant.ID, c.user.ID)
+	e, err := s.store.OpenPunch(r.Context(), c.restaurant.ID, c.user.ID)
 	if store.IsNotFound(err) {
 		e, err = nil, nil
 	}
@@ -97,7 +97,13 @@ func (s *Server) myStatus(w http.ResponseWriter, r *http.Request, _ httprouter.P
 		j := toTimeEntryJSON(e)
 		entry = &j
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"clocked_in": e != nil, "time_entry": entry})
+	return writeJSON(w, http.StatusOK, myStatusJSON{e != nil, entry})
+}
+
+// myStatusJSON is GET /api/shifts/my-status's answer.
+type myStatusJSON struct {
+	ClockedIn bool           `json:"clocked_in"`
+	TimeEntry *timeEntryJSON `json:"time_entry"`
 }
 
 // listTimeEntries answers GET /api/time-entries?date= (default: today in

@@ -131,6 +131,24 @@ func (s *Store) OpenEntry(ctx context.Context, restaurantID, userID string) (*Ti
 	return e, err
 }
 
+// OpenPunch is OpenEntry's own fields only (id, user, clock-in, break):
+// what a staff member's status shows, read without the user's row or the
+// corrections (the status is polled by every terminal).
+func (s *Store) OpenPunch(ctx context.Context, restaurantID, userID string) (*TimeEntry, error) {
+	e := &TimeEntry{RestaurantID: restaurantID, UserID: userID, Source: EntryClock}
+	var in string
+	err := s.rs.QueryRowContext(ctx, `SELECT id, clock_in, break_minutes FROM time_entries
+		WHERE user_id = ? AND clock_out IS NULL AND restaurant_id = ?`, userID, restaurantID).Scan(&e.ID, &in, &e.BreakMinutes)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, NotFound("open time entry")
+	}
+	if err != nil {
+		return nil, err
+	}
+	e.ClockIn = ParseTime(in)
+	return e, nil
+}
+
 // TimeEntries lists the entries of restaurant r whose clock-in falls on
 // the local date (YYYY-MM-DD) in r's timezone, by clock-in. Entries of
 // deleted users stay listed: the law wants the record kept.
