@@ -219,6 +219,7 @@ func (b *bench) reads() {
 		code, raw, err := call("GET", week, b.admin, nil)
 		return want(code, raw, err, 200)
 	})
+	b.pocketBase(week, raw, 32)
 }
 
 // clockPairs: 64 staff clock in and out as fast as they are answered;
