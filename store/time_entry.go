@@ -92,8 +92,7 @@ func (s *Store) ClockOut(ctx context.Context, r *Restaurant, u *User, breakMinut
 	var e *TimeEntry
 	err := s.write(ctx, func(tx *Tx) error {
 		var err error
-		e, err = scanTimeEntry(tx.QueryRowContext(ctx, `SELECT `+timeEntryColumns+` FROM time_entries t JOIN users u ON u.id = t.user_id
-			WHERE t.restaurant_id = ? AND t.user_id = ? AND t.clock_out IS NULL`, r.ID, u.ID))
+		e, err = openEntryOf(ctx, tx, r, u)
 		if errors.Is(err, sql.ErrNoRows) {
 			return Errorf(ENotClockedIn, "you are not clocked in")
 		}
@@ -118,6 +117,23 @@ func (s *Store) ClockOut(ctx context.Context, r *Restaurant, u *User, breakMinut
 	if err != nil {
 		return nil, err
 	}
+	return e, nil
+}
+
+// openEntryOf is u's open entry as a clock-out needs it: its own columns
+// (the name is u's; whether an admin corrected it no answer of a
+// clock-out shows), read in the writer's transaction, so without the
+// user's row and the corrections.
+func openEntryOf(ctx context.Context, tx *Tx, r *Restaurant, u *User) (*TimeEntry, error) {
+	e := &TimeEntry{RestaurantID: r.ID, UserID: u.ID, UserName: u.Name, StaffNumber: u.StaffNumber}
+	var in, created, updated string
+	var flagged sql.NullString
+	if err := tx.QueryRowContext(ctx, `SELECT id, clock_in, break_minutes, created_at, updated_at, source, open_flagged_at FROM time_entries
+		WHERE user_id = ? AND clock_out IS NULL AND restaurant_id = ?`, u.ID, r.ID).Scan(&e.ID, &in, &e.BreakMinutes, &created, &updated,
+		&e.Source, &flagged); err != nil {
+		return nil, err
+	}
+	e.ClockIn, e.CreatedAt, e.UpdatedAt, e.OpenFlaggedAt = ParseTime(in), ParseTime(created), ParseTime(updated), parseNullTime(flagged)
 	return e, nil
 }
 
