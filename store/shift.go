@@ -1,10 +1,12 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 	"unicode/utf8"
 )
@@ -328,8 +330,16 @@ func (s *Store) shiftsWhere(ctx context.Context, restaurantID, from, to, extra s
 	if to != "" {
 		where, args = where+` AND s.shift_date <= ?`, append(args, to)
 	}
-	return queryAll(ctx, s.rs, scanShift, `SELECT `+shiftColumns+` FROM shifts s JOIN users u ON u.id = s.user_id
-		WHERE `+where+` ORDER BY s.shift_date, s.start_time, u.name, s.id`, args...)
+	// Ordered by date and start as shifts_restaurant_date is; the user's
+	// name and the id are sorted here: in SQL they took a sorter that
+	// copied every row (the week's list is read often).
+	shs, err := queryAll(ctx, s.rs, scanShift, `SELECT `+shiftColumns+` FROM shifts s JOIN users u ON u.id = s.user_id
+		WHERE `+where+` ORDER BY s.shift_date, s.start_time`, args...)
+	slices.SortFunc(shs, func(a, b *Shift) int {
+		return cmp.Or(cmp.Compare(a.ShiftDate, b.ShiftDate), cmp.Compare(a.StartTime, b.StartTime),
+			cmp.Compare(a.UserName, b.UserName), cmp.Compare(a.ID, b.ID))
+	})
+	return shs, err
 }
 
 // Shift finds one shift of a restaurant.
