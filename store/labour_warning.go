@@ -102,9 +102,13 @@ func shiftWarnings(ctx context.Context, tx *Tx, r *Restaurant, sh *Shift) ([]Lab
 	if sh.Status == ShiftCancelled {
 		return nil, nil
 	}
+	// A shift lasts less than 25 hours, so one that ends after lo starts
+	// after lo less 25 hours: the lower bound keeps shifts_user_time's
+	// range to the window instead of every shift the user ever had.
+	lo := sh.StartsAt.Add(-arbzgMargin)
 	shs, err := queryAll(ctx, tx, scanShift, `SELECT `+shiftColumns+` FROM shifts s JOIN users u ON u.id = s.user_id
-		WHERE s.user_id = ? AND s.status <> 'cancelled' AND s.id <> ? AND s.starts_at < ? AND s.ends_at > ?`,
-		sh.UserID, sh.ID, FormatTime(sh.EndsAt.Add(arbzgMargin)), FormatTime(sh.StartsAt.Add(-arbzgMargin)))
+		WHERE s.user_id = ? AND s.status <> 'cancelled' AND s.id <> ? AND s.starts_at > ? AND s.starts_at < ? AND s.ends_at > ?`,
+		sh.UserID, sh.ID, FormatTime(lo.Add(-25*time.Hour)), FormatTime(sh.EndsAt.Add(arbzgMargin)), FormatTime(lo))
 	if err != nil {
 		return nil, err
 	}
