@@ -114,6 +114,7 @@ func (yb *yearBench) run(e *era) *era {
 	b.box.stop(t)
 	yb.nightlyArchive(e, b)
 	yb.replicaRun(e, b)
+	os.RemoveAll(dataDir) // a ten-year copy is gigabytes
 	return e
 }
 
