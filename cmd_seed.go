@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"time"
 
 	"posbox/internal/seed"
@@ -44,6 +45,11 @@ func cmdSeed(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		n = int(now.Sub(now.AddDate(-*years, 0, 0)).Hours()/24+0.5) + 1
 	}
 	begin := time.Now()
+	if p := os.Getenv("SEED_PROF"); p != "" {
+		f, _ := os.Create(p)
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
 	log := slog.New(slog.DiscardHandler)
 	res, err := seed.Run(ctx, seed.Options{DataDir: cfg.DataDir, Days: n, Progress: stdout,
 		Bootstrap: func(ctx context.Context, st *store.Store) error { return bootstrap(ctx, st, cfg, log) }})

@@ -52,15 +52,16 @@ type sale struct {
 func (g *gen) daySales(day time.Time, today bool) []*sale {
 	open := g.at(day, 11, 0)
 	var out []*sale
+	rnd := g.prod
 	for range salesPerDay {
-		at := open.Add(time.Duration(g.rnd.IntN(12*3600)) * time.Second).Add(time.Duration(g.rnd.IntN(1000)) * time.Millisecond)
+		at := open.Add(time.Duration(rnd.IntN(12*3600)) * time.Second).Add(time.Duration(rnd.IntN(1000)) * time.Millisecond)
 		if today && !at.Before(g.o.Now) {
 			continue
 		}
-		s := g.newSale(at, g.rnd.IntN(100) < ordersPerHundred)
+		s := g.newSale(at, rnd.IntN(100) < ordersPerHundred)
 		out = append(out, s)
-		if s.s.Kind == fiscal.KindReceipt && g.rnd.IntN(100) < stornosPerHundred {
-			at := at.Add(time.Duration(5+g.rnd.IntN(25)) * time.Minute)
+		if s.s.Kind == fiscal.KindReceipt && rnd.IntN(100) < stornosPerHundred {
+			at := at.Add(time.Duration(5+rnd.IntN(25)) * time.Minute)
 			if !today || at.Before(g.o.Now) {
 				out = append(out, storno(s, at))
 			}
@@ -70,18 +71,19 @@ func (g *gen) daySales(day time.Time, today bool) []*sale {
 	return out
 }
 
-// newSale is a receipt (or an order) of one to six lines.
+// newSale is a receipt (or an order) of one to six lines; who sold it
+// is chosen when it is written (writeDay), among who works there then.
 func (g *gen) newSale(at time.Time, order bool) *sale {
-	t := &g.tills[g.rnd.IntN(len(g.tills))]
-	op := g.staff[g.rnd.IntN(len(g.staff))]
-	s := fiscal.Sale{ClientSerial: t.serial, Kind: fiscal.KindReceipt, ReceiptType: "RECEIPT", OperatorID: op.ID, OperatorName: op.Name}
+	rnd := g.prod
+	t := &g.tills[rnd.IntN(len(g.tills))]
+	s := fiscal.Sale{ClientSerial: t.serial, Kind: fiscal.KindReceipt, ReceiptType: "RECEIPT"}
 	if order {
 		s.Kind, s.ReceiptType = fiscal.KindOrder, "ORDER"
-		s.AllocationGroup = "Tisch " + string(rune('1'+g.rnd.IntN(9)))
+		s.AllocationGroup = "Tisch " + string(rune('1'+rnd.IntN(9)))
 	}
-	for range 1 + g.rnd.IntN(6) {
-		m := menu[g.rnd.IntN(len(menu))]
-		q := int64(1+g.rnd.IntN(3)) * 1000
+	for range 1 + rnd.IntN(6) {
+		m := menu[rnd.IntN(len(menu))]
+		q := int64(1+rnd.IntN(3)) * 1000
 		total, _ := fiscal.LineTotal(q, m.cents)
 		s.Lines = append(s.Lines, fiscal.Line{Text: m.text, QuantityMilli: q, UnitPriceCents: m.cents, TotalCents: total,
 			VATRate: m.vat, ItemNumber: m.number, BusinessCase: "Umsatz"})
@@ -92,7 +94,7 @@ func (g *gen) newSale(at time.Time, order bool) *sale {
 	}
 	if !order {
 		p := "NON_CASH"
-		if g.rnd.IntN(100) < cashPerHundred {
+		if rnd.IntN(100) < cashPerHundred {
 			p = "CASH"
 		}
 		s.Payments = []fiscal.Payment{{PaymentType: p, Cents: s.TotalCents}}
@@ -137,21 +139,37 @@ func vatOf(lines []fiscal.Line) []fiscal.VATAmount {
 	return out
 }
 
-// sales seeds the day's sales and, for a day that is over, the
-// automatic closing of each till at midnight.
-func (g *gen) sales(ctx context.Context, day time.Time, today bool) error {
-	list := g.daySales(day, today)
-	signed, err := g.sign(ctx, list, today)
-	if err != nil {
-		return err
+// fiscalDay is a day's sales, signed, and its closings: made ahead
+// (prepareDay) while the day before is written.
+type fiscalDay struct {
+	day      time.Time
+	today    bool
+	list     []*sale
+	signed   []store.SeedSale
+	closings []store.SeedClosing
+}
+
+// prepareDay makes and signs the day's sales and, for a day that is
+// over, the automatic closing of each till at midnight.
+func (g *gen) prepareDay(ctx context.Context, day time.Time, today bool) (*fiscalDay, error) {
+	fd := &fiscalDay{day: day, today: today, list: g.daySales(day, today)}
+	var err error
+	if fd.signed, err = g.sign(ctx, fd.list, today); err != nil {
+		return nil, err
 	}
-	var closings []store.SeedClosing
 	if !today {
-		closings = g.closings(day, list)
-		g.res.Closings += len(closings)
+		fd.closings = g.closings(day, fd.list)
 	}
-	for _, s := range list {
-		switch {
+	return fd, nil
+}
+
+// writeDay stores a prepared day's sales, each sold by someone working
+// there that day, and its closings.
+func (g *gen) writeDay(ctx context.Context, fd *fiscalDay) error {
+	for i := range fd.signed {
+		op := g.staff[g.rnd.IntN(len(g.staff))]
+		fd.signed[i].Detail.OperatorID, fd.signed[i].Detail.OperatorName = op.ID, op.Name
+		switch s := fd.list[i]; {
 		case s.s.Kind == fiscal.KindOrder:
 			g.res.Orders++
 		case s.s.Cancels != "":
@@ -160,7 +178,8 @@ func (g *gen) sales(ctx context.Context, day time.Time, today bool) error {
 			g.res.Receipts++
 		}
 	}
-	return g.st.SeedFiscalDay(ctx, signed, closings)
+	g.res.Closings += len(fd.closings)
+	return g.st.SeedFiscalDay(ctx, fd.signed, fd.closings)
 }
 
 // closings are the automatic closings of a day, one per till that sold.

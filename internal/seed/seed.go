@@ -27,6 +27,9 @@ type Options struct {
 	Bootstrap func(ctx context.Context, st *store.Store) error
 	Progress  io.Writer // a line a month; nil: none
 	Seed      uint64    // the random source's seed
+	// LeavesPerYear is how many of the staff leave in a year (each
+	// replaced the same day); 0: 8 (hospitality's turnover is higher still).
+	LeavesPerYear int
 }
 
 // Result counts what Run made.
@@ -47,6 +50,9 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	}
 	if o.Now.IsZero() {
 		o.Now = time.Now()
+	}
+	if o.LeavesPerYear == 0 {
+		o.LeavesPerYear = leavesPerYear
 	}
 	clock := &Clock{}
 	clock.Set(o.Now.AddDate(0, 0, -o.Days))
@@ -86,7 +92,8 @@ type gen struct {
 	clock *Clock
 	o     Options
 	res   *Result
-	rnd   *rand.Rand
+	rnd   *rand.Rand // the writing goroutine's
+	prod  *rand.Rand // prepareDay's (sales, signing)
 	r     *store.Restaurant
 	admin *store.User
 	loc   *time.Location
@@ -95,8 +102,8 @@ type gen struct {
 	tills   []till
 	staff   []*store.User // active staff
 	hired   int           // staff numbers given
-	counter uint64        // the TSS's last signature counter
-	number  uint64        // its last transaction number
+	counter uint64        // the TSS's last signature counter (prepareDay's)
+	number  uint64        // its last transaction number (prepareDay's)
 	rules   []string      // notification rule ids
 }
 
@@ -105,7 +112,8 @@ func newGen(ctx context.Context, st *store.Store, sim *tsesim.Simulator, clock *
 	if err != nil || len(rs) == 0 {
 		return nil, fmt.Errorf("seed: no restaurant after bootstrap: %v", err)
 	}
-	g := &gen{st: st, sim: sim, clock: clock, o: o, res: res, rnd: rand.New(rand.NewPCG(o.Seed, 22)), r: rs[0], loc: rs[0].Location()}
+	g := &gen{st: st, sim: sim, clock: clock, o: o, res: res, rnd: rand.New(rand.NewPCG(o.Seed, 22)),
+		prod: rand.New(rand.NewPCG(o.Seed, 23)), r: rs[0], loc: rs[0].Location()}
 	users, err := st.Users(ctx, g.r.ID)
 	if err != nil {
 		return nil, err
@@ -123,8 +131,9 @@ func newGen(ctx context.Context, st *store.Store, sim *tsesim.Simulator, clock *
 	return g, nil
 }
 
-// run seeds every day: the days before today signed as history, then
-// the simulator told where the history ends, then today.
+// run seeds every day: the days before today signed as history (each
+// made and signed while the one before is written), then the simulator
+// told where the history ends, then today.
 func (g *gen) run(ctx context.Context) error {
 	first := g.today.AddDate(0, 0, -(g.o.Days - 1))
 	g.clock.Set(first.Add(7 * time.Hour))
@@ -132,18 +141,51 @@ func (g *gen) run(ctx context.Context) error {
 	if err := g.setup(ctx, first); err != nil {
 		return err
 	}
-	for day := first; day.Before(g.today); day = day.AddDate(0, 0, 1) {
-		if err := g.day(ctx, day, false); err != nil {
-			return fmt.Errorf("seed %s: %w", day.Format(store.DateFormat), err)
+	pctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	days, perr := make(chan *fiscalDay, 2), make(chan error, 1)
+	go func() {
+		defer close(days)
+		perr <- g.produce(pctx, first, days)
+	}()
+	for fd := range days {
+		if err := g.day(ctx, fd); err != nil {
+			cancel()
+			for range days {
+			}
+			return fmt.Errorf("seed %s: %w", fd.day.Format(store.DateFormat), err)
 		}
-		if g.o.Progress != nil && day.AddDate(0, 0, 1).Day() == 1 {
-			fmt.Fprintf(g.o.Progress, "seed: %s done, %d receipts\n", day.Format("2006-01"), g.res.Receipts)
+		if g.o.Progress != nil && fd.day.AddDate(0, 0, 1).Day() == 1 {
+			fmt.Fprintf(g.o.Progress, "seed: %s done, %d receipts\n", fd.day.Format("2006-01"), g.res.Receipts)
 		}
+	}
+	if err := <-perr; err != nil {
+		return err
 	}
 	if err := g.sim.ForgetHistory(g.counter, g.number); err != nil {
 		return err
 	}
-	return g.day(ctx, g.today, true)
+	fd, err := g.prepareDay(ctx, g.today, true)
+	if err != nil {
+		return err
+	}
+	return g.day(ctx, fd)
+}
+
+// produce prepares the days before today in order.
+func (g *gen) produce(ctx context.Context, first time.Time, out chan<- *fiscalDay) error {
+	for day := first; day.Before(g.today); day = day.AddDate(0, 0, 1) {
+		fd, err := g.prepareDay(ctx, day, false)
+		if err != nil {
+			return err
+		}
+		select {
+		case out <- fd:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
 }
 
 // setup registers the tills at the TSS, hires the staff and sets up the
@@ -176,7 +218,8 @@ func (g *gen) setup(ctx context.Context, first time.Time) error {
 }
 
 // day seeds one local day; today only up to the present.
-func (g *gen) day(ctx context.Context, day time.Time, today bool) error {
+func (g *gen) day(ctx context.Context, fd *fiscalDay) error {
+	day, today := fd.day, fd.today
 	if day.Weekday() == time.Thursday {
 		// The next week's plan is published on Thursday.
 		if err := g.planWeek(ctx, day.AddDate(0, 0, 4)); err != nil {
@@ -186,7 +229,7 @@ func (g *gen) day(ctx context.Context, day time.Time, today bool) error {
 	if err := g.turnover(ctx, day); err != nil {
 		return err
 	}
-	if err := g.sales(ctx, day, today); err != nil {
+	if err := g.writeDay(ctx, fd); err != nil {
 		return err
 	}
 	if err := g.timeEntries(ctx, day, today); err != nil {

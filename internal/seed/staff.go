@@ -8,9 +8,8 @@ import (
 	"posbox/store"
 )
 
-// staffSize is how many work there at any time: a quarter leave in a
-// year (hospitality's turnover is higher still), each replaced the day
-// they go.
+// staffSize is how many work there at any time; leavesPerYear of them
+// leave in a year by default (Options.LeavesPerYear).
 const (
 	staffSize        = 30
 	leavesPerYear    = 8
@@ -40,10 +39,20 @@ func (g *gen) hire(ctx context.Context) error {
 // turnover lets someone leave now and then (deactivated, as an admin
 // does it; their planned shifts stay as unstaffed) and hires a successor.
 func (g *gen) turnover(ctx context.Context, day time.Time) error {
-	if g.rnd.IntN(365) >= leavesPerYear {
+	if g.rnd.IntN(365) >= g.o.LeavesPerYear {
 		return nil
 	}
 	g.clock.Set(g.at(day, 9, 0))
+	for range max(1, g.o.LeavesPerYear/365) {
+		if err := g.leave(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// leave deactivates one of the staff and hires a successor.
+func (g *gen) leave(ctx context.Context) error {
 	i := g.rnd.IntN(len(g.staff))
 	u := g.staff[i]
 	if _, err := g.st.UpdateUser(ctx, g.r.ID, u.ID, store.UserUpdate{IsActive: store.Of(false), ByUserID: g.admin.ID}); err != nil {
