@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -35,10 +36,13 @@ func (yb *yearBench) timed(args ...string) (time.Duration, error) {
 
 // repeat records the median of reps runs of fn (a failed run is noted
 // and ends the scenario).
-func (yb *yearBench) repeat(e *era, name string, fn func(i int) (time.Duration, error)) {
-	full := fmt.Sprintf("%s (median of %d)", name, yb.reps)
+func (yb *yearBench) repeat(e *era, name string, reps int, fn func(i int) (time.Duration, error)) {
+	full := fmt.Sprintf("%s (median of %d)", name, reps)
+	if reps == 1 {
+		full = name + " (once)"
+	}
 	var ds []time.Duration
-	for i := range yb.reps {
+	for i := range reps {
 		d, err := fn(i)
 		if err != nil {
 			yb.rep.note("%s: %s: FAILED: %v", e.label, name, err)
@@ -53,7 +57,7 @@ func (yb *yearBench) repeat(e *era, name string, fn func(i int) (time.Duration, 
 
 // closings: 300 sales at one register, then its closing, timed.
 func (yb *yearBench) closings(e *era, b *bench) {
-	yb.repeat(e, "closing of 300 sales", func(int) (time.Duration, error) {
+	yb.repeat(e, "closing of 300 sales", yb.reps, func(int) (time.Duration, error) {
 		b.sellN(300)
 		began := time.Now()
 		code, raw, err := call("POST", b.box.base+"/api/tse/closings", b.admin, []byte(`{"client_serial":"`+closingSerial+`"}`))
@@ -66,7 +70,7 @@ func (yb *yearBench) closings(e *era, b *bench) {
 func (yb *yearBench) backups(e *era, b *bench) {
 	dir := yb.t.TempDir()
 	dataDir := b.box.dataDir
-	yb.repeat(e, "posbox backup (database)", func(i int) (time.Duration, error) {
+	yb.repeat(e, "posbox backup (database)", yb.slowReps, func(i int) (time.Duration, error) {
 		f := filepath.Join(dir, fmt.Sprintf("b%d.db", i))
 		defer os.Remove(f)
 		return yb.timed("backup", "--data-dir", dataDir, f)
@@ -74,14 +78,14 @@ func (yb *yearBench) backups(e *era, b *bench) {
 	pass := filepath.Join(dir, "passphrase")
 	os.WriteFile(pass, []byte("bench passphrase 1234\n"), 0o600)
 	complete := filepath.Join(dir, "complete.posbox-backup")
-	yb.repeat(e, "posbox backup --complete", func(i int) (time.Duration, error) {
+	yb.repeat(e, "posbox backup --complete", yb.slowReps, func(i int) (time.Duration, error) {
 		os.Remove(complete)
 		return yb.timed("backup", "--complete", "--passphrase-file", pass, "--data-dir", dataDir, complete)
 	})
 	if fi, err := os.Stat(complete); err == nil {
 		yb.rep.note("%s: complete backup %.1f MiB", e.label, mib(fi.Size()))
 	}
-	yb.repeat(e, "posbox restore (complete backup)", func(i int) (time.Duration, error) {
+	yb.repeat(e, "posbox restore (complete backup)", yb.slowReps, func(i int) (time.Duration, error) {
 		to := filepath.Join(dir, fmt.Sprintf("restored%d", i))
 		defer os.RemoveAll(to)
 		return yb.timed("restore", "--passphrase-file", pass, "--data-dir", to, complete)
@@ -140,8 +144,7 @@ func (yb *yearBench) nightlyArchive(e *era, b *bench) {
 	b.box = bx
 	defer bx.stop(yb.t)
 	var rows []archiveRow
-	done := func() bool {
-		rows = b.archivesSince(began)
+	finished := func() bool {
 		for _, a := range rows {
 			if a.State != "archived" && a.State != "failed" {
 				return false
@@ -149,9 +152,14 @@ func (yb *yearBench) nightlyArchive(e *era, b *bench) {
 		}
 		return len(rows) > 0
 	}
-	if !poll.Wait(4*time.Minute, done) {
-		yb.rep.note("%s: %s: not finished within 4 minutes: %v", e.label, name, rows)
-		e.put(name, measure{dur: true, note: "not run"})
+	// A range that failed verification waits for a retry: not finished.
+	poll.Wait(4*time.Minute, func() bool {
+		rows = b.archivesSince(began)
+		return finished() || slices.ContainsFunc(rows, func(a archiveRow) bool { return a.Reason != nil })
+	})
+	if !finished() {
+		yb.rep.note("%s: %s: not finished (waited up to 4 minutes): %v", e.label, name, rows)
+		e.put(name, measure{dur: true, note: "not finished"})
 		return
 	}
 	first, last := rows[0].CreatedAt, rows[0].CreatedAt
@@ -225,7 +233,7 @@ func (yb *yearBench) replicaRun(e *era, b *bench) {
 	yb.rep.note("%s: replica holds %.1f MiB", e.label, mib(dirSize(dir)))
 	defer os.RemoveAll(dir)
 	key := filepath.Join(b.box.dataDir, replica.KeyFile)
-	yb.repeat(e, "posbox restore --from the replica", func(i int) (time.Duration, error) {
+	yb.repeat(e, "posbox restore --from the replica", yb.slowReps, func(i int) (time.Duration, error) {
 		to := filepath.Join(t.TempDir(), "from-replica")
 		defer os.RemoveAll(to)
 		return yb.timed("restore", "--from", "file://"+dir, "--key-file", key, "--data-dir", to)

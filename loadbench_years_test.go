@@ -18,7 +18,8 @@ package main
 //	                 when the seeder changes.
 //	BENCH_DAY1_DAYS  the history of "day one" (default 35: a full last
 //	                 month for the month's reports)
-//	BENCH_REPS       repetitions of each duration (default 3)
+//	BENCH_REPS       repetitions of a closing (default 3)
+//	BENCH_SLOW_REPS  repetitions of each backup and restore (default 1)
 //	BENCH_ONLY=years only this test (TestLoadBench and the replica
 //	                 benchmarks skip)
 
@@ -71,8 +72,11 @@ type yearBench struct {
 	b0s  map[string]*stat
 	dur  time.Duration
 	reps int
-	rep  *report
-	seed *seeder
+	// slowReps repeats backups and restores, which take minutes on a
+	// history of years.
+	slowReps int
+	rep      *report
+	seed     *seeder
 }
 
 func TestYearBench(t *testing.T) {
@@ -82,7 +86,7 @@ func TestYearBench(t *testing.T) {
 		t.Skip("BENCH_YEARS=0")
 	}
 	yb := &yearBench{t: t, b0s: map[string]*stat{}, dur: envDur(t, "BENCH_TIME", 5*time.Second),
-		reps: max(1, envInt(t, "BENCH_REPS", 3)), rep: newReport()}
+		reps: max(1, envInt(t, "BENCH_REPS", 3)), slowReps: max(1, envInt(t, "BENCH_SLOW_REPS", 1)), rep: newReport()}
 	yb.bin = buildRelease(t)
 	yb.seed = newSeeder(t)
 	yb.b0 = startB0(t)
