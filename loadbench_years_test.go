@@ -16,8 +16,8 @@ package main
 //	                 (default $XDG_CACHE_HOME/posbox-bench-seed); each run
 //	                 copies one, since the bench writes into it. Delete it
 //	                 when the seeder changes.
-//	BENCH_DAY1_DAYS  the history of "day one" (default 35: a full last
-//	                 month for the month's reports)
+//	BENCH_DAY1_DAYS  the history of "day one" (default 62: all of last
+//	                 month, whatever today's date, for the month's reports)
 //	BENCH_REPS       repetitions of a closing (default 3)
 //	BENCH_SLOW_REPS  repetitions of each backup and restore (default 1)
 //	BENCH_ONLY=years only this test (TestLoadBench and the replica
@@ -91,7 +91,7 @@ func TestYearBench(t *testing.T) {
 	yb.seed = newSeeder(t)
 	yb.b0 = startB0(t)
 	began := time.Now()
-	d1 := yb.run(&era{label: "day one", days: envInt(t, "BENCH_DAY1_DAYS", 35)})
+	d1 := yb.run(&era{label: "day one", days: envInt(t, "BENCH_DAY1_DAYS", 62)})
 	y10 := yb.run(&era{label: fmt.Sprintf("year %d", years), years: years})
 	host, _ := os.Hostname()
 	yb.print(fmt.Sprintf("posbox year-%d benchmark: %s, %d CPUs, %s, BENCH_TIME=%s, BENCH_REPS=%d, took %s",
