@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"posbox/fiscal/archive"
 	"posbox/store"
 	"posbox/tse"
 	"posbox/tse/tsesim"
@@ -37,6 +38,7 @@ type Result struct {
 	Days, Receipts, Orders, Stornos, Closings     int
 	Staff, Left, Shifts, TimeEntries, Corrections int
 	Events, Deliveries, FailedDeliveries          int
+	Archives                                      int // nightly archive runs
 }
 
 // Run seeds a new data dir: it refuses one that holds a database.
@@ -69,7 +71,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		return res, err
 	}
 	sim, err := tsesim.Open(tsesim.Config{Dir: filepath.Join(o.DataDir, tse.SimDir), Now: clock.Now,
-		CertValidity: time.Duration(o.Days+400) * 24 * time.Hour})
+		CertValidity: time.Duration(o.Days+400) * 24 * time.Hour, ExportDelay: -1})
 	if err != nil {
 		return res, err
 	}
@@ -99,12 +101,14 @@ type gen struct {
 	loc   *time.Location
 	today time.Time // local midnight of the last day
 
-	tills   []till
-	staff   []*store.User // active staff
-	hired   int           // staff numbers given
-	counter uint64        // the TSS's last signature counter (prepareDay's)
-	number  uint64        // its last transaction number (prepareDay's)
-	rules   []string      // notification rule ids
+	tills     []till
+	staff     []*store.User // active staff
+	hired     int           // staff numbers given
+	counter   uint64        // the TSS's last signature counter (prepareDay's)
+	number    uint64        // its last transaction number (prepareDay's)
+	reporting bool          // the daily report's rule is made
+	htse      *historyTSE   // the archive's provider
+	arch      *archive.Archive
 }
 
 func newGen(ctx context.Context, st *store.Store, sim *tsesim.Simulator, clock *Clock, o Options, res *Result) (*gen, error) {
@@ -199,6 +203,14 @@ func (g *gen) setup(ctx context.Context, first time.Time) error {
 		g.tills = append(g.tills, t)
 	}
 	g.counter = g.sim.Counter()
+	// The archive's first range: what setting up the TSS and its
+	// clients signed, exported by the simulator itself.
+	if err := g.newArchive(); err != nil {
+		return err
+	}
+	if err := g.arch.Run(ctx); err != nil {
+		return err
+	}
 	for range staffSize {
 		if err := g.hire(ctx); err != nil {
 			return err
@@ -237,6 +249,9 @@ func (g *gen) day(ctx context.Context, fd *fiscalDay) error {
 	}
 	if today {
 		return nil
+	}
+	if err := g.archiveNight(ctx, fd); err != nil {
+		return err
 	}
 	return g.dailyReport(ctx, day)
 }
