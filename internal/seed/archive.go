@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"posbox/fiscal/archive"
+	"posbox/store"
 	"posbox/tse"
 	"posbox/tse/tsesim"
 	"posbox/tse/tsetar"
@@ -109,47 +110,108 @@ func (h *historyTSE) DownloadExport(ctx context.Context, id string, w io.Writer)
 	return int64(n), err
 }
 
-// newArchive is fiscal/archive on historyTSE, filing where serve does.
-func (g *gen) newArchive() error {
-	info, err := g.sim.TSS(context.Background())
+// archiver runs the nightly archive beside the writing of the next
+// days: verifying a day's TAR (600 signatures) costs as much as writing
+// the day. It has its own clock and its own store on the file (the
+// writes of two stores queue on SQLite's lock), so its records carry the
+// night's times.
+type archiver struct {
+	clock  *Clock
+	st     *store.Store
+	htse   *historyTSE
+	arch   *archive.Archive
+	nights chan *fiscalDay
+	done   chan error
+	runs   int
+}
+
+// newArchiver is fiscal/archive on historyTSE, filing where serve does.
+func newArchiver(ctx context.Context, o Options, sim *tsesim.Simulator, restaurantID string, start time.Time) (*archiver, error) {
+	a := &archiver{clock: &Clock{}, nights: make(chan *fiscalDay, 4), done: make(chan error, 1)}
+	a.clock.Set(start)
+	info, err := sim.TSS(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	g.htse = &historyTSE{Simulator: g.sim, cert: info.CertificateDER, tars: map[string][]byte{}}
-	g.arch, err = archive.New(g.htse, g.htse, g.st, archive.Options{RestaurantID: g.r.ID,
-		Dir: filepath.Join(g.o.DataDir, "archive", "tse"),
-		// Its waits (between polls, before a retry) move the clock.
+	a.htse = &historyTSE{Simulator: sim, cert: info.CertificateDER, tars: map[string][]byte{}}
+	if a.st, err = store.Open(ctx, o.DataDir, store.Options{Now: a.clock.Now, Synchronous: "NORMAL",
+		Logger: slog.New(slog.DiscardHandler)}); err != nil {
+		return nil, err
+	}
+	a.arch, err = archive.New(a.htse, a.htse, a.st, archive.Options{RestaurantID: restaurantID,
+		Dir: filepath.Join(o.DataDir, "archive", "tse"),
+		// Its waits (between polls, before a retry) move its clock.
 		Sleep: func(ctx context.Context, d time.Duration) error {
-			g.clock.Set(g.clock.Now().Add(d))
+			a.clock.Set(a.clock.Now().Add(d))
 			return ctx.Err()
 		},
 		Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		a.st.Close()
+		return nil, err
+	}
+	// The first range: what setting up the TSS and its clients signed,
+	// exported by the simulator itself.
+	if err := a.arch.Run(ctx); err != nil {
+		a.st.Close()
+		return nil, err
+	}
+	go func() { a.done <- a.loop(ctx) }()
+	return a, nil
+}
+
+// loop archives each night handed in, in order; after a failure it
+// drains the rest.
+func (a *archiver) loop(ctx context.Context) error {
+	var err error
+	for fd := range a.nights {
+		if err == nil {
+			err = a.night(ctx, fd)
+		}
+	}
 	return err
 }
 
-// archiveNight runs the night's archive after day (a history day: its
-// revisions' log messages serve the export).
-func (g *gen) archiveNight(ctx context.Context, fd *fiscalDay) error {
-	at := g.at(fd.day.AddDate(0, 0, 1), archiveHour, 0)
-	if at.After(g.o.Now) {
-		return nil // tonight's run is the box's own
+// close waits for the nights handed in and closes the store; the first
+// failure is returned.
+func (a *archiver) close() error {
+	close(a.nights)
+	err := <-a.done
+	if cerr := a.st.Close(); err == nil {
+		err = cerr
 	}
-	g.htse.mu.Lock()
-	g.htse.day, g.htse.tars = map[uint64]*tsetar.LogMessage{}, map[string][]byte{}
+	return err
+}
+
+// night runs the archive at archiveHour after a history day, whose
+// revisions' log messages serve the export.
+func (a *archiver) night(ctx context.Context, fd *fiscalDay) error {
+	h := a.htse
+	h.mu.Lock()
+	h.day, h.tars = map[uint64]*tsetar.LogMessage{}, map[string][]byte{}
 	for _, tx := range fd.revisions {
 		m, err := tse.TxLogMessage(tx)
 		if err != nil {
-			g.htse.mu.Unlock()
+			h.mu.Unlock()
 			return err
 		}
-		g.htse.day[tx.Signature.Counter] = m
-		g.htse.counter = max(g.htse.counter, tx.Signature.Counter)
+		h.day[tx.Signature.Counter] = m
+		h.counter = max(h.counter, tx.Signature.Counter)
 	}
-	g.htse.mu.Unlock()
-	g.clock.Set(at)
-	if err := g.arch.Run(ctx); err != nil {
-		return err
+	h.mu.Unlock()
+	a.clock.Set(fd.archiveAt)
+	if err := a.arch.Run(ctx); err != nil {
+		return fmt.Errorf("archive after %s: %w", fd.day.Format(store.DateFormat), err)
 	}
-	g.res.Archives++
+	a.runs++
 	return nil
+}
+
+// archiveNight hands a history day to the archiver unless its night is
+// still to come (tonight's run is the box's own).
+func (g *gen) archiveNight(fd *fiscalDay) {
+	fd.archiveAt = g.at(fd.day.AddDate(0, 0, 1), archiveHour, 0)
+	if fd.archiveAt.Before(g.o.Now) {
+		g.archiver.nights <- fd
+	}
 }

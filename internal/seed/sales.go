@@ -146,7 +146,8 @@ type fiscalDay struct {
 	today     bool
 	list      []*sale
 	signed    []store.SeedSale
-	revisions []tse.Tx // a history day's, for its night's archive
+	revisions []tse.Tx  // a history day's, for its night's archive
+	archiveAt time.Time // when its night's archive runs
 	closings  []store.SeedClosing
 }
 

@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"posbox/fiscal/archive"
 	"posbox/store"
 	"posbox/tse"
 	"posbox/tse/tsesim"
@@ -107,8 +106,7 @@ type gen struct {
 	counter   uint64        // the TSS's last signature counter (prepareDay's)
 	number    uint64        // its last transaction number (prepareDay's)
 	reporting bool          // the daily report's rule is made
-	htse      *historyTSE   // the archive's provider
-	arch      *archive.Archive
+	archiver  *archiver
 }
 
 func newGen(ctx context.Context, st *store.Store, sim *tsesim.Simulator, clock *Clock, o Options, res *Result) (*gen, error) {
@@ -135,9 +133,9 @@ func newGen(ctx context.Context, st *store.Store, sim *tsesim.Simulator, clock *
 	return g, nil
 }
 
-// run seeds every day: the days before today signed as history (each
-// made and signed while the one before is written), then the simulator
-// told where the history ends, then today.
+// run seeds every day: the days before today signed as history and
+// archived night by night, then the simulator told where the history
+// ends, then today.
 func (g *gen) run(ctx context.Context) error {
 	first := g.today.AddDate(0, 0, -(g.o.Days - 1))
 	g.clock.Set(first.Add(7 * time.Hour))
@@ -145,6 +143,31 @@ func (g *gen) run(ctx context.Context) error {
 	if err := g.setup(ctx, first); err != nil {
 		return err
 	}
+	var err error
+	if g.archiver, err = newArchiver(ctx, g.o, g.sim, g.r.ID, g.clock.Now()); err != nil {
+		return err
+	}
+	err = g.history(ctx, first)
+	if cerr := g.archiver.close(); err == nil {
+		err = cerr
+	}
+	g.res.Archives = g.archiver.runs
+	if err != nil {
+		return err
+	}
+	if err := g.sim.ForgetHistory(g.counter, g.number); err != nil {
+		return err
+	}
+	fd, err := g.prepareDay(ctx, g.today, true)
+	if err != nil {
+		return err
+	}
+	return g.day(ctx, fd)
+}
+
+// history seeds the days before today, each made and signed (produce)
+// while the one before is written.
+func (g *gen) history(ctx context.Context, first time.Time) error {
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	days, perr := make(chan *fiscalDay, 2), make(chan error, 1)
@@ -163,17 +186,7 @@ func (g *gen) run(ctx context.Context) error {
 			fmt.Fprintf(g.o.Progress, "seed: %s done, %d receipts\n", fd.day.Format("2006-01"), g.res.Receipts)
 		}
 	}
-	if err := <-perr; err != nil {
-		return err
-	}
-	if err := g.sim.ForgetHistory(g.counter, g.number); err != nil {
-		return err
-	}
-	fd, err := g.prepareDay(ctx, g.today, true)
-	if err != nil {
-		return err
-	}
-	return g.day(ctx, fd)
+	return <-perr
 }
 
 // produce prepares the days before today in order.
@@ -203,14 +216,6 @@ func (g *gen) setup(ctx context.Context, first time.Time) error {
 		g.tills = append(g.tills, t)
 	}
 	g.counter = g.sim.Counter()
-	// The archive's first range: what setting up the TSS and its
-	// clients signed, exported by the simulator itself.
-	if err := g.newArchive(); err != nil {
-		return err
-	}
-	if err := g.arch.Run(ctx); err != nil {
-		return err
-	}
 	for range staffSize {
 		if err := g.hire(ctx); err != nil {
 			return err
@@ -250,9 +255,7 @@ func (g *gen) day(ctx context.Context, fd *fiscalDay) error {
 	if today {
 		return nil
 	}
-	if err := g.archiveNight(ctx, fd); err != nil {
-		return err
-	}
+	g.archiveNight(fd)
 	return g.dailyReport(ctx, day)
 }
 
