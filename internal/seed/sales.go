@@ -40,11 +40,10 @@ var menu = []menuItem{
 
 // sale is one sale of a day before it is signed.
 type sale struct {
-	s      fiscal.Sale
-	at     time.Time
-	till   *till
-	txID   string
-	detail *store.TSESaleDetail
+	s    fiscal.Sale
+	at   time.Time
+	till *till
+	txID string
 }
 
 // daySales makes the day's sales in the order the tills sent them;

@@ -107,6 +107,7 @@ type gen struct {
 	number    uint64        // its last transaction number (prepareDay's)
 	reporting bool          // the daily report's rule is made
 	archiver  *archiver
+	began     time.Time
 }
 
 func newGen(ctx context.Context, st *store.Store, sim *tsesim.Simulator, clock *Clock, o Options, res *Result) (*gen, error) {
@@ -139,7 +140,7 @@ func newGen(ctx context.Context, st *store.Store, sim *tsesim.Simulator, clock *
 func (g *gen) run(ctx context.Context) error {
 	first := g.today.AddDate(0, 0, -(g.o.Days - 1))
 	g.clock.Set(first.Add(7 * time.Hour))
-	g.res.Days = g.o.Days
+	g.res.Days, g.began = g.o.Days, time.Now()
 	if err := g.setup(ctx, first); err != nil {
 		return err
 	}
@@ -183,7 +184,7 @@ func (g *gen) history(ctx context.Context, first time.Time) error {
 			return fmt.Errorf("seed %s: %w", fd.day.Format(store.DateFormat), err)
 		}
 		if g.o.Progress != nil && fd.day.AddDate(0, 0, 1).Day() == 1 {
-			fmt.Fprintf(g.o.Progress, "seed: %s done, %d receipts\n", fd.day.Format("2006-01"), g.res.Receipts)
+			g.progress(fd.day)
 		}
 	}
 	return <-perr
@@ -262,4 +263,16 @@ func (g *gen) day(ctx context.Context, fd *fiscalDay) error {
 // at is the instant of a local wall-clock time on day.
 func (g *gen) at(day time.Time, hour, minute int) time.Time {
 	return time.Date(day.Year(), day.Month(), day.Day(), hour, minute, 0, 0, g.loc)
+}
+
+// progress prints a month's line: receipts, the database's size, seconds.
+func (g *gen) progress(day time.Time) {
+	var size int64
+	for _, f := range []string{g.st.Path(), g.st.Path() + "-wal"} {
+		if fi, err := os.Stat(f); err == nil {
+			size += fi.Size()
+		}
+	}
+	fmt.Fprintf(g.o.Progress, "seed: %s done, %d receipts, database %.0f MiB, %.0f s\n", day.Format("2006-01"), g.res.Receipts,
+		float64(size)/(1<<20), time.Since(g.began).Seconds())
 }
