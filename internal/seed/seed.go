@@ -57,18 +57,19 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	}
 	clock := &Clock{}
 	clock.Set(o.Now.AddDate(0, 0, -o.Days))
-	// NORMAL: in WAL mode a commit does not wait for the disk, and the
-	// file stays as safe as the checkpoint at Close makes it. Cost 4
-	// hashes: a hundred users at cost 12 would take a minute.
+	// The admin as serve makes it (bcrypt at the store's cost), then the
+	// seeding store: NORMAL (in WAL mode a commit does not wait for the
+	// disk; Close checkpoints), and cost 4 for the staff's PINs (a
+	// hundred at cost 12 take a minute).
+	if err := bootstrap(ctx, o, clock); err != nil {
+		return res, err
+	}
 	st, err := store.Open(ctx, o.DataDir, store.Options{Now: clock.Now, Synchronous: "NORMAL", BcryptCost: 4,
 		Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		return res, err
 	}
 	defer st.Close()
-	if err := o.Bootstrap(ctx, st); err != nil {
-		return res, err
-	}
 	sim, err := tsesim.Open(tsesim.Config{Dir: filepath.Join(o.DataDir, tse.SimDir), Now: clock.Now,
 		CertValidity: time.Duration(o.Days+400) * 24 * time.Hour, ExportDelay: -1})
 	if err != nil {
@@ -84,6 +85,19 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	}
 	clock.Set(o.Now)
 	return res, nil
+}
+
+// bootstrap runs o.Bootstrap on a store of its own.
+func bootstrap(ctx context.Context, o Options, clock *Clock) error {
+	st, err := store.Open(ctx, o.DataDir, store.Options{Now: clock.Now, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		return err
+	}
+	err = o.Bootstrap(ctx, st)
+	if cerr := st.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // gen is one seeding run's state.
