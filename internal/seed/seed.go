@@ -268,7 +268,9 @@ func (g *gen) day(ctx context.Context, fd *fiscalDay) error {
 		return err
 	}
 	if today {
-		return nil
+		// What was queued since the morning went out as it came (the
+		// live box's dispatcher finds nothing of the past to send).
+		return g.deliverAt(ctx, g.o.Now)
 	}
 	g.archiveNight(fd)
 	return g.dailyReport(ctx, day)
