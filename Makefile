@@ -37,7 +37,7 @@ PKG_DIR := dist/pkg
 # nfpm's environment (see packaging/nfpm.yaml).
 NFPM_ENV = PKG_VERSION='$(PKG_VERSION)' PKG_MAINTAINER='$(PKG_MAINTAINER)' SOURCE_DATE_EPOCH='$(SOURCE_DATE_EPOCH)'
 
-.PHONY: run build test test-servers bench seed bench-micro torture fuzz lint cross dist packages deb-amd64 man windows-zip msi check-dist clean
+.PHONY: run build test test-servers bench bench-micro torture fuzz lint cross dist packages deb-amd64 man windows-zip msi check-dist clean
 
 ## run: start the appliance on :8080 with ./data (simulator TSE, generated admin)
 run:
@@ -86,12 +86,6 @@ ifneq ($(BENCH_ONLY),years)
 	$(GO) test -run '^$$' -bench '^BenchmarkRestoreDataDir$$' -benchtime=1x -count=1 -timeout 30m ./replica
 endif
 
-## seed: build the history of a busy restaurant, YEARS years ending today, in the new data dir SEED_DIR (a binary built with -tags seed; docs/PERFORMANCE.md, "The seeded history")
-YEARS ?= 10
-SEED_DIR ?= ./data-seed
-seed:
-	$(GO) build -tags seed -o posbox-seed . && ./posbox-seed seed --data-dir '$(SEED_DIR)' --years $(YEARS)
-
 ## bench-micro: Go micro-benchmarks of the hot paths (compare runs with benchstat)
 bench-micro:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
@@ -99,6 +93,13 @@ bench-micro:
 ## torture: kill -9 a real posbox serve 20 times under mixed write and queue load; every acknowledged write must survive
 torture:
 	$(GO) test -tags torture -run '^TestTorture$$' -count=1 -v -timeout 30m .
+
+## seed: build the history of a busy restaurant, YEARS years ending today, in the new data dir SEED_DIR (a binary built with -tags seed; docs/PERFORMANCE.md, "The seeded history")
+.PHONY: seed
+YEARS ?= 10
+SEED_DIR ?= ./data-seed
+seed:
+	$(GO) build -tags seed -o posbox-seed . && ./posbox-seed seed --data-dir '$(SEED_DIR)' --years $(YEARS)
 
 ## fuzz: every request body's decoding and validation, each fuzz target for FUZZTIME (default 10s)
 fuzz:

@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"runtime/pprof"
 	"time"
 
 	"posbox/internal/seed"
@@ -45,11 +44,6 @@ func cmdSeed(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		n = int(now.Sub(now.AddDate(-*years, 0, 0)).Hours()/24+0.5) + 1
 	}
 	begin := time.Now()
-	if p := os.Getenv("SEED_PROF"); p != "" {
-		f, _ := os.Create(p)
-		pprof.StartCPUProfile(f)
-		defer pprof.StopCPUProfile()
-	}
 	log := slog.New(slog.DiscardHandler)
 	res, err := seed.Run(ctx, seed.Options{DataDir: cfg.DataDir, Days: n, Progress: stdout,
 		Bootstrap: func(ctx context.Context, st *store.Store) error { return bootstrap(ctx, st, cfg, log) }})
@@ -64,8 +58,20 @@ func cmdSeed(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	fmt.Fprintf(stdout, "seeded %s: %d days, %d receipts, %d orders, %d stornos, %d closings; "+
 		"%d staff (%d left), %d shifts, %d time entries, %d corrections; %d events, %d deliveries (%d failed); "+
-		"database %.1f MiB; %.1f s\n", cfg.DataDir, res.Days, res.Receipts, res.Orders, res.Stornos, res.Closings,
+		"%d nightly archive runs, archive %.1f MiB; database %.1f MiB; %.1f s\n", cfg.DataDir, res.Days, res.Receipts, res.Orders, res.Stornos, res.Closings,
 		res.Staff, res.Left, res.Shifts, res.TimeEntries, res.Corrections, res.Events, res.Deliveries, res.FailedDeliveries,
-		float64(size)/(1<<20), time.Since(begin).Seconds())
+		res.Archives, float64(dirSize(filepath.Join(cfg.DataDir, archiveTSEDir)))/(1<<20), float64(size)/(1<<20), time.Since(begin).Seconds())
 	return nil
+}
+
+// dirSize is the bytes of the files in dir.
+func dirSize(dir string) int64 {
+	var n int64
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if fi, err := e.Info(); err == nil && !e.IsDir() {
+			n += fi.Size()
+		}
+	}
+	return n
 }

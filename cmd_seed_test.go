@@ -3,10 +3,12 @@ package main
 import (
 	"archive/zip"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/csv"
 	"io"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -47,6 +49,7 @@ func TestSeededBoxWorks(t *testing.T) {
 	r := rs[0]
 	lastNumber := checkYesterday(t, st, r)
 	checkStaff(t, st, r, res)
+	checkArchive(t, st, r, res)
 	st.Close()
 
 	a := startApplianceIn(t, buildPosbox(t), dir)
@@ -145,6 +148,23 @@ func exportedTotal(t *testing.T, st *store.Store, r *store.Restaurant, date stri
 		total += c
 	}
 	return total
+}
+
+// checkArchive: every night's range is archived (verified by the
+// archive's job), from counter 1 without a gap.
+func checkArchive(t *testing.T, st *store.Store, r *store.Restaurant, res seed.Result) {
+	as, err := st.TSEArchives(context.Background(), r.ID)
+	if err != nil || len(as) < 2 || res.Archives < 1 {
+		t.Fatalf("archives: %d (%d nightly runs), %v", len(as), res.Archives, err)
+	}
+	next := int64(1)
+	slices.SortFunc(as, func(a, b *store.TSEArchive) int { return cmp.Compare(*a.FirstCounter, *b.FirstCounter) })
+	for _, a := range as {
+		if a.State != "archived" || *a.FirstCounter != next {
+			t.Fatalf("archive %d-%d is %s, want archived from %d", *a.FirstCounter, *a.LastCounter, a.State, next)
+		}
+		next = *a.LastCounter + 1
+	}
 }
 
 // checkStaff: thirty work there, and everyone who left is inactive.

@@ -2,7 +2,7 @@ package store
 
 import (
 	"context"
-	"database/sql"
+	"strings"
 	"time"
 )
 
@@ -10,8 +10,8 @@ import (
 // writes years of a busy restaurant's sales. A sale through
 // CreateTSESale and CompleteTSEJob is three write transactions; a year
 // is 110,000 of them. SeedFiscalDay writes a day's sales, already signed,
-// and its closings in one transaction with the same rows and statements
-// those write (prepared once a day): what the box would hold had it sold
+// and its closings in one transaction with the same rows and columns
+// those write (many rows a statement): what the box would hold had it sold
 // them.
 
 // SeedSale is one sale of a history, signed: the sale as CreateTSESale
@@ -37,23 +37,21 @@ type SeedClosing struct {
 	At           time.Time // when the automatic closing ran
 }
 
-// seedStatements are CreateTSESale's, CompleteTSEJob's and
-// CreateTSEClosing's inserts, the signed state written at once.
-var seedStatements = []string{
-	`INSERT OR IGNORE INTO tse_clients (client_id, restaurant_id, tss_id, client_serial, registered_at, created_at)
-		VALUES (?, ?, ?, ?, ?, ?)`,
-	`INSERT INTO tse_transactions (tx_id, restaurant_id, tss_id, client_id, client_serial, receipt_type, total_cents,
+// seedTables are the tables SeedFiscalDay fills, in the order the
+// foreign keys need, with the columns CreateTSESale, CompleteTSEJob
+// and insertTSESaleDetail write.
+var seedTables = []struct{ table, columns string }{
+	{"tse_clients", "client_id, restaurant_id, tss_id, client_serial, registered_at, created_at"},
+	{"tse_transactions", `tx_id, restaurant_id, tss_id, client_id, client_serial, receipt_type, total_cents,
 		number, state, latest_revision, time_start, time_end, signature_counter, signature_value, log_time, qr_code_data,
-		tss_serial_number, business_time, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-	`INSERT INTO tse_sale_details (tx_id, restaurant_id, kind, business_case, allocation_group, cancels_tx_id,
-		operator_id, operator_name) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-	`INSERT INTO tse_sale_vat (tx_id, vat_rate, cents) VALUES (?, ?, ?)`,
-	`INSERT INTO tse_sale_payments (tx_id, seq, payment_type, currency_code, cents) VALUES (?, ?, ?, ?, ?)`,
-	`INSERT INTO tse_sale_lines (tx_id, line_no, text, quantity_milli, unit_price_cents, total_cents,
-		vat_rate, item_number, discount_id, business_case) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-	`INSERT INTO tse_jobs (id, restaurant_id, tss_id, client_id, tx_id, revision, target_state, body, status, attempts,
-		next_attempt_at, created_at, done_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'done', 1, ?, ?, ?)`,
+		tss_serial_number, business_time, created_at, updated_at`},
+	{"tse_sale_details", "tx_id, restaurant_id, kind, business_case, allocation_group, cancels_tx_id, operator_id, operator_name"},
+	{"tse_sale_vat", "tx_id, vat_rate, cents"},
+	{"tse_sale_payments", "tx_id, seq, payment_type, currency_code, cents"},
+	{"tse_sale_lines", `tx_id, line_no, text, quantity_milli, unit_price_cents, total_cents,
+		vat_rate, item_number, discount_id, business_case`},
+	{"tse_jobs", `id, restaurant_id, tss_id, client_id, tx_id, revision, target_state, body, status, attempts,
+		next_attempt_at, created_at, done_at`},
 }
 
 const (
@@ -66,26 +64,31 @@ const (
 	seedJob
 )
 
+// seedChunk rows go in one INSERT: a statement's fixed cost (its
+// journal, the foreign key checks' setup) is most of a small row's.
+const seedChunk = 64
+
 // SeedFiscalDay writes sales (signed) and then closings in one write
 // transaction. A day of 300 sales is about 4,000 rows.
 func (s *Store) SeedFiscalDay(ctx context.Context, sales []SeedSale, closings []SeedClosing) error {
+	rows := make([][][]any, len(seedTables))
+	clients := map[string]bool{}
+	for i := range sales {
+		seedSaleRows(rows, clients, &sales[i])
+	}
 	return s.write(ctx, func(tx *Tx) error {
-		// Years of random ids: the indexes' pages stay in memory (the
-		// setting ends with the store; the file keeps none).
-		if _, err := tx.ExecContext(ctx, `PRAGMA cache_size = -262144`); err != nil {
-			return err
-		}
-		stmts := make([]*sql.Stmt, len(seedStatements))
-		for i, q := range seedStatements {
-			st, err := tx.PrepareContext(ctx, q)
-			if err != nil {
+		// Years of random ids: the indexes' pages stay in memory, and
+		// so do the temporary files SQLite may open for a statement
+		// (profiles of the seeding showed temp b-trees opened per
+		// statement). The settings end with the store; the file keeps
+		// none.
+		for _, p := range []string{`PRAGMA cache_size = -262144`, `PRAGMA temp_store = MEMORY`} {
+			if _, err := tx.ExecContext(ctx, p); err != nil {
 				return err
 			}
-			defer st.Close()
-			stmts[i] = st
 		}
-		for i := range sales {
-			if err := seedSale(ctx, stmts, &sales[i]); err != nil {
+		for t, rs := range rows {
+			if err := seedInsert(ctx, tx, t, rs); err != nil {
 				return err
 			}
 		}
@@ -98,41 +101,55 @@ func (s *Store) SeedFiscalDay(ctx context.Context, sales []SeedSale, closings []
 	})
 }
 
-func seedSale(ctx context.Context, stmts []*sql.Stmt, s *SeedSale) error {
+// seedInsert inserts rows into seedTables[t], seedChunk a statement.
+func seedInsert(ctx context.Context, tx *Tx, t int, rows [][]any) error {
+	verb := "INSERT"
+	if t == seedClient {
+		verb = "INSERT OR IGNORE" // a till's client row comes with its first sale
+	}
+	for len(rows) > 0 {
+		n := min(len(rows), seedChunk)
+		one := "(?" + strings.Repeat(", ?", len(rows[0])-1) + ")"
+		q := verb + " INTO " + seedTables[t].table + " (" + seedTables[t].columns + ") VALUES " + one + strings.Repeat(", "+one, n-1)
+		args := make([]any, 0, n*len(rows[0]))
+		for _, r := range rows[:n] {
+			args = append(args, r...)
+		}
+		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+			return err
+		}
+		rows = rows[n:]
+	}
+	return nil
+}
+
+// seedSaleRows adds a sale's rows to rows (by seedTables index).
+func seedSaleRows(rows [][][]any, clients map[string]bool, s *SeedSale) {
 	n, f := &s.NewTSESale, s.Finish
 	at := FormatTime(s.RecordedAt)
-	if _, err := stmts[seedClient].ExecContext(ctx, n.ClientID, n.RestaurantID, n.TSSID, n.ClientSerial, at, at); err != nil {
-		return err
+	if !clients[n.ClientID] {
+		clients[n.ClientID] = true
+		rows[seedClient] = append(rows[seedClient], []any{n.ClientID, n.RestaurantID, n.TSSID, n.ClientSerial, at, at})
 	}
 	var end any
 	if f.TimeEnd != nil {
 		end = FormatTime(*f.TimeEnd)
 	}
-	if _, err := stmts[seedTx].ExecContext(ctx, n.TxID, n.RestaurantID, n.TSSID, n.ClientID, n.ClientSerial, n.ReceiptType,
+	rows[seedTx] = append(rows[seedTx], []any{n.TxID, n.RestaurantID, n.TSSID, n.ClientID, n.ClientSerial, n.ReceiptType,
 		n.TotalCents, f.Number, f.State, f.Revision, FormatTime(f.TimeStart), end, f.SignatureCounter, f.SignatureValue,
-		FormatTime(f.LogTime), f.QRCodeData, f.TSSSerialNumber, at, at, FormatTime(f.LogTime)); err != nil {
-		return err
-	}
+		FormatTime(f.LogTime), f.QRCodeData, f.TSSSerialNumber, at, at, FormatTime(f.LogTime)})
 	if d := n.Detail; d != nil {
-		if _, err := stmts[seedDetail].ExecContext(ctx, n.TxID, n.RestaurantID, d.Kind, d.BusinessCase, nullStr(d.AllocationGroup),
-			nullStr(d.CancelsTxID), nullStr(d.OperatorID), nullStr(d.OperatorName)); err != nil {
-			return err
-		}
+		rows[seedDetail] = append(rows[seedDetail], []any{n.TxID, n.RestaurantID, d.Kind, d.BusinessCase, nullStr(d.AllocationGroup),
+			nullStr(d.CancelsTxID), nullStr(d.OperatorID), nullStr(d.OperatorName)})
 		for _, v := range d.VAT {
-			if _, err := stmts[seedVAT].ExecContext(ctx, n.TxID, v.VATRate, v.Cents); err != nil {
-				return err
-			}
+			rows[seedVAT] = append(rows[seedVAT], []any{n.TxID, v.VATRate, v.Cents})
 		}
 		for i, p := range d.Payments {
-			if _, err := stmts[seedPayment].ExecContext(ctx, n.TxID, i+1, p.PaymentType, p.CurrencyCode, p.Cents); err != nil {
-				return err
-			}
+			rows[seedPayment] = append(rows[seedPayment], []any{n.TxID, i + 1, p.PaymentType, p.CurrencyCode, p.Cents})
 		}
 		for i, l := range d.Lines {
-			if _, err := stmts[seedLine].ExecContext(ctx, n.TxID, i+1, l.Text, l.QuantityMilli, l.UnitPriceCents, l.TotalCents,
-				l.VATRate, nullStr(l.ItemNumber), nullStr(l.DiscountID), l.BusinessCase); err != nil {
-				return err
-			}
+			rows[seedLine] = append(rows[seedLine], []any{n.TxID, i + 1, l.Text, l.QuantityMilli, l.UnitPriceCents, l.TotalCents,
+				l.VATRate, nullStr(l.ItemNumber), nullStr(l.DiscountID), l.BusinessCase})
 		}
 	}
 	for i, r := range []struct {
@@ -140,12 +157,9 @@ func seedSale(ctx context.Context, stmts []*sql.Stmt, s *SeedSale) error {
 		state string
 		done  time.Time
 	}{{n.StartBody, tseTxActive, s.Start.LogTime}, {n.FinishBody, tseTxFinished, f.LogTime}} {
-		if _, err := stmts[seedJob].ExecContext(ctx, NewID(), n.RestaurantID, n.TSSID, n.ClientID, n.TxID, i+1, r.state, r.body,
-			at, at, FormatTime(r.done)); err != nil {
-			return err
-		}
+		rows[seedJob] = append(rows[seedJob], []any{NewID(), n.RestaurantID, n.TSSID, n.ClientID, n.TxID, i + 1, r.state, r.body,
+			TSEJobDone, 1, at, at, FormatTime(r.done)})
 	}
-	return nil
 }
 
 // seedClosing is CreateTSEClosing's insert of a closing whose sales and

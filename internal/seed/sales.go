@@ -40,11 +40,10 @@ var menu = []menuItem{
 
 // sale is one sale of a day before it is signed.
 type sale struct {
-	s      fiscal.Sale
-	at     time.Time
-	till   *till
-	txID   string
-	detail *store.TSESaleDetail
+	s    fiscal.Sale
+	at   time.Time
+	till *till
+	txID string
 }
 
 // daySales makes the day's sales in the order the tills sent them;
@@ -142,11 +141,13 @@ func vatOf(lines []fiscal.Line) []fiscal.VATAmount {
 // fiscalDay is a day's sales, signed, and its closings: made ahead
 // (prepareDay) while the day before is written.
 type fiscalDay struct {
-	day      time.Time
-	today    bool
-	list     []*sale
-	signed   []store.SeedSale
-	closings []store.SeedClosing
+	day       time.Time
+	today     bool
+	list      []*sale
+	signed    []store.SeedSale
+	revisions []tse.Tx  // a history day's, for its night's archive
+	archiveAt time.Time // when its night's archive runs
+	closings  []store.SeedClosing
 }
 
 // prepareDay makes and signs the day's sales and, for a day that is
@@ -154,7 +155,7 @@ type fiscalDay struct {
 func (g *gen) prepareDay(ctx context.Context, day time.Time, today bool) (*fiscalDay, error) {
 	fd := &fiscalDay{day: day, today: today, list: g.daySales(day, today)}
 	var err error
-	if fd.signed, err = g.sign(ctx, fd.list, today); err != nil {
+	if fd.signed, fd.revisions, err = g.sign(ctx, fd.list, today); err != nil {
 		return nil, err
 	}
 	if !today {

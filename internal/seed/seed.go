@@ -37,6 +37,7 @@ type Result struct {
 	Days, Receipts, Orders, Stornos, Closings     int
 	Staff, Left, Shifts, TimeEntries, Corrections int
 	Events, Deliveries, FailedDeliveries          int
+	Archives                                      int // nightly archive runs
 }
 
 // Run seeds a new data dir: it refuses one that holds a database.
@@ -56,20 +57,21 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	}
 	clock := &Clock{}
 	clock.Set(o.Now.AddDate(0, 0, -o.Days))
-	// NORMAL: in WAL mode a commit does not wait for the disk, and the
-	// file stays as safe as the checkpoint at Close makes it. Cost 4
-	// hashes: a hundred users at cost 12 would take a minute.
+	// The admin as serve makes it (bcrypt at the store's cost), then the
+	// seeding store: NORMAL (in WAL mode a commit does not wait for the
+	// disk; Close checkpoints), and cost 4 for the staff's PINs (a
+	// hundred at cost 12 take a minute).
+	if err := bootstrap(ctx, o, clock); err != nil {
+		return res, err
+	}
 	st, err := store.Open(ctx, o.DataDir, store.Options{Now: clock.Now, Synchronous: "NORMAL", BcryptCost: 4,
 		Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		return res, err
 	}
 	defer st.Close()
-	if err := o.Bootstrap(ctx, st); err != nil {
-		return res, err
-	}
 	sim, err := tsesim.Open(tsesim.Config{Dir: filepath.Join(o.DataDir, tse.SimDir), Now: clock.Now,
-		CertValidity: time.Duration(o.Days+400) * 24 * time.Hour})
+		CertValidity: time.Duration(o.Days+400) * 24 * time.Hour, ExportDelay: -1})
 	if err != nil {
 		return res, err
 	}
@@ -83,6 +85,19 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	}
 	clock.Set(o.Now)
 	return res, nil
+}
+
+// bootstrap runs o.Bootstrap on a store of its own.
+func bootstrap(ctx context.Context, o Options, clock *Clock) error {
+	st, err := store.Open(ctx, o.DataDir, store.Options{Now: clock.Now, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		return err
+	}
+	err = o.Bootstrap(ctx, st)
+	if cerr := st.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // gen is one seeding run's state.
@@ -99,12 +114,14 @@ type gen struct {
 	loc   *time.Location
 	today time.Time // local midnight of the last day
 
-	tills   []till
-	staff   []*store.User // active staff
-	hired   int           // staff numbers given
-	counter uint64        // the TSS's last signature counter (prepareDay's)
-	number  uint64        // its last transaction number (prepareDay's)
-	rules   []string      // notification rule ids
+	tills     []till
+	staff     []*store.User // active staff
+	hired     int           // staff numbers given
+	counter   uint64        // the TSS's last signature counter (prepareDay's)
+	number    uint64        // its last transaction number (prepareDay's)
+	reporting bool          // the daily report's rule is made
+	archiver  *archiver
+	began     time.Time
 }
 
 func newGen(ctx context.Context, st *store.Store, sim *tsesim.Simulator, clock *Clock, o Options, res *Result) (*gen, error) {
@@ -131,16 +148,41 @@ func newGen(ctx context.Context, st *store.Store, sim *tsesim.Simulator, clock *
 	return g, nil
 }
 
-// run seeds every day: the days before today signed as history (each
-// made and signed while the one before is written), then the simulator
-// told where the history ends, then today.
+// run seeds every day: the days before today signed as history and
+// archived night by night, then the simulator told where the history
+// ends, then today.
 func (g *gen) run(ctx context.Context) error {
 	first := g.today.AddDate(0, 0, -(g.o.Days - 1))
 	g.clock.Set(first.Add(7 * time.Hour))
-	g.res.Days = g.o.Days
+	g.res.Days, g.began = g.o.Days, time.Now()
 	if err := g.setup(ctx, first); err != nil {
 		return err
 	}
+	var err error
+	if g.archiver, err = newArchiver(ctx, g.o, g.sim, g.r.ID, g.clock.Now()); err != nil {
+		return err
+	}
+	err = g.history(ctx, first)
+	if cerr := g.archiver.close(); err == nil {
+		err = cerr
+	}
+	g.res.Archives = g.archiver.runs
+	if err != nil {
+		return err
+	}
+	if err := g.sim.ForgetHistory(g.counter, g.number); err != nil {
+		return err
+	}
+	fd, err := g.prepareDay(ctx, g.today, true)
+	if err != nil {
+		return err
+	}
+	return g.day(ctx, fd)
+}
+
+// history seeds the days before today, each made and signed (produce)
+// while the one before is written.
+func (g *gen) history(ctx context.Context, first time.Time) error {
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	days, perr := make(chan *fiscalDay, 2), make(chan error, 1)
@@ -156,20 +198,10 @@ func (g *gen) run(ctx context.Context) error {
 			return fmt.Errorf("seed %s: %w", fd.day.Format(store.DateFormat), err)
 		}
 		if g.o.Progress != nil && fd.day.AddDate(0, 0, 1).Day() == 1 {
-			fmt.Fprintf(g.o.Progress, "seed: %s done, %d receipts\n", fd.day.Format("2006-01"), g.res.Receipts)
+			g.progress(fd.day)
 		}
 	}
-	if err := <-perr; err != nil {
-		return err
-	}
-	if err := g.sim.ForgetHistory(g.counter, g.number); err != nil {
-		return err
-	}
-	fd, err := g.prepareDay(ctx, g.today, true)
-	if err != nil {
-		return err
-	}
-	return g.day(ctx, fd)
+	return <-perr
 }
 
 // produce prepares the days before today in order.
@@ -236,12 +268,27 @@ func (g *gen) day(ctx context.Context, fd *fiscalDay) error {
 		return err
 	}
 	if today {
-		return nil
+		// What was queued since the morning went out as it came (the
+		// live box's dispatcher finds nothing of the past to send).
+		return g.deliverAt(ctx, g.o.Now)
 	}
+	g.archiveNight(fd)
 	return g.dailyReport(ctx, day)
 }
 
 // at is the instant of a local wall-clock time on day.
 func (g *gen) at(day time.Time, hour, minute int) time.Time {
 	return time.Date(day.Year(), day.Month(), day.Day(), hour, minute, 0, 0, g.loc)
+}
+
+// progress prints a month's line: receipts, the database's size, seconds.
+func (g *gen) progress(day time.Time) {
+	var size int64
+	for _, f := range []string{g.st.Path(), g.st.Path() + "-wal"} {
+		if fi, err := os.Stat(f); err == nil {
+			size += fi.Size()
+		}
+	}
+	fmt.Fprintf(g.o.Progress, "seed: %s done, %d receipts, database %.0f MiB, %.0f s\n", day.Format("2006-01"), g.res.Receipts,
+		float64(size)/(1<<20), time.Since(g.began).Seconds())
 }

@@ -16,19 +16,20 @@ import (
 // sign numbers the day's sales in order and signs them: a day before
 // today with tsesim.SignHistory (both cores at once: two ECDSA
 // signatures a sale are most of the seeding's time), today through the
-// simulator itself at each sale's instant. It returns the rows to store.
-func (g *gen) sign(ctx context.Context, list []*sale, today bool) ([]store.SeedSale, error) {
+// simulator itself at each sale's instant. It returns the rows to store
+// and a history day's revisions as signed.
+func (g *gen) sign(ctx context.Context, list []*sale, today bool) ([]store.SeedSale, []tse.Tx, error) {
 	out := make([]store.SeedSale, len(list))
 	hist := make([]tsesim.HistorySale, len(list))
 	for i, s := range list {
 		w := wireSale(&s.s)
 		start, err := tse.UpsertBody(tse.TxActive, s.till.clientID, nil, nil)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		finish, err := tse.FinishBody(s.till.clientID, &w)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		out[i] = store.SeedSale{RecordedAt: s.at, NewTSESale: store.NewTSESale{RestaurantID: g.r.ID, TSSID: g.sim.TSSID(), TxID: s.txID,
 			ClientSerial: s.till.serial, ClientID: s.till.clientID, ReceiptType: s.s.ReceiptType, TotalCents: s.s.TotalCents,
@@ -41,17 +42,19 @@ func (g *gen) sign(ctx context.Context, list []*sale, today bool) ([]store.SeedS
 		}
 	}
 	if today {
-		return out, g.signLive(ctx, out, list)
+		return out, nil, g.signLive(ctx, out, list)
 	}
-	return out, signHistory(g.sim, hist, out)
+	revs := make([]tse.Tx, 2*len(hist))
+	return out, revs, signHistory(g.sim, hist, out, revs)
 }
 
 // signingTime is how long after the till's request each revision is
 // signed (the TSE's clock has whole seconds).
 const signingTime = time.Second
 
-// signHistory signs hist into out on every core.
-func signHistory(sim *tsesim.Simulator, hist []tsesim.HistorySale, out []store.SeedSale) error {
+// signHistory signs hist into out (and each revision into revs) on
+// every core.
+func signHistory(sim *tsesim.Simulator, hist []tsesim.HistorySale, out []store.SeedSale, revs []tse.Tx) error {
 	var wg sync.WaitGroup
 	errs := make([]error, runtime.GOMAXPROCS(0))
 	for w := range errs {
@@ -63,6 +66,7 @@ func signHistory(sim *tsesim.Simulator, hist []tsesim.HistorySale, out []store.S
 					return
 				}
 				out[i].Start, out[i].Finish = signedOf(start), signedOf(finish)
+				revs[2*i], revs[2*i+1] = start, finish
 			}
 		})
 	}
