@@ -68,6 +68,9 @@ $(STATICCHECK):
 # delayed (an SD card); BENCH_TIME, BENCH_RUSH, BENCH_SOAK and
 # BENCH_OUTAGE_SALES size the runs (see loadbench_test.go),
 # BENCH_REPLICA_RUSH the replicated rush (replicabench_test.go).
+# BENCH_YEARS the seeded history of the year benchmark (loadbench_years_test.go;
+# 1 or 2 for a shorter run); BENCH_ONLY=years runs only that.
+BENCH_YEARS ?= 10
 FSYNC_DELAY ?=
 # make fuzz: how long each fuzz target runs, and how long a worker may
 # minimise an input that found new coverage (go's default, 60 s, stalls a
@@ -75,11 +78,13 @@ FSYNC_DELAY ?=
 FUZZTIME ?= 10s
 FUZZMINIMIZETIME ?= 3s
 
-## bench: load benchmark of a real posbox serve on loopback, as ratios to a bare net/http B0, then replication lag under the lunch rush (file, SFTP), idle RSS, binary size and a new box's restore of 1 GB of database and 2 GB of archive (docs/PERFORMANCE.md); FSYNC_DELAY=10ms for slow storage
+## bench: load benchmark of a real posbox serve on loopback, as ratios to a bare net/http B0, every scenario on day one and year ten (BENCH_YEARS, BENCH_ONLY=years), then replication lag under the lunch rush (file, SFTP), idle RSS, binary size and a new box's restore of 1 GB of database and 2 GB of archive (docs/PERFORMANCE.md); FSYNC_DELAY=10ms for slow storage
 bench:
-	FSYNC_DELAY='$(FSYNC_DELAY)' $(GO) test -tags loadbench -run '^TestLoadBench$$' -count=1 -v -timeout 60m .
+	FSYNC_DELAY='$(FSYNC_DELAY)' BENCH_YEARS='$(BENCH_YEARS)' $(GO) test -tags loadbench -run '^(TestLoadBench|TestYearBench)$$' -count=1 -v -timeout 120m .
+ifneq ($(BENCH_ONLY),years)
 	$(GO) test -tags loadbench -run '^$$' -bench '^(BenchmarkReplicationLagRush|BenchmarkIdleRSS|BenchmarkBinarySize)$$' -benchtime=1x -count=1 -timeout 30m .
 	$(GO) test -run '^$$' -bench '^BenchmarkRestoreDataDir$$' -benchtime=1x -count=1 -timeout 30m ./replica
+endif
 
 ## bench-micro: Go micro-benchmarks of the hot paths (compare runs with benchstat)
 bench-micro:
@@ -88,6 +93,13 @@ bench-micro:
 ## torture: kill -9 a real posbox serve 20 times under mixed write and queue load; every acknowledged write must survive
 torture:
 	$(GO) test -tags torture -run '^TestTorture$$' -count=1 -v -timeout 30m .
+
+## seed: build the history of a busy restaurant, YEARS years ending today, in the new data dir SEED_DIR (a binary built with -tags seed; docs/PERFORMANCE.md, "The seeded history")
+.PHONY: seed
+YEARS ?= 10
+SEED_DIR ?= ./data-seed
+seed:
+	$(GO) build -tags seed -o posbox-seed . && ./posbox-seed seed --data-dir '$(SEED_DIR)' --years $(YEARS)
 
 ## fuzz: every request body's decoding and validation, each fuzz target for FUZZTIME (default 10s)
 fuzz:

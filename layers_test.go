@@ -34,6 +34,10 @@ var layerRules = map[string][]string{
 
 	// The replica targets for tests wait for their servers with poll.
 	"posbox/internal/replicatest": {"posbox/internal/poll"},
+	// The seeder (only main built with -tags seed imports it) writes
+	// through the store, signs with the simulator's TSS and archives
+	// with the archive's job.
+	"posbox/internal/seed": {"posbox/fiscal", "posbox/fiscal/archive", "posbox/store", "posbox/tse", "posbox/tse/tsesim", "posbox/tse/tsetar"},
 }
 
 // onlyImporter names, for a library whose API may change under posbox,

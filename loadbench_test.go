@@ -120,6 +120,7 @@ func perReq(before, after, dbBefore, dbAfter, n int) string {
 }
 
 func TestLoadBench(t *testing.T) {
+	skipUnlessOnly(t, "load")
 	delay, traced := fsyncDelay()
 	b := &bench{t: t, rep: newReport(), b0s: map[string]*stat{}, dur: envDur(t, "BENCH_TIME", 5*time.Second), traced: traced}
 	rushDur := envDur(t, "BENCH_RUSH", 20*time.Second)

@@ -45,7 +45,7 @@ type command struct {
 // manpage.go) are rendered from it, so none of them can leave a command
 // out. A function rather than a variable: help and man refer back to it.
 func commandTable() []command {
-	return []command{
+	return append([]command{
 		{name: "serve", synopsis: "serve [--addr HOST:PORT] [--data-dir DIR] [--config FILE]",
 			summary: "Run the appliance in the foreground: the HTTP API and the admin console on --addr, " +
 				"TSE signing with its offline queue, notifications and the nightly backup, until SIGINT or SIGTERM. " +
@@ -142,8 +142,12 @@ func commandTable() []command {
 				return nil
 			}},
 		{name: "man", synopsis: "man", hidden: true, run: cmdMan},
-	}
+	}, buildTagCommands...)
 }
+
+// buildTagCommands are commands only a build tag compiles in (cmd_seed.go,
+// -tags seed): hidden, never in the shipped binary.
+var buildTagCommands []command
 
 // usage is "posbox help": the synopsis of every command in the table.
 func usage() string {

@@ -34,6 +34,9 @@
 //   - schema.go: reading an upsert body (standard_v1 receipt, order and
 //     other; raw) into the processType and processData the TSS signs.
 //   - crypto.go: the TSS key on disk, the certificate and its CA, signing.
+//   - history.go: a history signed elsewhere (posbox's seeder): sales
+//     signed with the default TSS's key but not journaled, and the
+//     journal record saying how far the TSS has counted before it.
 //   - export.go: fiskaly's exports, a TR-03151 TAR built from the journal,
 //     with fault injection (ExportFault) for the archive's tests.
 //   - server.go: the HTTP face under /api/v2: fiskaly's paths, bodies,

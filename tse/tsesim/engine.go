@@ -53,7 +53,8 @@ type simTSS struct {
 	metadata    map[string]string
 	clients     []*simClient
 	txs         map[string]*simTx
-	byNumber    []*simTx // index number-1
+	byNumber    []*simTx // index number-1-numberBase
+	numberBase  uint64   // numbers up to it were signed before the journal (history.go)
 	active      int
 	listCalls   []time.Time // not persisted: a restart forgets the rate window
 	logs        []logRef    // every signature's journal record, by counter (logs.go)
@@ -223,6 +224,8 @@ func (s *Simulator) apply(rec record, off int64, n int) error {
 		}
 	case opExport:
 		return s.applyExport(t, rec)
+	case opHistory:
+		return applyHistory(t, rec)
 	default:
 		return fmt.Errorf("unknown journal operation %q", rec.Op)
 	}
@@ -667,10 +670,10 @@ func isTxNumber(s string) bool { return txNumberRe.MatchString(s) }
 // txByNumber finds a transaction by its number (nil if there is none).
 func (t *simTSS) txByNumber(s string) *simTx {
 	n, err := strconv.ParseUint(s, 10, 64)
-	if err != nil || n < 1 || n > uint64(len(t.byNumber)) {
+	if err != nil || n <= t.numberBase || n > t.numberBase+uint64(len(t.byNumber)) {
 		return nil
 	}
-	return t.byNumber[n-1]
+	return t.byNumber[n-1-t.numberBase]
 }
 
 // getTx reads a transaction by id or number; revision 0 is the latest.

@@ -67,6 +67,9 @@ type record struct {
 	LogSig    []byte `json:"log_sig,omitempty"`
 	// Export is an export's state (export.go).
 	Export *simExportRec `json:"export,omitempty"`
+	// HistCounter and HistNumber are a history's end (history.go).
+	HistCounter uint64 `json:"history_counter,omitempty"`
+	HistNumber  uint64 `json:"history_number,omitempty"`
 }
 
 type journal struct {
