@@ -120,6 +120,9 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 	if _, err := startIdempotencyPurge(workCtx, sched, st, log); err != nil {
 		return err
 	}
+	if _, err := startRetention(workCtx, sched, st, cfg, log); err != nil {
+		return err
+	}
 	if _, err := startTimeClock(workCtx, sched, st, log); err != nil {
 		return err
 	}

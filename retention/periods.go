@@ -1,0 +1,49 @@
+package retention
+
+import (
+	"fmt"
+	"time"
+)
+
+// TimeRecordsYears is how many full calendar years after the year of the
+// record time entries, their corrections and shifts are kept: six, the
+// longest of the duties on them. MiLoG § 17 (1) and ArbZG § 16 (2) ask
+// two years; the time records are also the basis of payroll (hours and
+// the § 3b EStG surcharges posbox computes from them), so they are
+// documents of the Lohnkonto, kept until the end of the sixth calendar
+// year after the last entry (§ 41 (1) EStG, § 147 (1) Nr. 5, (3) AO).
+const TimeRecordsYears = 6
+
+// DefaultNotificationDays and DefaultEventDays are the configured
+// defaults (notification_keep_days, event_keep_days): long enough to look
+// back at a season's failed deliveries, short enough that the texts that
+// name staff (clock-in, shift changes) do not pile up.
+const (
+	DefaultNotificationDays = 90
+	DefaultEventDays        = 30
+)
+
+// MinDays is the shortest period for either: the dashboard counts the
+// deliveries that failed in the last 24 hours, and the log is the only
+// place an owner sees why a delivery failed.
+const MinDays = 7
+
+// CheckDays validates a configured period in days.
+func CheckDays(key string, days int) error {
+	if days < MinDays {
+		return fmt.Errorf("%s: %d is less than %d days", key, days, MinDays)
+	}
+	return nil
+}
+
+// Days is a period of whole days.
+func Days(n int) time.Duration { return time.Duration(n) * 24 * time.Hour }
+
+// yearsCutoff is the first instant still kept when records are kept
+// `years` full calendar years after their own: 1 January, 00:00
+// restaurant-local, of the year `years` before now's. A record of 2026 is
+// kept to the end of 2032 and goes from 1 January 2033 on (§ 147 (4) AO:
+// the period starts at the end of the calendar year).
+func yearsCutoff(now time.Time, loc *time.Location, years int) time.Time {
+	return time.Date(now.In(loc).Year()-years, time.January, 1, 0, 0, 0, 0, loc)
+}
