@@ -109,7 +109,8 @@ func (s *Store) pruneTimeEntries(ctx context.Context, c RetentionCutoffs) (entri
 		var ids []string
 		err = s.write(ctx, func(tx *Tx) error {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO kv (key, value, updated_at) VALUES (?, ?, ?)
-				ON CONFLICT (key) DO UPDATE SET value = max(value, excluded.value), updated_at = excluded.updated_at`,
+				ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at
+				WHERE excluded.value > kv.value`,
 				timeRecordsCutoffKey, before, FormatTime(tx.Now)); err != nil {
 				return err
 			}
