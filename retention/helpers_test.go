@@ -26,8 +26,8 @@ func mustLoad(name string) *time.Location {
 }
 
 // local is a Berlin wall-clock instant.
-func local(y int, m time.Month, d, h, min int) time.Time {
-	return time.Date(y, m, d, h, min, 0, 0, berlin)
+func local(y int, m time.Month, d, h, mi int) time.Time {
+	return time.Date(y, m, d, h, mi, 0, 0, berlin)
 }
 
 // fixture is a real store in a temporary data dir with one restaurant, an
