@@ -43,6 +43,8 @@ var statusOf = map[string]int{
 	store.ENotClockedIn:       http.StatusConflict,
 	store.EShiftOverlap:       http.StatusConflict,
 	store.ELastAdmin:          http.StatusConflict,
+	store.EUserActive:         http.StatusConflict,
+	store.EUserErased:         http.StatusConflict,
 	store.ETimeEntryClosed:    http.StatusConflict,
 	store.ETimeEntryOpen:      http.StatusConflict,
 	store.ETimeEntryOverlap:   http.StatusConflict,

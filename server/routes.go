@@ -22,6 +22,7 @@ func (s *Server) routes(r *httprouter.Router) {
 	s.route(r, "POST", "/api/users", adminOnly, s.createUser)
 	s.route(r, "PUT", "/api/users/:id", adminOnly, s.updateUser)
 	s.route(r, "DELETE", "/api/users/:id", adminOnly, s.deleteUser)
+	s.route(r, "POST", "/api/users/:id/erase", adminOnly, s.eraseUser)
 
 	// HQ mode (posbox hq, docs/HQ.md): only the routes above from health to
 	// users, and this; a box answers 404 here.

@@ -1,0 +1,37 @@
+package server
+
+import (
+	"net/http"
+	"testing"
+)
+
+// An admin erases a staff member who left: refused while she is active
+// (409, nothing changes, her token still works), then erased once she is
+// deactivated: the answer is the audit record, her token ends, she is
+// gone from the list, and a second erasure is 409.
+func TestEraseUserThroughTheAPI(t *testing.T) {
+	e := newTestEnv(t)
+	u, tok := e.staff(t, "Kim Koch")
+	path := "/api/users/" + u.ID + "/erase"
+
+	wantProblem(t, e.do(t, "POST", path, nil, e.adminToken), http.StatusConflict, "user_active")
+	wantStatus(t, e.do(t, "GET", "/api/shifts/my-status", nil, tok), http.StatusOK)
+	wantProblem(t, e.do(t, "POST", path, nil, tok), http.StatusForbidden, "forbidden")
+
+	wantStatus(t, e.do(t, "PUT", "/api/users/"+u.ID, map[string]any{"is_active": false}, e.adminToken), http.StatusOK)
+	rec := e.do(t, "POST", path, nil, e.adminToken)
+	wantStatus(t, rec, http.StatusOK)
+	er := decodeJSON(t, rec)["erasure"].(map[string]any)
+	if er["user_id"] != u.ID || er["erased_by"] != e.admin.ID || er["erased_at"] != "2026-11-22T09:00:00.000Z" {
+		t.Errorf("erasure %v", er)
+	}
+	wantProblem(t, e.do(t, "GET", "/api/shifts/my-status", nil, tok), http.StatusUnauthorized, "unauthenticated")
+	list := decodeJSON(t, e.do(t, "GET", "/api/users", nil, e.adminToken))["users"].([]any)
+	for _, x := range list {
+		if x.(map[string]any)["id"] == u.ID {
+			t.Error("the erased user is still listed")
+		}
+	}
+	wantProblem(t, e.do(t, "POST", path, nil, e.adminToken), http.StatusConflict, "user_erased")
+	wantProblem(t, e.do(t, "POST", "/api/users/01a206b7-9fdf-7851-b7c1-ed7ecb0abdae/erase", nil, e.adminToken), http.StatusNotFound, "not_found")
+}
