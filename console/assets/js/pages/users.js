@@ -1,7 +1,8 @@
 // Users: the list, a form to create one (with an email and a password, or
 // for staff without an email: staff number and till PIN), and per user:
 // edit name, email and staff number, change the role, disable/enable,
-// reset the password or set the PIN (in dialogs), delete. Her own
+// reset the password or set the PIN (in dialogs), delete, and for one
+// who left (deactivated) erase the personal data (GDPR). Her own
 // password is changed on "My account" (with the current one), not here.
 // API: docs/API.md section 2. A password or PIN is sent and forgotten:
 // it is never shown, kept in a draft or put back into a field.
@@ -50,6 +51,13 @@ addStrings({
     'users.confirm_remove_pin': 'PIN von {name} entfernen? Die Anmeldung an der Kasse mit Personalnummer und PIN ist dann nicht mehr möglich.',
     'users.own_password': 'Eigenes Passwort ändern',
     'users.password_must_change': 'Die Person muss es bei der nächsten Anmeldung durch ein eigenes ersetzen.',
+    'users.erase': 'Persönliche Daten löschen', 'users.erase_ok': 'Endgültig löschen',
+    'users.erase_title': 'Persönliche Daten von {name} löschen?',
+    'users.erase_now': 'Sofort gelöscht werden: die E-Mail-Adresse, das Passwort, die PIN für die Kasse und Benachrichtigungen an diese E-Mail-Adresse. {name} kann sich danach nicht mehr anmelden und steht nicht mehr in der Liste.',
+    'users.erase_kept': 'Erhalten bleiben Name und Personalnummer bei Arbeitszeiten, Schichten und in der Lohnabrechnung: Das Gesetz verlangt, diese Unterlagen bis zum Ende des sechsten Jahres nach ihrem Jahr aufzubewahren (Mindestlohn, Arbeitszeit, Lohnsteuer). Danach ersetzt die posbox den Namen von selbst durch ein Kürzel.',
+    'users.erase_receipts': 'Kassenbelege behalten den Namen der Bedienung zehn Jahre; sie dürfen nicht verändert werden (Abgabenordnung).',
+    'users.erase_final': 'Das lässt sich nicht rückgängig machen.',
+    'users.erased': 'Die persönlichen Daten von {name} wurden gelöscht.',
   },
   en: {
     'users.title': 'Users', 'users.list': 'All users', 'users.new': 'New user',
@@ -88,6 +96,13 @@ addStrings({
     'users.confirm_remove_pin': 'Remove the PIN of {name}? Logging in at the till with staff number and PIN is then no longer possible.',
     'users.own_password': 'Change own password',
     'users.password_must_change': 'They must replace it with their own at the next login.',
+    'users.erase': 'Erase personal data', 'users.erase_ok': 'Erase for good',
+    'users.erase_title': 'Erase the personal data of {name}?',
+    'users.erase_now': 'Erased at once: the email address, the password, the till PIN and notifications to this email address. {name} can no longer log in and leaves the list.',
+    'users.erase_kept': 'Kept: name and staff number on time records, shifts and payroll: the law asks to keep these records until the end of the sixth year after their year (minimum wage, working time, wage tax). Then posbox replaces the name with a code on its own.',
+    'users.erase_receipts': 'Receipts keep the name of who sold for ten years; they must not be changed (German fiscal code).',
+    'users.erase_final': 'This cannot be undone.',
+    'users.erased': 'The personal data of {name} was erased.',
   },
 });
 
@@ -130,7 +145,8 @@ export default {
             : u.email ? action(u, 'users.reset_password', () => passwordDialog(u)) : null,
           u.role === 'staff' ? action(u, 'users.set_pin', () => pinDialog(u)) : null,
           u.role === 'staff' && u.has_pin && u.email ? action(u, 'users.remove_pin', (b) => removePin(u, b)) : null,
-          action(u, 'common.delete', (b) => remove(u, b), 'danger small')) },
+          action(u, 'common.delete', (b) => remove(u, b), 'danger small'),
+          !u.is_active && u.id !== me.id ? action(u, 'users.erase', (b) => erase(u, b), 'danger small') : null) },
       ], users, { caption: t('users.list'), rowAttrs: (u) => ({ dataset: { id: u.id, email: u.email || '', staffNumber: u.staff_number || '' } }) }));
     }
 
@@ -206,6 +222,40 @@ export default {
       });
       if (ok && u.id === me.id) { location.reload(); return; }
       await load();
+    }
+
+    // erase asks, in plain words, what goes now, what stays and why, then
+    // erases (POST /api/users/:id/erase: only for a deactivated user).
+    async function erase(u, button) {
+      if (!(await eraseDialog(u))) return;
+      listError.textContent = '';
+      await withBusy(button, async () => {
+        try {
+          await api.post(`/api/users/${u.id}/erase`);
+          toast(t('users.erased', { name: u.name }));
+        } catch (err) {
+          listError.textContent = t('users.error_for', { name: u.name, message: errorText(err) });
+        }
+      });
+      await load();
+    }
+
+    function eraseDialog(u) {
+      return new Promise((resolve) => {
+        const ok = h('button', { class: 'danger', value: 'ok' }, t('users.erase_ok'));
+        const dlg = h('dialog', { class: 'confirm erase-dialog', 'aria-labelledby': 'erase-title' },
+          h('h2', { id: 'erase-title' }, t('users.erase_title', { name: u.name })),
+          h('form', { method: 'dialog' },
+            h('p', {}, t('users.erase_now', { name: u.name })),
+            h('p', {}, t('users.erase_kept')),
+            h('p', {}, t('users.erase_receipts')),
+            h('p', {}, h('strong', {}, t('users.erase_final'))),
+            h('div', { class: 'buttons' }, h('button', { value: 'cancel', class: 'secondary' }, t('common.cancel')), ok)));
+        dlg.addEventListener('close', () => { resolve(dlg.returnValue === 'ok'); dlg.remove(); });
+        document.body.append(dlg);
+        dlg.showModal();
+        dlg.querySelector('button.secondary').focus();
+      });
     }
 
     // dialog opens a modal form; save(values, form) sends it and returns

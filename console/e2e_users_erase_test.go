@@ -1,0 +1,62 @@
+package console_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// A staff member who left: no erase button while she is active; once
+// disabled, the button asks in plain words what goes now, what stays and
+// why (at a phone's and a desktop's width), and erasing takes her off the
+// list, her login with it.
+func TestConsoleUsersEraseWhoLeft(t *testing.T) {
+	a := newAppliance(t)
+	b := newBrowser(t, a)
+	admin := a.token(t, "chef@linde.test", adminPassword)
+	code, body := a.call(t, "POST", "/api/users", admin,
+		`{"name":"Kim Koch","role":"staff","email":"kim@linde.test","password":"kim-password-1","staff_number":"K-7","pin":"4711"}`)
+	if code != http.StatusCreated {
+		t.Fatalf("create: %d %s", code, body)
+	}
+	kimID := jsonField(t, body, "id")
+	row := `document.querySelector('#users-list tr[data-email="kim@linde.test"]')`
+
+	b.open("/users")
+	b.login("chef@linde.test", adminPassword)
+	b.wait("Kim listed", row+`?.innerText.includes('Kim Koch')`)
+	if eval[bool](b, row+`.innerText.includes('Persönliche Daten löschen')`) {
+		t.Fatal("an active user offers the erasure")
+	}
+	b.clickText(`#users-list tr[data-email="kim@linde.test"] button`, "Deaktivieren")
+	b.wait("Kim disabled", row+`.innerText.includes('Persönliche Daten löschen')`)
+
+	b.clickText(`#users-list tr[data-email="kim@linde.test"] button`, "Persönliche Daten löschen")
+	b.wait("the dialog", `document.querySelector('dialog.erase-dialog[open]')`)
+	text := eval[string](b, `document.querySelector('dialog.erase-dialog').innerText`)
+	for _, want := range []string{"Persönliche Daten von Kim Koch löschen?", "E-Mail-Adresse, das Passwort, die PIN",
+		"Name und Personalnummer", "sechsten Jahres", "Kürzel", "zehn Jahre", "nicht rückgängig"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the dialog does not say %q:\n%s", want, text)
+		}
+	}
+	b.screenshot("users-erase")
+	b.clickText("dialog.erase-dialog button", "Abbrechen")
+	b.wait("the dialog closed", `!document.querySelector('dialog.erase-dialog')`)
+	if code, _ := a.call(t, "PUT", "/api/users/"+kimID, admin, `{"name":"Kim Koch"}`); code != http.StatusOK {
+		t.Fatalf("cancelling erased her: %d", code)
+	}
+
+	b.clickText(`#users-list tr[data-email="kim@linde.test"] button`, "Persönliche Daten löschen")
+	b.wait("the dialog again", `document.querySelector('dialog.erase-dialog[open]')`)
+	b.click("dialog.erase-dialog button.danger")
+	b.wait("Kim gone, said so", `!`+row+` && document.querySelector('#toast').innerText.includes('Die persönlichen Daten von Kim Koch wurden gelöscht.')`)
+	b.screenshot("users-erased")
+	if code, body := a.call(t, "POST", "/api/users/"+kimID+"/erase", admin, ""); code != http.StatusConflict || !strings.Contains(body, "user_erased") {
+		t.Fatalf("erased again: %d %s", code, body)
+	}
+	if code, _ := a.call(t, "POST", "/api/auth/login", "", fmt.Sprintf(`{"email":%q,"password":%q}`, "kim@linde.test", "kim-password-1")); code != http.StatusUnauthorized {
+		t.Fatalf("the erased user logged in: %d", code)
+	}
+}
