@@ -27,8 +27,8 @@ func (c *Config) checkRetention() error {
 // startRetention registers the retention job; it logs what it removed,
 // as counts only.
 func startRetention(ctx context.Context, sched *cron.Cron, st *store.Store, cfg Config, log *slog.Logger) (cron.EntryID, error) {
-	job := retention.New(st, retention.Options{NotificationDays: cfg.NotificationKeepDays, EventDays: cfg.EventKeepDays,
-		Logger: log.With("area", "retention")})
+	log = log.With("area", "retention")
+	job := retention.New(st, retention.Options{NotificationDays: cfg.NotificationKeepDays, EventDays: cfg.EventKeepDays, Logger: log})
 	return sched.AddFunc(retentionSpec, func() {
 		r, err := job.Run(ctx)
 		switch {
