@@ -16,6 +16,17 @@ import (
 // to incremental vacuum may run (restaurant-local night).
 const retentionSpec = "CRON_TZ=UTC 41 * * * *"
 
+// startHousekeeping registers the jobs that keep the database to what the
+// law and the API need: the hourly purge of Idempotency-Keys and the
+// retention job.
+func startHousekeeping(ctx context.Context, sched *cron.Cron, st *store.Store, cfg Config, log *slog.Logger) error {
+	if _, err := startIdempotencyPurge(ctx, sched, st, log); err != nil {
+		return err
+	}
+	_, err := startRetention(ctx, sched, st, cfg, log)
+	return err
+}
+
 // checkRetention validates the short retention periods at start.
 func (c *Config) checkRetention() error {
 	if err := retention.CheckDays("notification_keep_days", c.NotificationKeepDays); err != nil {
