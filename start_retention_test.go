@@ -72,3 +72,17 @@ func TestRetentionJob(t *testing.T) {
 		}
 	}
 }
+
+// A keep-days setting past ten years is a config error, not a period:
+// from 106,752 days on the cutoff overflowed into the future and the run
+// deleted every event.
+func TestRetentionConfigRefusesHugePeriods(t *testing.T) {
+	for _, arg := range []string{"--event-keep-days=200000", "--event-keep-days=106752",
+		"--notification-keep-days=9223372036854775807", "--notification-keep-days=3651"} {
+		fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+		_, err := loadConfig(fs, []string{arg}, "event_keep_days", "notification_keep_days")
+		if err == nil || !strings.Contains(err.Error(), "at most 3650") {
+			t.Errorf("%s: %v, want a refusal", arg, err)
+		}
+	}
+}

@@ -31,6 +31,10 @@ func New(st *store.Store, opt Options) *Job {
 	if opt.EventDays == 0 {
 		opt.EventDays = DefaultEventDays
 	}
+	// A period past MaxDays is refused at start (CheckDays); clamp it
+	// anyway, so no caller can make a cutoff in the future.
+	opt.NotificationDays = min(opt.NotificationDays, MaxDays)
+	opt.EventDays = min(opt.EventDays, MaxDays)
 	if opt.Logger == nil {
 		opt.Logger = slog.Default()
 	}
@@ -74,8 +78,8 @@ func (j *Job) Cutoffs(restaurantID string, now time.Time, loc *time.Location) st
 	tr := yearsCutoff(now, loc, TimeRecordsYears)
 	return store.RetentionCutoffs{RestaurantID: restaurantID,
 		TimeRecords: tr, TimeRecordsDate: tr.Format(time.DateOnly),
-		Notifications: now.Add(-Days(j.opt.NotificationDays)),
-		Events:        now.Add(-Days(j.opt.EventDays)),
+		Notifications: daysBefore(now, j.opt.NotificationDays),
+		Events:        daysBefore(now, j.opt.EventDays),
 	}
 }
 

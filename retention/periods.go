@@ -28,16 +28,26 @@ const (
 // place an owner sees why a delivery failed.
 const MinDays = 7
 
+// MaxDays is the longest: ten years, the longest any law asks of
+// anything. A larger number is a typo, and from 106,752 days on it no
+// longer fits a time.Duration (the cutoff landed in the future and the
+// run deleted everything).
+const MaxDays = 3650
+
 // CheckDays validates a configured period in days.
 func CheckDays(key string, days int) error {
 	if days < MinDays {
 		return fmt.Errorf("%s: %d is less than %d days", key, days, MinDays)
 	}
+	if days > MaxDays {
+		return fmt.Errorf("%s: %d days is too long: at most %d (ten years)", key, days, MaxDays)
+	}
 	return nil
 }
 
-// Days is a period of whole days.
-func Days(n int) time.Duration { return time.Duration(n) * 24 * time.Hour }
+// daysBefore is the instant n calendar days before now, by the calendar
+// (no Duration that could overflow).
+func daysBefore(now time.Time, n int) time.Time { return now.AddDate(0, 0, -n) }
 
 // yearsCutoff is the first instant still kept when records are kept
 // `years` full calendar years after their own: 1 January, 00:00
