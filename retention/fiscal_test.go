@@ -34,6 +34,7 @@ func TestFiscalRecordsAreNeverPruned(t *testing.T) {
 	}
 
 	f.clock.Set(local(2038, time.March, 1, 3, 30))
+	f.touch(t)
 	for run := 1; run <= 2; run++ {
 		if _, err := f.job().Run(ctx); err != nil {
 			t.Fatalf("run %d: %v", run, err)

@@ -153,3 +153,12 @@ func queryStrings(db *sql.DB, query string, args ...any) ([]string, error) {
 	}
 	return out, rows.Err()
 }
+
+// touch records an event at the store's clock: a box in use writes every
+// day, and the job prunes time records only when the clock is near the
+// newest record (timeRecordsTrusted).
+func (f *fixture) touch(t *testing.T) {
+	t.Helper()
+	f.exec(t, fmt.Sprintf(`INSERT INTO events (id, restaurant_id, type, data, created_at) VALUES ('%s', '%s', 'clock_in', '{}', '%s')`,
+		store.NewID(), f.rest.ID, ts(f.clock.Now())))
+}

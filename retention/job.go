@@ -60,7 +60,15 @@ func (j *Job) Run(ctx context.Context) (Report, error) {
 	var loc *time.Location
 	for _, rest := range rests {
 		loc = rest.Location()
-		n, err := j.st.PruneRetention(ctx, j.Cutoffs(rest.ID, now, loc))
+		c := j.Cutoffs(rest.ID, now, loc)
+		ok, err := j.timeRecordsTrusted(ctx, rest.ID, now, c.TimeRecords)
+		if err != nil {
+			return r, err
+		}
+		if !ok {
+			c.TimeRecords, c.TimeRecordsDate = time.Time{}, ""
+		}
+		n, err := j.st.PruneRetention(ctx, c)
 		r.add(n)
 		if err != nil {
 			return r, err

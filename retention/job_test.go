@@ -52,7 +52,7 @@ func seedAroundCutoffs(t *testing.T, f *fixture, now time.Time) {
 		event("ev-delivered-old", now.Add(-100*day)), delivery("de-gone", "ev-delivered-old", "delivered", now.Add(-100*day)),
 		event("ev-failed-recent", now.Add(-100*day)), delivery("de-kept-recent", "ev-failed-recent", "failed", now.Add(-10*day)),
 		event("ev-pending", now.Add(-200*day)), delivery("de-kept-pending", "ev-pending", "pending", now.Add(-200*day)),
-		event("ev-no-rule-old", now.Add(-40*day)), event("ev-kept-recent", now.Add(-10*day)),
+		event("ev-no-rule-old", now.Add(-40*day)), event("ev-kept-recent", now.Add(-10*day)), event("ev-now", now),
 		logEntry("lg-gone", now.Add(-91*day)), logEntry("lg-kept", now.Add(-89*day)),
 		`INSERT INTO idempotency_keys (restaurant_id, scope, key, request_hash, resource_id, created_at)
 			VALUES ('`+r+`', 'tse_sale', 'k1', 'h', 'x', '`+ts(now.Add(-400*day))+`')`,
@@ -90,7 +90,7 @@ func TestRetentionRemovesWhatItsPeriodEndedAndKeepsTheRest(t *testing.T) {
 		"shifts":                  "[sh-kept]",
 		"notification_deliveries": "[de-kept-pending de-kept-recent]",
 		"notification_logs":       "[lg-kept]",
-		"events":                  "[ev-failed-recent ev-kept-recent ev-pending]",
+		"events":                  "[ev-failed-recent ev-kept-recent ev-now ev-pending]",
 	} {
 		if got := fmt.Sprint(f.ids(t, table)); got != kept {
 			t.Errorf("%s kept %s, want %s", table, got, kept)

@@ -14,6 +14,7 @@ type RetentionCutoffs struct {
 	// TimeRecords: time entries begun and corrections made before it,
 	// shifts dated before TimeRecordsDate (restaurant-local YYYY-MM-DD, the
 	// same instant), and the names of erased users with no record left.
+	// Zero (and "") prunes no time record: the job does not trust the clock.
 	TimeRecords     time.Time
 	TimeRecordsDate string
 	// Notifications: final deliveries last changed, and log entries sent,
@@ -104,6 +105,9 @@ func (s *Store) deleteInBatches(ctx context.Context, query string, args ...any) 
 // December shift corrected in January) waits for its correction's year:
 // the correction is a record of the year it was made.
 func (s *Store) pruneTimeEntries(ctx context.Context, c RetentionCutoffs) (entries, corrections int64, err error) {
+	if c.TimeRecords.IsZero() {
+		return 0, 0, nil
+	}
 	before := FormatTime(c.TimeRecords)
 	for {
 		var ids []string
