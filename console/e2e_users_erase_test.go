@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 )
 
 // A staff member who left: no erase button while she is active; once
@@ -58,5 +60,46 @@ func TestConsoleUsersEraseWhoLeft(t *testing.T) {
 	}
 	if code, _ := a.call(t, "POST", "/api/auth/login", "", fmt.Sprintf(`{"email":%q,"password":%q}`, "kim@linde.test", "kim-password-1")); code != http.StatusUnauthorized {
 		t.Fatalf("the erased user logged in: %d", code)
+	}
+}
+
+// Owners remove staff who left with "Löschen": the page lists them under
+// "Frühere Mitarbeitende" (name, staff number, the day) with the erasure,
+// at a phone's width as at a desktop's; once erased, nobody is left there.
+func TestConsoleUsersEraseFormerStaff(t *testing.T) {
+	a := newAppliance(t)
+	b := newBrowser(t, a)
+	admin := a.token(t, "chef@linde.test", adminPassword)
+	code, body := a.call(t, "POST", "/api/users", admin,
+		`{"name":"Kim Koch","role":"staff","email":"kim@linde.test","password":"kim-password-1","staff_number":"K-7","pin":"4711"}`)
+	if code != http.StatusCreated {
+		t.Fatalf("create: %d %s", code, body)
+	}
+	kimID := jsonField(t, body, "id")
+	if code, body := a.call(t, "DELETE", "/api/users/"+kimID, admin, ""); code != http.StatusNoContent {
+		t.Fatalf("delete: %d %s", code, body)
+	}
+	row := `document.querySelector('#users-former-list tr[data-id="` + kimID + `"]')`
+
+	b.open("/users")
+	b.login("chef@linde.test", adminPassword)
+	b.wait("Kim among the former staff", row+`?.innerText.includes('Kim Koch') && `+row+`.innerText.includes('K-7')`)
+	if h2 := eval[string](b, `document.querySelector('#users-former h2').innerText`); h2 != "Frühere Mitarbeitende" {
+		t.Errorf("the heading: %q", h2)
+	}
+	if eval[bool](b, `document.querySelector('#users-list').innerText.includes('Kim Koch')`) {
+		t.Error("the deleted user is in the list of users")
+	}
+	b.screenshot("users-former")
+
+	b.do(chromedp.EmulateViewport(375, 800))
+	b.clickText(`#users-former-list tr[data-id="`+kimID+`"] button`, "Persönliche Daten löschen")
+	b.wait("the dialog", `document.querySelector('dialog.erase-dialog[open]')`)
+	b.click("dialog.erase-dialog button.danger")
+	b.wait("Kim erased, said so", `!`+row+` && document.querySelector('#toast').innerText.includes('Die persönlichen Daten von Kim Koch wurden gelöscht.')`)
+	b.wait("nobody left", `document.querySelector('#users-former').innerText.includes('Niemand')`)
+	b.screenshot("users-former-none")
+	if code, body := a.call(t, "GET", "/api/users/former", admin, ""); code != http.StatusOK || strings.Contains(body, kimID) {
+		t.Fatalf("former users after the erasure: %d %s", code, body)
 	}
 }

@@ -29,3 +29,30 @@ func (s *Server) eraseUser(w http.ResponseWriter, r *http.Request, p httprouter.
 	}
 	return writeJSON(w, http.StatusOK, envelope{"erasure": erasureJSON{e.ID, e.UserID, e.ErasedBy, ts(e.ErasedAt)}})
 }
+
+// formerUserJSON is a deleted user whose personal data is not erased yet.
+type formerUserJSON struct {
+	ID          string  `json:"id"`
+	Name        string  `json:"name"`
+	StaffNumber *string `json:"staff_number"`
+	DeletedAt   string  `json:"deleted_at"`
+}
+
+// listFormerUsers is GET /api/users/former: the deleted users not yet
+// erased, most recently deleted first, so that an admin can erase the
+// staff who left (the live list shows deleted users no more).
+func (s *Server) listFormerUsers(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
+	users, err := s.store.FormerUsers(r.Context(), caller(r.Context()).restaurant.ID)
+	if err != nil {
+		return err
+	}
+	out := make([]formerUserJSON, 0, len(users))
+	for _, u := range users {
+		var staffNo *string
+		if u.StaffNumber != "" {
+			staffNo = &u.StaffNumber
+		}
+		out = append(out, formerUserJSON{u.ID, u.Name, staffNo, ts(u.DeletedAt)})
+	}
+	return writeJSON(w, http.StatusOK, envelope{"former_users": out})
+}

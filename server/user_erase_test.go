@@ -35,3 +35,30 @@ func TestEraseUserThroughTheAPI(t *testing.T) {
 	wantProblem(t, e.do(t, "POST", path, nil, e.adminToken), http.StatusConflict, "user_erased")
 	wantProblem(t, e.do(t, "POST", "/api/users/01a206b7-9fdf-7851-b7c1-ed7ecb0abdae/erase", nil, e.adminToken), http.StatusNotFound, "not_found")
 }
+
+// A staff member the owner deleted when she left is listed as former
+// staff (name, staff number, when deleted) until her data is erased: the
+// erasure must reach the people removed with "delete".
+func TestFormerUsersListsTheDeletedUntilErased(t *testing.T) {
+	e := newTestEnv(t)
+	u, _ := e.staff(t, "Kim Koch")
+	e.staff(t, "Lea Live")
+	former := func() []any {
+		rec := e.do(t, "GET", "/api/users/former", nil, e.adminToken)
+		wantStatus(t, rec, http.StatusOK)
+		return decodeJSON(t, rec)["former_users"].([]any)
+	}
+	if got := former(); len(got) != 0 {
+		t.Fatalf("before any deletion: %v", got)
+	}
+	wantStatus(t, e.do(t, "DELETE", "/api/users/"+u.ID, nil, e.adminToken), http.StatusNoContent)
+	got := former()
+	if len(got) != 1 || got[0].(map[string]any)["id"] != u.ID || got[0].(map[string]any)["name"] != "Kim Koch" ||
+		got[0].(map[string]any)["deleted_at"] != "2026-11-22T09:00:00.000Z" {
+		t.Fatalf("after the deletion: %v", got)
+	}
+	wantStatus(t, e.do(t, "POST", "/api/users/"+u.ID+"/erase", nil, e.adminToken), http.StatusOK)
+	if got := former(); len(got) != 0 {
+		t.Fatalf("after the erasure: %v", got)
+	}
+}

@@ -2,7 +2,9 @@
 // for staff without an email: staff number and till PIN), and per user:
 // edit name, email and staff number, change the role, disable/enable,
 // reset the password or set the PIN (in dialogs), delete, and for one
-// who left (deactivated) erase the personal data (GDPR). Her own
+// who left (deactivated) erase the personal data (GDPR); below, the
+// former staff (deleted, not yet erased: GET /api/users/former) with the
+// same erasure, as owners remove staff who left with "delete". Her own
 // password is changed on "My account" (with the current one), not here.
 // API: docs/API.md section 2. A password or PIN is sent and forgotten:
 // it is never shown, kept in a draft or put back into a field.
@@ -11,7 +13,7 @@ import * as api from '../api.js';
 import { ApiError } from '../api.js';
 import { h, clear, field, values, showError, clearErrors, confirmDialog, withBusy, bindDraft, dropDraft, readDraft,
   table, badge, toast, errorText } from '../ui.js';
-import { localDate } from '../format.js';
+import { localDate, fmtDay } from '../format.js';
 
 addStrings({
   de: {
@@ -58,6 +60,10 @@ addStrings({
     'users.erase_receipts': 'Kassenbelege behalten den Namen der Bedienung zehn Jahre; sie dürfen nicht verändert werden (Abgabenordnung).',
     'users.erase_final': 'Das lässt sich nicht rückgängig machen.',
     'users.erased': 'Die persönlichen Daten von {name} wurden gelöscht.',
+    'users.former': 'Frühere Mitarbeitende',
+    'users.former_intro': 'Gelöschte Personen, deren persönliche Daten noch gespeichert sind. Wer nicht zurückkommt, dessen Daten können Sie hier löschen.',
+    'users.former_none': 'Niemand: Alle gelöschten Personen sind schon ohne persönliche Daten.',
+    'users.deleted_on': 'Gelöscht am',
   },
   en: {
     'users.title': 'Users', 'users.list': 'All users', 'users.new': 'New user',
@@ -103,6 +109,10 @@ addStrings({
     'users.erase_receipts': 'Receipts keep the name of who sold for ten years; they must not be changed (German fiscal code).',
     'users.erase_final': 'This cannot be undone.',
     'users.erased': 'The personal data of {name} was erased.',
+    'users.former': 'Former staff',
+    'users.former_intro': 'Deleted people whose personal data is still stored. For someone who will not come back, erase it here.',
+    'users.former_none': 'Nobody: the personal data of every deleted person is erased already.',
+    'users.deleted_on': 'Deleted on',
   },
 });
 
@@ -113,10 +123,13 @@ export default {
     const listBox = h('div', { id: 'users-list' });
     const listError = h('p', { class: 'form-error', role: 'alert', id: 'users-error' });
     const createCard = h('section', { class: 'card', id: 'user-create' });
+    const formerBox = h('div', { id: 'users-former-list' });
     main.append(
       h('div', { class: 'page-head' }, h('h1', {}, t('users.title')),
         h('button', { type: 'button', class: 'secondary', onclick: () => load() }, t('common.refresh'))),
       h('section', { class: 'card', id: 'users' }, h('h2', {}, t('users.list')), listError, listBox),
+      h('section', { class: 'card', id: 'users-former' }, h('h2', {}, t('users.former')),
+        h('p', { class: 'muted' }, t('users.former_intro')), formerBox),
       createCard);
 
     let users = [];
@@ -148,6 +161,25 @@ export default {
           action(u, 'common.delete', (b) => remove(u, b), 'danger small'),
           !u.is_active && u.id !== me.id ? action(u, 'users.erase', (b) => erase(u, b), 'danger small') : null) },
       ], users, { caption: t('users.list'), rowAttrs: (u) => ({ dataset: { id: u.id, email: u.email || '', staffNumber: u.staff_number || '' } }) }));
+      await loadFormer();
+    }
+
+    // loadFormer lists the deleted users not yet erased, with the erasure.
+    async function loadFormer() {
+      let former;
+      try {
+        former = (await api.get('/api/users/former')).former_users;
+      } catch (err) {
+        listError.textContent = errorText(err);
+        return;
+      }
+      clear(formerBox, former.length === 0 ? h('p', { class: 'muted' }, t('users.former_none')) : table([
+        { label: t('users.name'), cell: (u) => h('strong', {}, u.name) },
+        { label: t('users.staff_number'), cell: (u) => u.staff_number || '–' },
+        { label: t('users.deleted_on'), cell: (u) => fmtDay(localDate(new Date(u.deleted_at))) },
+        { label: t('common.actions'), cell: (u) => h('div', { class: 'buttons row-actions' },
+          action(u, 'users.erase', (b) => erase(u, b), 'danger small')) },
+      ], former, { caption: t('users.former'), rowAttrs: (u) => ({ dataset: { id: u.id } }) }));
     }
 
     function action(u, key, fn, cls = 'secondary small') {
