@@ -39,7 +39,8 @@ func (c *Config) checkRetention() error {
 // as counts only.
 func startRetention(ctx context.Context, sched *cron.Cron, st *store.Store, cfg Config, log *slog.Logger) (cron.EntryID, error) {
 	log = log.With("area", "retention")
-	job := retention.New(st, retention.Options{NotificationDays: cfg.NotificationKeepDays, EventDays: cfg.EventKeepDays, Logger: log})
+	job := retention.New(st, retention.Options{NotificationDays: cfg.NotificationKeepDays, EventDays: cfg.EventKeepDays,
+		Replicated: cfg.ReplicaURL != "", Logger: log})
 	return sched.AddFunc(retentionSpec, func() {
 		r, err := job.Run(ctx)
 		switch {

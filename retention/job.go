@@ -13,6 +13,10 @@ type Options struct {
 	NotificationDays int // final deliveries and the log
 	EventDays        int // events none of whose deliveries is left
 	Logger           *slog.Logger
+	// Replicated: the database is replicated (replica_url), so the job
+	// never rewrites it whole on its own (a VACUUM would send the file to
+	// the replica at once, past its backlog limit when large).
+	Replicated bool
 }
 
 // Job is the retention job of one box.
@@ -58,8 +62,10 @@ func (j *Job) Run(ctx context.Context) (Report, error) {
 	}
 	now := j.st.Now()
 	var loc *time.Location
+	ids := make([]string, 0, len(rests))
 	for _, rest := range rests {
 		loc = rest.Location()
+		ids = append(ids, rest.ID)
 		c := j.Cutoffs(rest.ID, now, loc)
 		ok, err := j.timeRecordsTrusted(ctx, rest.ID, now, c.TimeRecords)
 		if err != nil {
@@ -77,7 +83,7 @@ func (j *Job) Run(ctx context.Context) (Report, error) {
 	if loc == nil {
 		return r, nil
 	}
-	r.FreedPages, r.Converted, err = j.vacuum(ctx, now.In(loc))
+	r.FreedPages, r.Converted, err = j.vacuum(ctx, now, loc, ids)
 	return r, err
 }
 

@@ -3,6 +3,7 @@ package retention
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -19,11 +20,15 @@ const (
 
 	// ConvertMaxBytes is the largest file converted to incremental
 	// auto-vacuum by the job on its own: its VACUUM holds off every write
-	// while it rewrites the file, about a minute for 1 GiB on an SD card.
-	// A larger file keeps reusing its free pages (it grows no more once
-	// retention removes what a year adds) and is converted by hand
-	// (docs/RETENTION.md).
-	ConvertMaxBytes = 1 << 30
+	// while it rewrites the file, and at this size that takes seconds
+	// (docs/RETENTION.md has the measurement). A larger file keeps
+	// reusing its free pages (it grows no more once retention removes
+	// what a year adds) and is converted by hand, with the service
+	// stopped (posbox migrate --vacuum).
+	ConvertMaxBytes = 128 << 20
+	// convertQuiet is how long nothing may have happened before the
+	// conversion: no record, nobody clocked in, no TSE transaction open.
+	convertQuiet = 30 * time.Minute
 	// convertHour is the restaurant-local hour in which the conversion
 	// may run: after service, before the nightly archive and closing.
 	convertHour = 3
@@ -33,7 +38,7 @@ const (
 
 // vacuum gives free pages back to the file system after a prune, or, on
 // a file without auto-vacuum, converts it once at night if it may.
-func (j *Job) vacuum(ctx context.Context, local time.Time) (freed int64, converted bool, err error) {
+func (j *Job) vacuum(ctx context.Context, now time.Time, loc *time.Location, rests []string) (freed int64, converted bool, err error) {
 	fs, err := j.st.FileSpace(ctx)
 	if err != nil {
 		return 0, false, err
@@ -55,32 +60,46 @@ func (j *Job) vacuum(ctx context.Context, local time.Time) (freed int64, convert
 		}
 		return freed, false, nil
 	case store.AutoVacuumNone:
-		if local.Hour() != convertHour {
+		if now.In(loc).Hour() != convertHour {
 			return 0, false, nil
 		}
-		converted, err = j.convert(ctx, fs)
+		converted, err = j.convert(ctx, fs, now, rests)
 		return 0, converted, err
 	}
 	return 0, false, nil
 }
 
-// convert switches the file to incremental auto-vacuum with one VACUUM
-// when it is small enough and the space is there; else it says why, once
-// a night, and the file goes on reusing its free pages.
-func (j *Job) convert(ctx context.Context, fs store.FileSpace) (bool, error) {
+// convert switches the file to incremental auto-vacuum with one VACUUM,
+// which holds off every write until it is done: only for a small file, on
+// a quiet box, without replication (the rewritten file would go to the
+// replica whole), with the space free. Otherwise it says why, once a
+// night, and the file goes on reusing its free pages.
+func (j *Job) convert(ctx context.Context, fs store.FileSpace, now time.Time, rests []string) (bool, error) {
 	size := fs.Bytes()
-	if size > ConvertMaxBytes {
-		j.opt.Logger.Warn("retention: the database file is too large to switch to incremental vacuum on its own; see docs/RETENTION.md",
-			"bytes", size)
+	log := j.opt.Logger
+	switch {
+	case j.opt.Replicated:
+		log.Warn("retention: replication is on, so the database is not switched to incremental vacuum on its own: "+
+			"stop the service and run posbox migrate --vacuum (docs/RETENTION.md)", "bytes", size)
+		return false, nil
+	case size > ConvertMaxBytes:
+		log.Warn("retention: the database file is too large to switch to incremental vacuum on its own: "+
+			"stop the service and run posbox migrate --vacuum (docs/RETENTION.md)", "bytes", size)
 		return false, nil
 	}
-	free, err := j.free(filepath.Dir(j.st.Path()))
-	if err != nil {
-		return false, fmt.Errorf("free space: %w", err)
+	for _, id := range rests {
+		a, err := j.st.Activity(ctx, id)
+		if err != nil {
+			return false, err
+		}
+		if !a.Quiet(now, convertQuiet) {
+			log.Info("retention: the box is in use; the switch to incremental vacuum waits for a quiet night",
+				"clocked_in", a.ClockedIn, "open_tse", a.OpenTSE)
+			return false, nil
+		}
 	}
-	if need := 2*size + convertSlack; free < need {
-		j.opt.Logger.Warn("retention: not enough free space to switch the database to incremental vacuum",
-			"free_bytes", free, "needed_bytes", need)
+	if err := checkSpace(j.free, filepath.Dir(j.st.Path()), size); err != nil {
+		log.Warn("retention: the database is not switched to incremental vacuum", "reason", err.Error())
 		return false, nil
 	}
 	if err := j.st.ConvertToIncrementalVacuum(ctx); err != nil {
@@ -88,7 +107,33 @@ func (j *Job) convert(ctx context.Context, fs store.FileSpace) (bool, error) {
 	}
 	after, err := j.st.FileSpace(ctx)
 	if err == nil {
-		j.opt.Logger.Info("retention: database switched to incremental vacuum", "bytes_before", size, "bytes_after", after.Bytes())
+		log.Info("retention: database switched to incremental vacuum", "bytes_before", size, "bytes_after", after.Bytes())
 	}
 	return true, err
+}
+
+// CheckConvertSpace says whether the disks hold what the VACUUM of a
+// dbBytes file in dataDir needs: the temporary copy where SQLite puts it
+// (sqliteTempDir) and, in the data dir, the WAL that carries the
+// rewritten file, with some room to spare. posbox migrate --vacuum checks
+// it as the job does.
+func CheckConvertSpace(dataDir string, dbBytes int64) error {
+	return checkSpace(freeSpace, dataDir, dbBytes)
+}
+
+func checkSpace(free func(string) (int64, error), dataDir string, size int64) error {
+	tmp := sqliteTempDir(os.Getenv)
+	for _, c := range []struct {
+		dir  string
+		need int64
+	}{{dataDir, 2*size + convertSlack}, {tmp, size + convertSlack}} {
+		have, err := free(c.dir)
+		if err != nil {
+			return fmt.Errorf("free space on %s: %w", c.dir, err)
+		}
+		if have < c.need {
+			return fmt.Errorf("not enough free space on %s: %d MiB free, %d MiB needed", c.dir, have>>20, c.need>>20)
+		}
+	}
+	return nil
 }

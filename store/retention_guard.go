@@ -40,3 +40,41 @@ func (s *Store) TimeRecordsCutoff(ctx context.Context, restaurantID string) (t t
 	}
 	return ParseTime(v), true, nil
 }
+
+// Activity is what the retention job checks before the one VACUUM that
+// holds off every write: the box must be quiet.
+type Activity struct {
+	NewestRecord time.Time // see NewestRecord
+	ClockedIn    int       // open time entries
+	OpenTSE      int       // TSE transactions still ACTIVE, revisions not yet signed
+}
+
+// Quiet says whether nothing happened for `for` before now: no record,
+// nobody clocked in, no TSE transaction open or waiting for its signature.
+func (a Activity) Quiet(now time.Time, quiet time.Duration) bool {
+	return a.ClockedIn == 0 && a.OpenTSE == 0 && now.Sub(a.NewestRecord) >= quiet
+}
+
+// Activity reads what tells whether a restaurant's box is in service.
+func (s *Store) Activity(ctx context.Context, restaurantID string) (Activity, error) {
+	var a Activity
+	var err error
+	if a.NewestRecord, err = s.NewestRecord(ctx, restaurantID); err != nil {
+		return a, err
+	}
+	var jobs int
+	for _, q := range []struct {
+		dst   *int
+		query string
+	}{
+		{&a.ClockedIn, `SELECT count(*) FROM time_entries WHERE restaurant_id = ? AND clock_out IS NULL`},
+		{&a.OpenTSE, `SELECT count(*) FROM tse_transactions WHERE restaurant_id = ? AND state = 'ACTIVE'`},
+		{&jobs, `SELECT count(*) FROM tse_jobs WHERE restaurant_id = ? AND status IN ('pending', 'in_flight')`},
+	} {
+		if err := s.rs.QueryRowContext(ctx, q.query, restaurantID).Scan(q.dst); err != nil {
+			return a, err
+		}
+	}
+	a.OpenTSE += jobs
+	return a, nil
+}
