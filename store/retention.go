@@ -157,7 +157,12 @@ func scanString(sc scanner) (string, error) {
 
 // pseudonymiseErased replaces the name and staff number of erased users
 // of whom no time record, shift or correction is left: the last law that
-// needed the name (the time records' period) has ended. The row stays, as
+// needed the name (the time records' period) has ended. A user a fiscal
+// record names through the users row keeps the name as long as that
+// record (posbox deletes none): the after-restore check's acknowledgement
+// (tse_after_restore.go reads the name by JOIN). Every other fiscal table
+// keeps its own copy of a name (receipts' operator_name, the recovery
+// sheet's confirmed_by_name), so pseudonymising changes no fiscal read. The row stays, as
 // receipts (which carry their own copy of the name) and discount
 // redemptions refer to it by id.
 func (s *Store) pseudonymiseErased(ctx context.Context, restaurantID string) (int64, error) {
@@ -167,7 +172,8 @@ func (s *Store) pseudonymiseErased(ctx context.Context, restaurantID string) (in
 			WHERE x.restaurant_id = ? AND x.pseudonymised_at IS NULL
 			AND NOT EXISTS (SELECT 1 FROM time_entries WHERE user_id = x.user_id)
 			AND NOT EXISTS (SELECT 1 FROM shifts WHERE user_id = x.user_id)
-			AND NOT EXISTS (SELECT 1 FROM time_entry_corrections WHERE by_user_id = x.user_id)`, restaurantID)
+			AND NOT EXISTS (SELECT 1 FROM time_entry_corrections WHERE by_user_id = x.user_id)
+			AND NOT EXISTS (SELECT 1 FROM tse_after_restore_missing WHERE acknowledged_by = x.user_id)`, restaurantID)
 		if err != nil {
 			return err
 		}
