@@ -38,7 +38,7 @@ func TestConsoleUsersEraseWhoLeft(t *testing.T) {
 	b.wait("the dialog", `document.querySelector('dialog.erase-dialog[open]')`)
 	text := eval[string](b, `document.querySelector('dialog.erase-dialog').innerText`)
 	for _, want := range []string{"Persönliche Daten von Kim Koch löschen?", "E-Mail-Adresse, das Passwort, die PIN",
-		"Name und Personalnummer", "sechsten Jahres", "Kürzel", "zehn Jahre", "nicht rückgängig"} {
+		"Name und Personalnummer", "siebten Jahres", "Kürzel", "zehn Jahre", "nicht rückgängig"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the dialog does not say %q:\n%s", want, text)
 		}

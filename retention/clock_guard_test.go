@@ -37,7 +37,7 @@ func TestTimeRecordsWaitWhenTheClockJumps(t *testing.T) {
 		t.Errorf("the log: %s", s)
 	}
 
-	f.clock.Set(local(2033, time.January, 2, 10, 0)) // a plausible year: 2026 goes
+	f.clock.Set(local(2034, time.January, 2, 10, 0)) // a plausible year: 2026 goes
 	f.touch(t)
 	run(1)
 
@@ -52,7 +52,7 @@ func TestTimeRecordsWaitWhenTheClockJumps(t *testing.T) {
 		t.Errorf("the cutoff moved on with the jumped clock")
 	}
 
-	f.clock.Set(local(2034, time.January, 2, 10, 0)) // a year on: 2027 goes
+	f.clock.Set(local(2035, time.January, 2, 10, 0)) // a year on: 2027 goes
 	f.touch(t)
 	run(1)
 }

@@ -78,16 +78,16 @@ func TestEraseNowWhatMayGoAndPseudonymiseWhenTheTimeRecordsGo(t *testing.T) {
 		t.Errorf("a second erasure: %v, want %s", err, store.EUserErased)
 	}
 
-	f.clock.Set(local(2032, time.December, 31, 12, 0)) // six years after 2026 not yet over
+	f.clock.Set(local(2033, time.December, 31, 12, 0)) // seven years after 2026 not yet over
 	f.touch(t)
 	if rep, err := f.job().Run(ctx); err != nil || rep.Pseudonymised != 0 {
-		t.Fatalf("in 2032: %+v, %v; the name is still needed", rep, err)
+		t.Fatalf("in 2033: %+v, %v; the name is still needed", rep, err)
 	}
-	f.clock.Set(local(2033, time.January, 1, 0, 41))
+	f.clock.Set(local(2034, time.January, 1, 0, 41))
 	f.touch(t)
 	rep, err := f.job().Run(ctx)
 	if err != nil || rep.Pseudonymised != 1 || rep.TimeEntries != 1 {
-		t.Fatalf("in 2033: %+v, %v; want her time entry gone and her name pseudonymised", rep, err)
+		t.Fatalf("in 2034: %+v, %v; want her time entry gone and her name pseudonymised", rep, err)
 	}
 	if err := f.st.ReadDB().QueryRow(`SELECT name, coalesce(staff_number, '') FROM users WHERE id = ?`, f.staff.ID).Scan(&name, &staffNo); err != nil {
 		t.Fatal(err)

@@ -10,8 +10,9 @@ import (
 )
 
 // seedKept and seedGone put rows around every cutoff of a run on
-// 15 January 2033, 10:00 Berlin: time records of 2026 go (their six years
-// ended with 2032), those of 2027 stay, by the restaurant's calendar, not
+// 15 January 2034, 10:00 Berlin: time records of 2026 go (their seven
+// years ended with 2033), those of 2027 stay (a night shift into 2027
+// too), by the restaurant's calendar, not
 // UTC's; notifications go after 90 days, events after 30 once no delivery
 // of theirs is left.
 func seedAroundCutoffs(t *testing.T, f *fixture, now time.Time) {
@@ -46,6 +47,12 @@ func seedAroundCutoffs(t *testing.T, f *fixture, now time.Time) {
 		entry("te-gone", local(2026, time.December, 31, 22, 0)),          // 2026 in Berlin (21:00Z)
 		entry("te-kept-local-2027", local(2027, time.January, 1, 0, 30)), // 2026 in UTC, 2027 in Berlin: stays
 		entry("te-corrected-2027", local(2026, time.December, 30, 18, 0)),
+		fmt.Sprintf(`INSERT INTO time_entries (id, restaurant_id, user_id, clock_in, clock_out, created_at, updated_at)
+			VALUES ('te-night-into-2027', '%s', '%s', '%s', '%s', '%s', '%s')`, r, u, ts(local(2026, time.December, 31, 22, 0)),
+			ts(local(2027, time.January, 1, 6, 0)), ts(now), ts(now)),
+		fmt.Sprintf(`INSERT INTO shifts (id, restaurant_id, user_id, shift_date, start_time, end_time, starts_at, ends_at, created_at, updated_at)
+			VALUES ('sh-night-into-2027', '%s', '%s', '2026-12-31', '22:00', '06:00', '%s', '%s', '%s', '%s')`, r, u,
+			ts(local(2026, time.December, 31, 22, 0)), ts(local(2027, time.January, 1, 6, 0)), ts(now), ts(now)),
 		correction("te-gone", local(2026, time.December, 31, 23, 30)),
 		correction("te-corrected-2027", local(2027, time.January, 4, 9, 0)), // keeps its 2026 entry a year longer
 		shift("sh-gone", "2026-12-31"), shift("sh-kept", "2027-01-01"),
@@ -73,7 +80,7 @@ func (f *fixture) ids(t *testing.T, table string) []string {
 // nothing.
 func TestRetentionRemovesWhatItsPeriodEndedAndKeepsTheRest(t *testing.T) {
 	ctx := context.Background()
-	now := local(2033, time.January, 15, 10, 0)
+	now := local(2034, time.January, 15, 10, 0)
 	f := newFixture(t, now)
 	seedAroundCutoffs(t, f, now)
 
@@ -86,8 +93,8 @@ func TestRetentionRemovesWhatItsPeriodEndedAndKeepsTheRest(t *testing.T) {
 		t.Errorf("counts = %+v, want %+v", rep.RetentionCounts, want)
 	}
 	for table, kept := range map[string]string{
-		"time_entries":            "[te-corrected-2027 te-kept-local-2027]",
-		"shifts":                  "[sh-kept]",
+		"time_entries":            "[te-corrected-2027 te-kept-local-2027 te-night-into-2027]",
+		"shifts":                  "[sh-kept sh-night-into-2027]",
 		"notification_deliveries": "[de-kept-pending de-kept-recent]",
 		"notification_logs":       "[lg-kept]",
 		"events":                  "[ev-failed-recent ev-kept-recent ev-now ev-pending]",

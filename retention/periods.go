@@ -6,13 +6,17 @@ import (
 )
 
 // TimeRecordsYears is how many full calendar years after the year of the
-// record time entries, their corrections and shifts are kept: six, the
+// record time entries, their corrections and shifts are kept: seven, the
 // longest of the duties on them. MiLoG § 17 (1) and ArbZG § 16 (2) ask
 // two years; the time records are also the basis of payroll (hours and
 // the § 3b EStG surcharges posbox computes from them), so they are
 // documents of the Lohnkonto, kept until the end of the sixth calendar
-// year after the last entry (§ 41 (1) EStG, § 147 (1) Nr. 5, (3) AO).
-const TimeRecordsYears = 6
+// year after the last wage payment entered (§ 41 (1) EStG, § 147 (1)
+// Nr. 5, (3) AO). December's hours are paid in January, so that payment
+// is of the next year: six years from it are seven from the record's.
+// A record belongs to the year it ended in (a night shift from 31
+// December into 1 January is next year's payroll).
+const TimeRecordsYears = 7
 
 // DefaultNotificationDays and DefaultEventDays are the configured
 // defaults (notification_keep_days, event_keep_days): long enough to look
@@ -52,7 +56,7 @@ func daysBefore(now time.Time, n int) time.Time { return now.AddDate(0, 0, -n) }
 // yearsCutoff is the first instant still kept when records are kept
 // `years` full calendar years after their own: 1 January, 00:00
 // restaurant-local, of the year `years` before now's. A record of 2026 is
-// kept to the end of 2032 and goes from 1 January 2033 on (§ 147 (4) AO:
+// kept to the end of 2033 and goes from 1 January 2034 on (§ 147 (4) AO:
 // the period starts at the end of the calendar year).
 func yearsCutoff(now time.Time, loc *time.Location, years int) time.Time {
 	return time.Date(now.In(loc).Year()-years, time.January, 1, 0, 0, 0, 0, loc)

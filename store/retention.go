@@ -11,9 +11,9 @@ import (
 // here touches a table of the cash desk.
 type RetentionCutoffs struct {
 	RestaurantID string
-	// TimeRecords: time entries begun and corrections made before it,
+	// TimeRecords: time entries ended and corrections made before it,
 	// shifts dated before TimeRecordsDate (restaurant-local YYYY-MM-DD, the
-	// same instant), and the names of erased users with no record left.
+	// same instant) and ended before it, and the names of erased users with no record left.
 	// Zero (and "") prunes no time record: the job does not trust the clock.
 	TimeRecords     time.Time
 	TimeRecordsDate string
@@ -59,8 +59,8 @@ func (s *Store) PruneRetention(ctx context.Context, c RetentionCutoffs) (Retenti
 		query string
 		args  []any
 	}{
-		{&n.Shifts, `DELETE FROM shifts WHERE id IN (SELECT id FROM shifts WHERE restaurant_id = ? AND shift_date < ? LIMIT ?)`,
-			[]any{c.RestaurantID, c.TimeRecordsDate}},
+		{&n.Shifts, `DELETE FROM shifts WHERE id IN (SELECT id FROM shifts WHERE restaurant_id = ? AND shift_date < ? AND ends_at < ? LIMIT ?)`,
+			[]any{c.RestaurantID, c.TimeRecordsDate, FormatTime(c.TimeRecords)}},
 		{&n.Deliveries, `DELETE FROM notification_deliveries WHERE id IN (SELECT id FROM notification_deliveries
 			WHERE status IN ('delivered', 'failed', 'cancelled') AND updated_at < ? AND restaurant_id = ? LIMIT ?)`,
 			[]any{FormatTime(c.Notifications), c.RestaurantID}},
@@ -100,8 +100,9 @@ func (s *Store) deleteInBatches(ctx context.Context, query string, args ...any) 
 	}
 }
 
-// pruneTimeEntries deletes closed time entries begun before the cutoff
-// with their corrections. An entry corrected on or after the cutoff (a
+// pruneTimeEntries deletes closed time entries ended before the cutoff
+// with their corrections (a night shift into the cutoff's year belongs to
+// that year's payroll; clock_in < cutoff only lets the index narrow). An entry corrected on or after the cutoff (a
 // December shift corrected in January) waits for its correction's year:
 // the correction is a record of the year it was made.
 func (s *Store) pruneTimeEntries(ctx context.Context, c RetentionCutoffs) (entries, corrections int64, err error) {
@@ -120,9 +121,9 @@ func (s *Store) pruneTimeEntries(ctx context.Context, c RetentionCutoffs) (entri
 			}
 			var err error
 			ids, err = queryAll(ctx, tx, scanString, `SELECT id FROM time_entries e
-				WHERE restaurant_id = ? AND clock_in < ? AND clock_out IS NOT NULL
+				WHERE restaurant_id = ? AND clock_in < ? AND clock_out < ?
 				AND NOT EXISTS (SELECT 1 FROM time_entry_corrections c WHERE c.time_entry_id = e.id AND c.at >= ?)
-				ORDER BY clock_in LIMIT ?`, c.RestaurantID, before, before, retentionBatch)
+				ORDER BY clock_in LIMIT ?`, c.RestaurantID, before, before, before, retentionBatch)
 			if err != nil {
 				return err
 			}
