@@ -2,6 +2,7 @@ package retention
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -101,5 +102,48 @@ func TestEraseNowWhatMayGoAndPseudonymiseWhenTheTimeRecordsGo(t *testing.T) {
 	ers, err := f.st.UserErasures(ctx, f.rest.ID)
 	if err != nil || len(ers) != 1 || ers[0].PseudonymisedAt == nil {
 		t.Errorf("erasure records %+v, %v", ers, err)
+	}
+}
+
+// SMTP errors quote the recipient: after the erasure the address is
+// nowhere in the notification log or the deliveries' last errors, while
+// the log of other addresses stays.
+func TestEraseLeavesTheAddressInNoLogOrError(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, local(2026, time.March, 2, 10, 0))
+	rule := &store.NotificationSetting{RestaurantID: f.rest.ID, Channel: store.ChannelEmail, EventType: "shift_change",
+		Destination: "Kim@Linde.test", IsEnabled: true}
+	if err := f.st.CreateNotificationSetting(ctx, rule); err != nil {
+		t.Fatal(err)
+	}
+	r, now := f.rest.ID, ts(f.clock.Now())
+	logRow := func(id, dest, errText string) string {
+		return `INSERT INTO notification_logs (id, restaurant_id, channel, event_type, destination, status, error, attempt, sent_at)
+			VALUES ('` + id + `', '` + r + `', 'email', 'shift_change', '` + dest + `', 'failed', '` + errText + `', 1, '` + now + `')`
+	}
+	f.exec(t,
+		`INSERT INTO events (id, restaurant_id, type, data, created_at) VALUES ('ev1', '`+r+`', 'shift_change', '{}', '`+now+`')`,
+		`INSERT INTO notification_deliveries (id, restaurant_id, event_id, setting_id, webhook_id, status, last_error, next_attempt_at, created_at, updated_at)
+			VALUES ('de1', '`+r+`', 'ev1', '`+rule.ID+`', 'msg_de1', 'failed', '550 5.1.1 <kim@linde.test>: mailbox full', '`+now+`', '`+now+`', '`+now+`')`,
+		logRow("lg-kim", "kim@linde.test", "550 5.1.1 <kim@linde.test>: mailbox full"),
+		logRow("lg-other-quotes-kim", "chefin@linde.test", "RCPT kim@linde.test refused"),
+		logRow("lg-other", "chefin@linde.test", "550 mailbox full"),
+	)
+	if _, err := f.st.UpdateUser(ctx, f.rest.ID, f.staff.ID, store.UserUpdate{IsActive: store.Of(false), ByUserID: f.admin.ID}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.st.EraseUser(ctx, f.rest.ID, f.staff.ID, f.admin.ID); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`SELECT count(*) FROM notification_logs WHERE instr(lower(destination || ' ' || coalesce(error, '')), 'kim@linde.test') > 0`,
+		`SELECT count(*) FROM notification_deliveries WHERE instr(lower(coalesce(last_error, '')), 'kim@linde.test') > 0`,
+	} {
+		if n := f.count(t, q); n != 0 {
+			t.Errorf("%d rows still hold the address: %s", n, q)
+		}
+	}
+	if got := fmt.Sprint(f.ids(t, "notification_logs")); got != "[lg-other]" {
+		t.Errorf("log entries left %s, want [lg-other]", got)
 	}
 }

@@ -31,9 +31,9 @@ type Erasure struct {
 func erasedEmail(id string) string { return "erased-" + id + "@posbox.invalid" }
 
 // EraseUser erases, now, what no retention duty keeps of a deactivated
-// user: email, password and PIN hashes, and the notification rules that
-// send to the user's address (the log's entries show the address no
-// more). It also marks the user deleted and ends every token. The name
+// user: email, password and PIN hashes, the notification rules that
+// send to the user's address, and the log entries and delivery errors
+// that name it. It also marks the user deleted and ends every token. The name
 // and staff number stay on the row for the time records and payroll,
 // until the retention job pseudonymises them (PruneRetention); receipts
 // keep their own copy of the operator's name for ten years. An active
@@ -77,8 +77,9 @@ func (s *Store) EraseUser(ctx context.Context, restaurantID, id, byUserID string
 }
 
 // forgetAddress deletes the restaurant's notification rules that send to
-// email (their queued deliveries are cancelled, as a rule's DELETE does)
-// and blanks the address in the log.
+// email (their queued deliveries are cancelled, as a rule's DELETE does),
+// the log entries sent to it or quoting it (SMTP errors name the
+// recipient), and clears the deliveries' last errors that quote it.
 func forgetAddress(ctx context.Context, tx *Tx, restaurantID, email string) error {
 	ids, err := queryAll(ctx, tx, scanString, `SELECT id FROM notification_settings
 		WHERE restaurant_id = ? AND channel = 'email' AND destination = ? COLLATE NOCASE`, restaurantID, email)
@@ -93,9 +94,19 @@ func forgetAddress(ctx context.Context, tx *Tx, restaurantID, email string) erro
 			return err
 		}
 	}
-	_, err = tx.ExecContext(ctx, `UPDATE notification_logs SET destination = 'erased'
-		WHERE restaurant_id = ? AND channel = 'email' AND destination = ? COLLATE NOCASE`, restaurantID, email)
-	return err
+	// instr on lower(): the address is text, not a LIKE pattern (it may
+	// hold _ or %).
+	for _, q := range []string{
+		`DELETE FROM notification_logs WHERE restaurant_id = ?
+			AND (destination = ?2 COLLATE NOCASE OR instr(lower(coalesce(error, '')), lower(?2)) > 0)`,
+		`UPDATE notification_deliveries SET last_error = 'erased' WHERE restaurant_id = ?
+			AND instr(lower(coalesce(last_error, '')), lower(?2)) > 0`,
+	} {
+		if _, err := tx.ExecContext(ctx, q, restaurantID, email); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // UserErasures lists a restaurant's erasures, newest first.
