@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"path/filepath"
+
+	"posbox/retention"
 	"posbox/store"
 )
 
@@ -27,11 +30,36 @@ func cmdMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	defer st.Close()
 	if *vacuum {
-		if err := st.ConvertToIncrementalVacuum(ctx); err != nil {
+		if err := migrateVacuum(ctx, st, stdout); err != nil {
 			return err
 		}
-		fmt.Fprintln(stdout, "database switched to incremental vacuum")
 	}
 	fmt.Fprintln(stdout, "database is up to date:", st.Path())
+	return nil
+}
+
+// vacuumSpace checks the free space for the VACUUM (tests replace it).
+var vacuumSpace = retention.CheckConvertSpace
+
+// migrateVacuum runs the one VACUUM after the retention job's free-space
+// check. posbox holds no lock on the data dir: the operator stops the
+// service first (docs/RETENTION.md); a running one would wait behind the
+// VACUUM.
+func migrateVacuum(ctx context.Context, st *store.Store, stdout io.Writer) error {
+	fs, err := st.FileSpace(ctx)
+	if err != nil {
+		return err
+	}
+	if fs.AutoVacuum == store.AutoVacuumIncremental {
+		fmt.Fprintln(stdout, "database is in incremental vacuum already")
+		return nil
+	}
+	if err := vacuumSpace(filepath.Dir(st.Path()), fs.Bytes()); err != nil {
+		return fmt.Errorf("the database is not switched to incremental vacuum: %w", err)
+	}
+	if err := st.ConvertToIncrementalVacuum(ctx); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, "database switched to incremental vacuum")
 	return nil
 }

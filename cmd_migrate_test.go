@@ -4,17 +4,19 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"errors"
 	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"posbox/retention"
 	"posbox/store"
 )
 
 // posbox migrate --vacuum switches a database an older posbox made (no
 // auto_vacuum) to incremental vacuum, keeping its rows; plain migrate
-// leaves the mode alone.
+// leaves the mode alone, and short of free space it refuses.
 func TestMigrateVacuumSwitchesAnOlderDatabase(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -42,6 +44,16 @@ func TestMigrateVacuumSwitchesAnOlderDatabase(t *testing.T) {
 	var out bytes.Buffer
 	if err := cmdMigrate(ctx, []string{"--data-dir", dir}, &out, &out); err != nil || mode() != store.AutoVacuumNone {
 		t.Fatalf("plain migrate: %v, mode %d\n%s", err, mode(), out.String())
+	}
+	out.Reset()
+	// Short of space, it refuses and changes nothing.
+	vacuumSpace = func(string, int64) error {
+		return errors.New("not enough free space on /tmp: 1 MiB free, 65 MiB needed")
+	}
+	err = cmdMigrate(ctx, []string{"--vacuum", "--data-dir", dir}, &out, &out)
+	vacuumSpace = retention.CheckConvertSpace
+	if err == nil || !strings.Contains(err.Error(), "not enough free space") || mode() != store.AutoVacuumNone {
+		t.Fatalf("short of space: %v, mode %d", err, mode())
 	}
 	out.Reset()
 	if err := cmdMigrate(ctx, []string{"--vacuum", "--data-dir", dir}, &out, &out); err != nil {
