@@ -23,12 +23,20 @@ CREATE INDEX notification_deliveries_updated ON notification_deliveries(updated_
     WHERE status IN ('delivered', 'failed', 'cancelled');
 
 -- Corrections stay append-only, except that the retention job may delete
--- those made before the cutoff it records in kv in the same transaction
--- (the end of the time records' retention period).
+-- one made before the cutoff it records in kv (per restaurant, in the same
+-- transaction: the end of the time records' retention period) when its
+-- entry is gone or goes too: the entry ended before the cutoff and no
+-- correction of it was made on or after it.
 DROP TRIGGER time_entry_corrections_no_delete;
 -- +goose StatementBegin
 CREATE TRIGGER time_entry_corrections_no_delete BEFORE DELETE ON time_entry_corrections
-WHEN old.at >= coalesce((SELECT value FROM kv WHERE key = 'retention.time_records_before'), '')
+WHEN NOT (
+    old.at < coalesce((SELECT value FROM kv WHERE key = 'retention.time_records_before.' || old.restaurant_id), '')
+    AND NOT EXISTS (SELECT 1 FROM time_entries e WHERE e.id = old.time_entry_id
+        AND (e.clock_out IS NULL OR e.clock_out >= (SELECT value FROM kv WHERE key = 'retention.time_records_before.' || old.restaurant_id)))
+    AND NOT EXISTS (SELECT 1 FROM time_entry_corrections c WHERE c.time_entry_id = old.time_entry_id
+        AND c.at >= (SELECT value FROM kv WHERE key = 'retention.time_records_before.' || old.restaurant_id))
+)
 BEGIN
     SELECT RAISE(ABORT, 'time_entry_corrections is append-only');
 END;

@@ -55,6 +55,7 @@ func seedAroundCutoffs(t *testing.T, f *fixture, now time.Time) {
 			ts(local(2026, time.December, 31, 22, 0)), ts(local(2027, time.January, 1, 6, 0)), ts(now), ts(now)),
 		correction("te-gone", local(2026, time.December, 31, 23, 30)),
 		correction("te-corrected-2027", local(2027, time.January, 4, 9, 0)), // keeps its 2026 entry a year longer
+		correction("te-night-into-2027", local(2026, time.December, 31, 23, 30)), // of 2026, but its entry is 2027's
 		shift("sh-gone", "2026-12-31"), shift("sh-kept", "2027-01-01"),
 		event("ev-delivered-old", now.Add(-100*day)), delivery("de-gone", "ev-delivered-old", "delivered", now.Add(-100*day)),
 		event("ev-failed-recent", now.Add(-100*day)), delivery("de-kept-recent", "ev-failed-recent", "failed", now.Add(-10*day)),
@@ -103,8 +104,8 @@ func TestRetentionRemovesWhatItsPeriodEndedAndKeepsTheRest(t *testing.T) {
 			t.Errorf("%s kept %s, want %s", table, got, kept)
 		}
 	}
-	if n := f.count(t, `SELECT count(*) FROM time_entry_corrections`); n != 1 {
-		t.Errorf("%d corrections left, want the one of 2027", n)
+	if n := f.count(t, `SELECT count(*) FROM time_entry_corrections`); n != 2 {
+		t.Errorf("%d corrections left, want the one of 2027 and the one of the night into 2027", n)
 	}
 	// Idempotency keys are the hourly purge's (start_idempotency.go).
 	if n := f.count(t, `SELECT count(*) FROM idempotency_keys`); n != 1 {
@@ -119,6 +120,14 @@ func TestRetentionRemovesWhatItsPeriodEndedAndKeepsTheRest(t *testing.T) {
 	})
 	if err == nil {
 		t.Error("a correction after the cutoff could be deleted")
+	}
+	// Nor one before the cutoff whose entry is kept.
+	err = f.st.Write(ctx, func(tx *store.Tx) error {
+		_, err := tx.ExecContext(ctx, `DELETE FROM time_entry_corrections WHERE time_entry_id = 'te-night-into-2027'`)
+		return err
+	})
+	if err == nil {
+		t.Error("the correction of a kept entry could be deleted")
 	}
 
 	sums := f.tableSums(t)

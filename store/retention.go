@@ -41,9 +41,10 @@ func (c RetentionCounts) Total() int64 {
 // behind it wait milliseconds, not the seconds a year of rows would take.
 const retentionBatch = 1000
 
-// timeRecordsCutoffKey is the kv entry the corrections' delete trigger
-// (migration 00018) reads: corrections made before it may be deleted.
-const timeRecordsCutoffKey = "retention.time_records_before"
+// timeRecordsCutoffKey is the kv entry of a restaurant the corrections'
+// delete trigger (migration 00018) reads: corrections made before it, of
+// an entry that ended before it, may be deleted.
+func timeRecordsCutoffKey(restaurantID string) string { return "retention.time_records_before." + restaurantID }
 
 // PruneRetention removes, for one restaurant, what c says has outlived
 // its period, in batches; a second run with the same cutoffs removes
@@ -116,7 +117,7 @@ func (s *Store) pruneTimeEntries(ctx context.Context, c RetentionCutoffs) (entri
 			if _, err := tx.ExecContext(ctx, `INSERT INTO kv (key, value, updated_at) VALUES (?, ?, ?)
 				ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at
 				WHERE excluded.value > kv.value`,
-				timeRecordsCutoffKey, before, FormatTime(tx.Now)); err != nil {
+				timeRecordsCutoffKey(c.RestaurantID), before, FormatTime(tx.Now)); err != nil {
 				return err
 			}
 			var err error

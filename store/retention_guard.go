@@ -34,7 +34,7 @@ func (s *Store) NewestRecord(ctx context.Context, restaurantID string) (time.Tim
 // records (the value the corrections' delete trigger reads); ok is false
 // before the first.
 func (s *Store) TimeRecordsCutoff(ctx context.Context, restaurantID string) (t time.Time, ok bool, err error) {
-	v, ok, err := s.KV(ctx, timeRecordsCutoffKey)
+	v, ok, err := s.KV(ctx, timeRecordsCutoffKey(restaurantID))
 	if err != nil || !ok {
 		return t, false, err
 	}
