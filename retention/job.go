@@ -25,6 +25,8 @@ type Job struct {
 	opt Options
 	// free measures the free space for the conversion; tests replace it.
 	free func(dir string) (int64, error)
+	// step runs one incremental_vacuum; tests watch it.
+	step func(ctx context.Context, pages int) error
 }
 
 // New builds the job; zero periods take the defaults.
@@ -42,7 +44,7 @@ func New(st *store.Store, opt Options) *Job {
 	if opt.Logger == nil {
 		opt.Logger = slog.Default()
 	}
-	return &Job{st: st, opt: opt, free: freeSpace}
+	return &Job{st: st, opt: opt, free: freeSpace, step: st.IncrementalVacuum}
 }
 
 // Report is what one run did: counts only, never whose rows.

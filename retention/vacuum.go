@@ -11,12 +11,14 @@ import (
 )
 
 const (
-	// vacuumStep is what one incremental_vacuum gives back (8 MiB of
-	// 4 KiB pages): one short write, the tills' writes wait behind it
-	// for milliseconds.
-	vacuumStep = 2048
+	// vacuumStep is what one incremental_vacuum gives back (1 MiB of
+	// 4 KiB pages): one write that moves pages from the end of the file
+	// into the holes and rewrites their parents' pointers, so on an SD
+	// card with slow random writes it may take tens of milliseconds; the
+	// tills' writes wait behind one step, never behind the whole run.
+	vacuumStep = 256
 	// vacuumMaxSteps bounds one run (512 MiB); the next run goes on.
-	vacuumMaxSteps = 64
+	vacuumMaxSteps = 512
 
 	// ConvertMaxBytes is the largest file converted to incremental
 	// auto-vacuum by the job on its own: its VACUUM holds off every write
@@ -47,7 +49,7 @@ func (j *Job) vacuum(ctx context.Context, now time.Time, loc *time.Location, res
 	case store.AutoVacuumIncremental:
 		for i := 0; i < vacuumMaxSteps && fs.FreelistCount > 0; i++ {
 			before := fs.FreelistCount
-			if err := j.st.IncrementalVacuum(ctx, vacuumStep); err != nil {
+			if err := j.step(ctx, vacuumStep); err != nil {
 				return freed, false, err
 			}
 			if fs, err = j.st.FileSpace(ctx); err != nil {

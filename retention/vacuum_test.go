@@ -29,7 +29,8 @@ func seedOldEvents(t *testing.T, f *fixture, n int) {
 }
 
 // A new database is made in incremental auto-vacuum mode, and after a
-// prune the job gives the freed pages back: the file shrinks.
+// prune the job gives the freed pages back in steps of at most 512 pages
+// (2 MiB): the file shrinks.
 func TestFileShrinksAfterAPrune(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t, local(2030, time.June, 1, 14, 0))
@@ -42,9 +43,24 @@ func TestFileShrinksAfterAPrune(t *testing.T) {
 		t.Fatalf("a new database has auto_vacuum %d, want incremental", full.AutoVacuum)
 	}
 
-	rep, err := f.job().Run(ctx)
+	j := f.job()
+	var steps []int
+	j.step = func(ctx context.Context, pages int) error {
+		steps = append(steps, pages)
+		return f.st.IncrementalVacuum(ctx, pages)
+	}
+	rep, err := j.Run(ctx)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// In short writes: the tills wait behind one step, not the run.
+	if len(steps) < 2 {
+		t.Errorf("incremental_vacuum steps %v: want several short ones", steps)
+	}
+	for _, n := range steps {
+		if n > 512 {
+			t.Fatalf("incremental_vacuum steps of %v pages; want at most 512 each", steps)
+		}
 	}
 	after, err := f.st.FileSpace(ctx)
 	if err != nil {
