@@ -103,3 +103,39 @@ func TestConsoleUsersEraseFormerStaff(t *testing.T) {
 		t.Fatalf("former users after the erasure: %d %s", code, body)
 	}
 }
+
+// A disabled person still clocked in is not erased: the page says in
+// German why and what to do, and she stays.
+func TestConsoleUsersEraseRefusedWhileClockedIn(t *testing.T) {
+	a := newAppliance(t)
+	b := newBrowser(t, a)
+	admin := a.token(t, "chef@linde.test", adminPassword)
+	code, body := a.call(t, "POST", "/api/users", admin,
+		`{"name":"Lea Lang","role":"staff","email":"lea@linde.test","password":"lea-password-1"}`)
+	if code != http.StatusCreated {
+		t.Fatalf("create: %d %s", code, body)
+	}
+	leaID := jsonField(t, body, "id")
+	lea := a.token(t, "lea@linde.test", "lea-password-1")
+	if code, body := a.call(t, "POST", "/api/shifts/clock-in", lea, ""); code != http.StatusCreated {
+		t.Fatalf("clock-in: %d %s", code, body)
+	}
+	if code, body := a.call(t, "PUT", "/api/users/"+leaID, admin, `{"is_active":false}`); code != http.StatusOK {
+		t.Fatalf("disable: %d %s", code, body)
+	}
+	b.open("/users")
+	b.login("chef@linde.test", adminPassword)
+	row := `#users-list tr[data-email="lea@linde.test"]`
+	b.wait("Lea listed", `document.querySelector('`+row+`')?.innerText.includes('Persönliche Daten löschen')`)
+	b.clickText(row+` button`, "Persönliche Daten löschen")
+	b.wait("the dialog", `document.querySelector('dialog.erase-dialog[open]')`)
+	b.click("dialog.erase-dialog button.danger")
+	b.wait("the refusal in German", `document.querySelector('#users-error').innerText.includes('noch eingestempelt')`)
+	if text := eval[string](b, `document.querySelector('#users-error').innerText`); strings.Contains(text, "clocked") {
+		t.Errorf("an untranslated message: %s", text)
+	}
+	b.screenshot("users-erase-clocked-in")
+	if code, body := a.call(t, "GET", "/api/users", admin, ""); code != http.StatusOK || !strings.Contains(body, leaID) {
+		t.Fatalf("the refused erasure removed her: %d %s", code, body)
+	}
+}

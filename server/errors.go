@@ -45,6 +45,7 @@ var statusOf = map[string]int{
 	store.ELastAdmin:          http.StatusConflict,
 	store.EUserActive:         http.StatusConflict,
 	store.EUserErased:         http.StatusConflict,
+	store.EUserClockedIn:      http.StatusConflict,
 	store.ETimeEntryClosed:    http.StatusConflict,
 	store.ETimeEntryOpen:      http.StatusConflict,
 	store.ETimeEntryOverlap:   http.StatusConflict,

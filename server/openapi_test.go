@@ -432,7 +432,7 @@ func componentSchemas() jobj {
 			pr("status", sInt("The HTTP status.", "minimum", 400, "maximum", 599)),
 			pr("code", sStr("Stable: `unauthenticated`, `forbidden`, `not_found`, `method_not_allowed`, `malformed_json`, `unknown_field`, "+
 				"`unsupported_media_type`, `request_too_large`, `validation_failed`, `already_clocked_in`, `not_clocked_in`, `shift_overlap`, "+
-				"`last_admin`, `user_active`, `user_erased`, `conflict`, `time_entry_closed`, `time_entry_open`, `time_entry_overlap`, `discount_inactive`, `discount_not_started`, `discount_expired`, `usage_limit_reached`, `min_order_not_met`, "+
+				"`last_admin`, `user_active`, `user_erased`, `user_clocked_in`, `conflict`, `time_entry_closed`, `time_entry_open`, `time_entry_overlap`, `discount_inactive`, `discount_not_started`, `discount_expired`, `usage_limit_reached`, `min_order_not_met`, "+
 				"`idempotency_key_reused`, `tse_queue_state`, `tse_not_configured`, `rate_limited`, `https_required`, `internal`, `tse_unavailable`, `unavailable`. "+
 				"Each answer lists the codes it can carry as its examples.", "pattern", "^[a-z][a-z0-9_]*$")),
 			prOpt("detail", sStr("A sentence for a person.")),
@@ -1114,7 +1114,7 @@ func apiOps() []apiOp {
 			desc: "Erases now what no retention duty keeps (email, password and PIN, the email rules sending to the user's address) and ends every token; " +
 				"name and staff number stay for the time records until their period ends (docs/RETENTION.md). The user is deleted as well.",
 			ok:   []apiOK{okJSON(200, "Erased; the audit record.", sWrap("erasure", sRef("Erasure")))},
-			errs: map[int][]string{404: {notFound}, 409: {"user_active", "user_erased"}}},
+			errs: map[int][]string{404: {notFound}, 409: {"user_active", "user_erased", "user_clocked_in"}}},
 
 		{method: "POST", path: "/api/shifts/clock-in", id: "clockIn", tag: "Shifts", access: anyUser, summary: "Clock in now (no body)",
 			ok: []apiOK{okJSON(201, "Clocked in.", sWrap("time_entry", sRef("TimeEntry")))}, errs: map[int][]string{409: {"already_clocked_in"}}},
@@ -1390,6 +1390,7 @@ var problemExamples = []struct{ code, detail string }{
 	{"last_admin", "the restaurant must keep at least one active admin"},
 	{"user_active", "only a deactivated user can be erased: deactivate the user first"},
 	{"user_erased", "this user's data was erased before"},
+	{"user_clocked_in", "the user is still clocked in: close the open time entry first"},
 	{"conflict", "the state changed meanwhile or is not ready yet (the detail says which: an account changed, an archive not verified yet)"},
 	{"time_entry_closed", "the entry was closed at 2026-11-22T17:02:11.000Z; correct it instead"},
 	{"time_entry_open", "the entry is open: close it with POST /api/time-entries/01a206b8-b1de-70fd-926a-3598b9551e70/close"},

@@ -62,3 +62,21 @@ func TestFormerUsersListsTheDeletedUntilErased(t *testing.T) {
 		t.Fatalf("after the erasure: %v", got)
 	}
 }
+
+// A deactivated person still clocked in is not erased: her open time
+// entry must be closed first (409 user_clocked_in, nothing changes).
+func TestEraseRefusesAPersonStillClockedIn(t *testing.T) {
+	e := newTestEnv(t)
+	u, tok := e.staff(t, "Kim Koch")
+	wantStatus(t, e.do(t, "POST", "/api/shifts/clock-in", nil, tok), http.StatusCreated)
+	wantStatus(t, e.do(t, "PUT", "/api/users/"+u.ID, map[string]any{"is_active": false}, e.adminToken), http.StatusOK)
+	wantProblem(t, e.do(t, "POST", "/api/users/"+u.ID+"/erase", nil, e.adminToken), http.StatusConflict, "user_clocked_in")
+	list := decodeJSON(t, e.do(t, "GET", "/api/users", nil, e.adminToken))["users"].([]any)
+	found := false
+	for _, x := range list {
+		found = found || x.(map[string]any)["id"] == u.ID
+	}
+	if !found {
+		t.Error("the refused erasure deleted her")
+	}
+}

@@ -13,6 +13,9 @@ const (
 	EUserActive = "user_active"
 	// EUserErased: the user's data was erased before.
 	EUserErased = "user_erased"
+	// EUserClockedIn: the user has an open time entry; it is closed first
+	// (the erasure would leave a shift without its end).
+	EUserClockedIn = "user_clocked_in"
 )
 
 // Erasure is the audit record of one erasure (GDPR art. 17): who erased
@@ -56,6 +59,13 @@ func (s *Store) EraseUser(ctx context.Context, restaurantID, id, byUserID string
 			return Errorf(EUserActive, "only a deactivated user can be erased: deactivate the user first")
 		case erased.Valid:
 			return Errorf(EUserErased, "this user's data was erased before")
+		}
+		var open int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM time_entries WHERE user_id = ? AND clock_out IS NULL`, id).Scan(&open); err != nil {
+			return err
+		}
+		if open > 0 {
+			return Errorf(EUserClockedIn, "the user is still clocked in: close the open time entry first")
 		}
 		if email.Valid {
 			if err := forgetAddress(ctx, tx, restaurantID, email.String); err != nil {
