@@ -53,3 +53,24 @@ func TestFiscalRecordsAreNeverPruned(t *testing.T) {
 		t.Errorf("the 2026 time entry is still there in 2038 (%d rows): the job did not run", n)
 	}
 }
+
+// otherTables are neither fiscal nor pruned: settings and the schema's
+// version, which the job leaves alone like the fiscal tables.
+var otherTables = []string{"restaurants", "notification_settings", "email_settings", "sms_settings",
+	"idempotency_keys", "goose_db_version"}
+
+// Every table is classified: a table added later must be named prunable,
+// fiscal or other here (and in docs/RETENTION.md), so that nobody adds
+// one the job might touch, or personal data no period covers, unseen.
+func TestEveryTableIsClassified(t *testing.T) {
+	f := newFixture(t, local(2026, time.January, 10, 12, 0))
+	names, err := queryStrings(f.st.ReadDB(), `SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range names {
+		if !slices.Contains(prunable, name) && !slices.Contains(fiscalTables, name) && !slices.Contains(otherTables, name) {
+			t.Errorf("table %s is neither prunable, fiscal nor other: classify it (retention/fiscal_test.go, docs/RETENTION.md)", name)
+		}
+	}
+}
