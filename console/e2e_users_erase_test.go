@@ -98,6 +98,9 @@ func TestConsoleUsersEraseFormerStaff(t *testing.T) {
 	b.click("dialog.erase-dialog button.danger")
 	b.wait("Kim erased, said so", `!`+row+` && document.querySelector('#toast').innerText.includes('Die persönlichen Daten von Kim Koch wurden gelöscht.')`)
 	b.wait("nobody left", `document.querySelector('#users-former').innerText.includes('Niemand')`)
+	b.wait("the erasure recorded, by whom, not whose", `document.querySelector('#users-erasures-list').innerText.includes('Clara Chef') &&
+		document.querySelector('#users-erasures-list').innerText.includes('Noch nicht') &&
+		!document.querySelector('#users-erasures').innerText.includes('Kim')`)
 	b.screenshot("users-former-none")
 	if code, body := a.call(t, "GET", "/api/users/former", admin, ""); code != http.StatusOK || strings.Contains(body, kimID) {
 		t.Fatalf("former users after the erasure: %d %s", code, body)

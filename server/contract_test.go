@@ -599,7 +599,7 @@ func TestContractWrapperKeys(t *testing.T) {
 	want := map[string]string{
 		"GET /api/shifts": "shifts", "GET /api/time-entries": "time_entries", "GET /api/discounts": "discounts",
 		"GET /api/tse/status": "status", "GET /api/tse/info": "info", "GET /api/notifications/settings": "settings",
-		"GET /api/notifications/logs": "logs", "GET /api/users": "users", "GET /api/users/former": "former_users", "GET /api/auth/me": "user",
+		"GET /api/notifications/logs": "logs", "GET /api/users": "users", "GET /api/users/former": "former_users", "GET /api/users/erasures": "erasures", "GET /api/auth/me": "user",
 		"GET /api/tse/queue": "queue", "GET /api/tse/outages": "outages", "GET /api/tse/transactions/:id": "transaction",
 		"GET /api/tse/closings": "closings", "GET /api/tse/closings/:id": "closing",
 		"GET /api/fiscal/master-data": "master_data", "GET /api/fiscal/registration": "registration",

@@ -20,6 +20,7 @@ func (s *Server) routes(r *httprouter.Router) {
 	s.route(r, "POST", "/api/replica/recovery-sheet/confirm", adminOnly, s.confirmRecoverySheet)
 	s.route(r, "GET", "/api/users", adminOnly, s.listUsers)
 	s.route(r, "GET", "/api/users/former", adminOnly, s.listFormerUsers)
+	s.route(r, "GET", "/api/users/erasures", adminOnly, s.listErasures)
 	s.route(r, "POST", "/api/users", adminOnly, s.createUser)
 	s.route(r, "PUT", "/api/users/:id", adminOnly, s.updateUser)
 	s.route(r, "DELETE", "/api/users/:id", adminOnly, s.deleteUser)

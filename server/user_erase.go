@@ -56,3 +56,30 @@ func (s *Server) listFormerUsers(w http.ResponseWriter, r *http.Request, _ httpr
 	}
 	return writeJSON(w, http.StatusOK, envelope{"former_users": out})
 }
+
+// erasureEntryJSON is one erasure in the admin's list: no ids.
+type erasureEntryJSON struct {
+	ErasedAt        string  `json:"erased_at"`
+	ErasedByName    string  `json:"erased_by_name"`
+	PseudonymisedAt *string `json:"pseudonymised_at"`
+}
+
+// listErasures is GET /api/users/erasures: the audit record of the
+// erasures, newest first, as the admin sees it (when, by whom, when the
+// name was pseudonymised), without the erased person.
+func (s *Server) listErasures(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
+	es, err := s.store.ErasureLog(r.Context(), caller(r.Context()).restaurant.ID)
+	if err != nil {
+		return err
+	}
+	out := make([]erasureEntryJSON, 0, len(es))
+	for _, e := range es {
+		var pseudo *string
+		if e.PseudonymisedAt != nil {
+			v := ts(*e.PseudonymisedAt)
+			pseudo = &v
+		}
+		out = append(out, erasureEntryJSON{ts(e.ErasedAt), e.ErasedByName, pseudo})
+	}
+	return writeJSON(w, http.StatusOK, envelope{"erasures": out})
+}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -78,5 +79,27 @@ func TestEraseRefusesAPersonStillClockedIn(t *testing.T) {
 	}
 	if !found {
 		t.Error("the refused erasure deleted her")
+	}
+}
+
+// The erasures are listed for the admin: when and by whom, nothing of
+// the erased person (no name, no id).
+func TestErasuresAreListedWithoutThePerson(t *testing.T) {
+	e := newTestEnv(t)
+	u, _ := e.staff(t, "Kim Koch")
+	wantStatus(t, e.do(t, "DELETE", "/api/users/"+u.ID, nil, e.adminToken), http.StatusNoContent)
+	wantStatus(t, e.do(t, "POST", "/api/users/"+u.ID+"/erase", nil, e.adminToken), http.StatusOK)
+	rec := e.do(t, "GET", "/api/users/erasures", nil, e.adminToken)
+	wantStatus(t, rec, http.StatusOK)
+	body := rec.Body.String()
+	list := decodeJSON(t, rec)["erasures"].([]any)
+	if len(list) != 1 || list[0].(map[string]any)["erased_by_name"] != e.admin.Name ||
+		list[0].(map[string]any)["erased_at"] != "2026-11-22T09:00:00.000Z" || list[0].(map[string]any)["pseudonymised_at"] != nil {
+		t.Fatalf("erasures: %s", body)
+	}
+	for _, leak := range []string{u.ID, "Kim", e.admin.ID} {
+		if strings.Contains(body, leak) {
+			t.Errorf("the list shows %q: %s", leak, body)
+		}
 	}
 }

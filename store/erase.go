@@ -131,3 +131,25 @@ func (s *Store) UserErasures(ctx context.Context, restaurantID string) ([]*Erasu
 	}, `SELECT id, restaurant_id, user_id, erased_by, erased_at, pseudonymised_at FROM user_erasures
 		WHERE restaurant_id = ? ORDER BY erased_at DESC, id DESC`, restaurantID)
 }
+
+// ErasureEntry is one erasure as the admin sees it: when, by whom (the
+// admin's name), and when the name was pseudonymised; nothing of the
+// erased person, not even an id.
+type ErasureEntry struct {
+	ErasedAt        time.Time
+	ErasedByName    string
+	PseudonymisedAt *time.Time
+}
+
+// ErasureLog lists a restaurant's erasures for the admin, newest first.
+func (s *Store) ErasureLog(ctx context.Context, restaurantID string) ([]ErasureEntry, error) {
+	return queryAll(ctx, s.rs, func(sc scanner) (ErasureEntry, error) {
+		var e ErasureEntry
+		var at string
+		var pseudo sql.NullString
+		err := sc.Scan(&at, &e.ErasedByName, &pseudo)
+		e.ErasedAt, e.PseudonymisedAt = ParseTime(at), parseNullTime(pseudo)
+		return e, err
+	}, `SELECT x.erased_at, coalesce(u.name, ''), x.pseudonymised_at FROM user_erasures x LEFT JOIN users u ON u.id = x.erased_by
+		WHERE x.restaurant_id = ? ORDER BY x.erased_at DESC, x.id DESC`, restaurantID)
+}

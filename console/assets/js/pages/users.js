@@ -4,7 +4,8 @@
 // reset the password or set the PIN (in dialogs), delete, and for one
 // who left (deactivated) erase the personal data (GDPR); below, the
 // former staff (deleted, not yet erased: GET /api/users/former) with the
-// same erasure, as owners remove staff who left with "delete". Her own
+// same erasure, as owners remove staff who left with "delete"; and the
+// record of the erasures (GET /api/users/erasures). Her own
 // password is changed on "My account" (with the current one), not here.
 // API: docs/API.md section 2. A password or PIN is sent and forgotten:
 // it is never shown, kept in a draft or put back into a field.
@@ -13,7 +14,7 @@ import * as api from '../api.js';
 import { ApiError } from '../api.js';
 import { h, clear, field, values, showError, clearErrors, confirmDialog, withBusy, bindDraft, dropDraft, readDraft,
   table, badge, toast, errorText } from '../ui.js';
-import { localDate, fmtDay } from '../format.js';
+import { localDate, fmtDay, fmtDateTime } from '../format.js';
 
 addStrings({
   de: {
@@ -64,6 +65,12 @@ addStrings({
     'users.former_intro': 'Gelöschte Personen, deren persönliche Daten noch gespeichert sind. Wer nicht zurückkommt, dessen Daten können Sie hier löschen.',
     'users.former_none': 'Niemand: Alle gelöschten Personen sind schon ohne persönliche Daten.',
     'users.deleted_on': 'Gelöscht am',
+    'users.erasures': 'Gelöschte persönliche Daten',
+    'users.erasures_intro': 'Wann wer die persönlichen Daten einer Person gelöscht hat. Wen es betraf, steht hier nicht.',
+    'users.erasures_none': 'Noch keine.',
+    'users.erased_on': 'Gelöscht am', 'users.erased_by': 'Von',
+    'users.pseudonymised': 'Name ersetzt',
+    'users.pseudonymised_not_yet': 'Noch nicht: Arbeitszeiten werden noch aufbewahrt',
   },
   en: {
     'users.title': 'Users', 'users.list': 'All users', 'users.new': 'New user',
@@ -113,6 +120,12 @@ addStrings({
     'users.former_intro': 'Deleted people whose personal data is still stored. For someone who will not come back, erase it here.',
     'users.former_none': 'Nobody: the personal data of every deleted person is erased already.',
     'users.deleted_on': 'Deleted on',
+    'users.erasures': 'Erased personal data',
+    'users.erasures_intro': 'When who erased the personal data of a person. Whom it concerned is not shown here.',
+    'users.erasures_none': 'None yet.',
+    'users.erased_on': 'Erased on', 'users.erased_by': 'By',
+    'users.pseudonymised': 'Name replaced',
+    'users.pseudonymised_not_yet': 'Not yet: time records are still kept',
   },
 });
 
@@ -124,12 +137,15 @@ export default {
     const listError = h('p', { class: 'form-error', role: 'alert', id: 'users-error' });
     const createCard = h('section', { class: 'card', id: 'user-create' });
     const formerBox = h('div', { id: 'users-former-list' });
+    const erasuresBox = h('div', { id: 'users-erasures-list' });
     main.append(
       h('div', { class: 'page-head' }, h('h1', {}, t('users.title')),
         h('button', { type: 'button', class: 'secondary', onclick: () => load() }, t('common.refresh'))),
       h('section', { class: 'card', id: 'users' }, h('h2', {}, t('users.list')), listError, listBox),
       h('section', { class: 'card', id: 'users-former' }, h('h2', {}, t('users.former')),
         h('p', { class: 'muted' }, t('users.former_intro')), formerBox),
+      h('section', { class: 'card', id: 'users-erasures' }, h('h2', {}, t('users.erasures')),
+        h('p', { class: 'muted' }, t('users.erasures_intro')), erasuresBox),
       createCard);
 
     let users = [];
@@ -180,6 +196,23 @@ export default {
         { label: t('common.actions'), cell: (u) => h('div', { class: 'buttons row-actions' },
           action(u, 'users.erase', (b) => erase(u, b), 'danger small')) },
       ], former, { caption: t('users.former'), rowAttrs: (u) => ({ dataset: { id: u.id } }) }));
+      await loadErasures();
+    }
+
+    // loadErasures shows the record of the erasures: when, by whom.
+    async function loadErasures() {
+      let erasures;
+      try {
+        erasures = (await api.get('/api/users/erasures')).erasures;
+      } catch (err) {
+        listError.textContent = errorText(err);
+        return;
+      }
+      clear(erasuresBox, erasures.length === 0 ? h('p', { class: 'muted' }, t('users.erasures_none')) : table([
+        { label: t('users.erased_on'), cell: (e) => fmtDateTime(e.erased_at) },
+        { label: t('users.erased_by'), cell: (e) => e.erased_by_name },
+        { label: t('users.pseudonymised'), cell: (e) => e.pseudonymised_at ? fmtDateTime(e.pseudonymised_at) : h('span', { class: 'muted' }, t('users.pseudonymised_not_yet')) },
+      ], erasures, { caption: t('users.erasures') }));
     }
 
     function action(u, key, fn, cls = 'secondary small') {
