@@ -6,9 +6,13 @@
 //     the prune (store.PruneRetention), then the vacuum.
 //   - periods.go: the periods and how a cutoff is computed from them
 //     (from the end of the calendar year, § 147 (4) AO).
+//   - clock_guard.go: time records wait while the clock is implausible
+//     (far ahead of the newest record, or a cutoff jumping over a year).
 //   - vacuum.go: incremental vacuum after the prune, and the one
-//     conversion of a file made before posbox set auto_vacuum.
-//   - disk_*.go: the free space the conversion needs.
+//     conversion of a file made before posbox set auto_vacuum (small
+//     files, quiet box, no replication, the space free).
+//   - disk_*.go, tempdir.go: the free space the conversion needs, on the
+//     data dir and where SQLite puts its temporary copy.
 //
 // Fiscal records (receipts, their TSE data, closings, DSFinV-K data,
 // fiscal master data, the TSE archive) have no period here: nothing of

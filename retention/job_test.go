@@ -54,7 +54,7 @@ func seedAroundCutoffs(t *testing.T, f *fixture, now time.Time) {
 			VALUES ('sh-night-into-2027', '%s', '%s', '2026-12-31', '22:00', '06:00', '%s', '%s', '%s', '%s')`, r, u,
 			ts(local(2026, time.December, 31, 22, 0)), ts(local(2027, time.January, 1, 6, 0)), ts(now), ts(now)),
 		correction("te-gone", local(2026, time.December, 31, 23, 30)),
-		correction("te-corrected-2027", local(2027, time.January, 4, 9, 0)), // keeps its 2026 entry a year longer
+		correction("te-corrected-2027", local(2027, time.January, 4, 9, 0)),      // keeps its 2026 entry a year longer
 		correction("te-night-into-2027", local(2026, time.December, 31, 23, 30)), // of 2026, but its entry is 2027's
 		shift("sh-gone", "2026-12-31"), shift("sh-kept", "2027-01-01"),
 		event("ev-delivered-old", now.Add(-100*day)), delivery("de-gone", "ev-delivered-old", "delivered", now.Add(-100*day)),

@@ -44,7 +44,9 @@ const retentionBatch = 1000
 // timeRecordsCutoffKey is the kv entry of a restaurant the corrections'
 // delete trigger (migration 00018) reads: corrections made before it, of
 // an entry that ended before it, may be deleted.
-func timeRecordsCutoffKey(restaurantID string) string { return "retention.time_records_before." + restaurantID }
+func timeRecordsCutoffKey(restaurantID string) string {
+	return "retention.time_records_before." + restaurantID
+}
 
 // PruneRetention removes, for one restaurant, what c says has outlived
 // its period, in batches; a second run with the same cutoffs removes
