@@ -117,7 +117,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 	if err := startNotifications(workCtx, &workers, sched, st, notifier, cfg, log); err != nil {
 		return err
 	}
-	if _, err := startIdempotencyPurge(workCtx, sched, st, log); err != nil {
+	if err := startHousekeeping(workCtx, sched, st, cfg, log); err != nil {
 		return err
 	}
 	if _, err := startTimeClock(workCtx, sched, st, log); err != nil {

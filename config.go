@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"posbox/internal/logging"
+	"posbox/retention"
 	"strconv"
 	"strings"
 	"time"
@@ -74,6 +75,11 @@ type Config struct {
 	HQFollow   listValue
 	HQKeyFiles listValue
 
+	// NotificationKeepDays and EventKeepDays are the short retention
+	// periods (start_retention.go, docs/RETENTION.md).
+	NotificationKeepDays int
+	EventKeepDays        int
+
 	// File is the config file read (--config), absolute; empty for none.
 	File string
 }
@@ -100,6 +106,9 @@ func DefaultConfig() Config {
 		TLS:                 "auto",
 		ReplicaStallAfter:   time.Hour,
 		ReplicaBacklogMaxMB: 2048,
+
+		NotificationKeepDays: retention.DefaultNotificationDays,
+		EventKeepDays:        retention.DefaultEventDays,
 	}
 }
 
@@ -148,6 +157,8 @@ func (c *Config) settings() []setting {
 		{"hq_follow", "posbox hq only: a box's replica URL to follow; one line each, or separated by spaces (docs/HQ.md)", &c.HQFollow},
 		{"hq_key_file", "posbox hq only: an age key file that opens the boxes' replicas (default: DATA_DIR/hq.key, made by posbox hq key)", &c.HQKeyFiles},
 		{"replica_stall_after", "how long uploads to the replica may fail before replication_stalled is raised", (*durationValue)(&c.ReplicaStallAfter)},
+		{"notification_keep_days", "days finished notification deliveries and their log entries are kept (at least 7, at most 3650)", (*intValue)(&c.NotificationKeepDays)},
+		{"event_keep_days", "days events are kept once none of their deliveries is left (at least 7, at most 3650)", (*intValue)(&c.EventKeepDays)},
 		{"replica_backlog_max_mb", "most MB of changes kept on the box while the replica is away (never more than half the free space); past it they are given up and a complete copy goes up once the replica answers", (*intValue)(&c.ReplicaBacklogMaxMB)},
 	}
 }
@@ -283,6 +294,9 @@ func (c *Config) finish() error {
 		return err
 	}
 	if err := c.checkClosing(); err != nil {
+		return err
+	}
+	if err := c.checkRetention(); err != nil {
 		return err
 	}
 	if err := c.checkReplica(); err != nil {

@@ -25,6 +25,7 @@ var layerRules = map[string][]string{
 	"posbox/boxtls":          {"posbox/internal/secretfile"},
 	"posbox/replica":         {"posbox/internal/secretfile"},
 	"posbox/hq":              {"posbox/replica", "posbox/store"},
+	"posbox/retention":       {"posbox/store"},
 	"posbox/internal/":       {},
 	"posbox/migrations":      {},
 	"posbox/console":         {},

@@ -54,8 +54,8 @@ func commandTable() []command {
 			run: func(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writer) error {
 				return cmdServe(ctx, args, stderr)
 			}},
-		{name: "migrate", synopsis: "migrate",
-			summary: "Apply the database migrations the binary carries and exit (serve does this at every start).",
+		{name: "migrate", synopsis: "migrate [--vacuum]",
+			summary: "Apply the database migrations the binary carries and exit (serve does this at every start); --vacuum also switches an older database to incremental vacuum (stop the service first; docs/RETENTION.md).",
 			run: func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 				return cmdMigrate(ctx, args, stdout, stderr)
 			}},

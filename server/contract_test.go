@@ -165,6 +165,7 @@ var validBody = map[string]any{
 	"POST /api/shifts/clock-in":              nil,
 	"POST /api/tse/self-test":                nil,
 	"DELETE /api/users/:id":                  nil,
+	"POST /api/users/:id/erase":              nil,
 	"DELETE /api/shifts/:id":                 nil,
 	"DELETE /api/discounts/:id":              nil,
 	"DELETE /api/notifications/settings/:id": nil,
@@ -174,7 +175,8 @@ var validBody = map[string]any{
 var fileRoutes = []string{"/api/time-entries/export", "/api/time-entries/payroll", "/api/tse/archives/:id/file", "/api/fiscal/dsfinvk", "/api/fiscal/registration/print"}
 
 // noBody are the routes that read no body (any JSON body is ignored).
-var noBody = []string{"POST /api/shifts/clock-in", "POST /api/tse/self-test", "POST /api/tse/queue/:id/retry", "POST /api/tse/queue/:id/cancel"}
+var noBody = []string{"POST /api/shifts/clock-in", "POST /api/tse/self-test", "POST /api/tse/queue/:id/retry", "POST /api/tse/queue/:id/cancel",
+	"POST /api/users/:id/erase"}
 
 // staffAllowed are the routes the contract opens to every authenticated
 // user; every other non-public route is administrator only.
@@ -597,7 +599,7 @@ func TestContractWrapperKeys(t *testing.T) {
 	want := map[string]string{
 		"GET /api/shifts": "shifts", "GET /api/time-entries": "time_entries", "GET /api/discounts": "discounts",
 		"GET /api/tse/status": "status", "GET /api/tse/info": "info", "GET /api/notifications/settings": "settings",
-		"GET /api/notifications/logs": "logs", "GET /api/users": "users", "GET /api/auth/me": "user",
+		"GET /api/notifications/logs": "logs", "GET /api/users": "users", "GET /api/users/former": "former_users", "GET /api/users/erasures": "erasures", "GET /api/auth/me": "user",
 		"GET /api/tse/queue": "queue", "GET /api/tse/outages": "outages", "GET /api/tse/transactions/:id": "transaction",
 		"GET /api/tse/closings": "closings", "GET /api/tse/closings/:id": "closing",
 		"GET /api/fiscal/master-data": "master_data", "GET /api/fiscal/registration": "registration",

@@ -35,7 +35,8 @@
 // route answers a file under assets/ or index.html; a strict CSP,
 // X-Frame-Options, ETags with no-cache), openapi.go.
 //
-// One file per area: restaurant, user, shift, shift_mine, shift_week
+// One file per area: restaurant, user, user_erase (the GDPR erasure),
+// shift, shift_mine, shift_week
 // (publishing and copying a week), time_entry, time_entry_correction,
 // time_entry_report (the MiLoG record), time_entry_export and
 // time_entry_payroll (the CSV files), labour_warning, dashboard; discount,

@@ -432,7 +432,7 @@ func componentSchemas() jobj {
 			pr("status", sInt("The HTTP status.", "minimum", 400, "maximum", 599)),
 			pr("code", sStr("Stable: `unauthenticated`, `forbidden`, `not_found`, `method_not_allowed`, `malformed_json`, `unknown_field`, "+
 				"`unsupported_media_type`, `request_too_large`, `validation_failed`, `already_clocked_in`, `not_clocked_in`, `shift_overlap`, "+
-				"`last_admin`, `conflict`, `time_entry_closed`, `time_entry_open`, `time_entry_overlap`, `discount_inactive`, `discount_not_started`, `discount_expired`, `usage_limit_reached`, `min_order_not_met`, "+
+				"`last_admin`, `user_active`, `user_erased`, `user_clocked_in`, `conflict`, `time_entry_closed`, `time_entry_open`, `time_entry_overlap`, `discount_inactive`, `discount_not_started`, `discount_expired`, `usage_limit_reached`, `min_order_not_met`, "+
 				"`idempotency_key_reused`, `tse_queue_state`, `tse_not_configured`, `rate_limited`, `https_required`, `internal`, `tse_unavailable`, `unavailable`. "+
 				"Each answer lists the codes it can carry as its examples.", "pattern", "^[a-z][a-z0-9_]*$")),
 			prOpt("detail", sStr("A sentence for a person.")),
@@ -624,6 +624,15 @@ func componentSchemas() jobj {
 			pr("confirmed", sBool("An admin confirmed that the sheet of this key is printed and stored: the console shows the key no more.")),
 			pr("confirmed_at", sNullable(sInstant("When; null before."))),
 			pr("confirmed_by", sNullable(sStr("The admin's name; null before.")))),
+		"ErasureEntry", sAnswer("One erasure: when and by whom; nothing of the erased person.",
+			pr("erased_at", sInstant("")), pr("erased_by_name", sStr("The name of the admin who erased.")),
+			pr("pseudonymised_at", sNullable(sInstant("When the retention job replaced the name; null until the time records' period ends.")))),
+		"FormerUser", sAnswer("A deleted user whose personal data is not erased yet.",
+			pr("id", sID("")), pr("name", sStr("")), pr("staff_number", sNullable(sStr("The payroll's personnel number, or null."))),
+			pr("deleted_at", sInstant("When an admin deleted the user."))),
+		"Erasure", sAnswer("The audit record of an erasure: who erased whom and when, ids only; nothing of the erased data.",
+			pr("id", sID("")), pr("user_id", sID("The erased user.")), pr("erased_by", sID("The admin who erased.")),
+			pr("erased_at", sInstant(""))),
 		"RecoverySheetConfirm", sBody("The sheet the admin printed.",
 			prReq("public_key", sStr("The public key printed on the sheet; another (a new `replica.key` was made meanwhile) is 409."))),
 		"HQChain", sAnswer("The chain as HQ sees it now (docs/HQ.md).", pr("generated_at", sInstant("")),
@@ -1091,6 +1100,14 @@ func apiOps() []apiOp {
 			ok:      []apiOK{okJSON(200, "The chain.", sWrap("chain", sRef("HQChain")))}, errs: map[int][]string{404: {notFound}}},
 		{method: "GET", path: "/api/users", id: "listUsers", tag: "Users", access: adminOnly, summary: "The live users of the restaurant, by name",
 			ok: []apiOK{okJSON(200, "The users.", sWrap("users", sArray(sRef("User"), "")))}},
+		{method: "GET", path: "/api/users/former", id: "listFormerUsers", tag: "Users", access: adminOnly,
+			summary: "The deleted users whose personal data is not erased yet, most recently deleted first",
+			desc:    "So that an admin can erase (`POST /api/users/:id/erase`) the staff who left; once erased, a user is listed here no more (docs/RETENTION.md).",
+			ok:      []apiOK{okJSON(200, "The former users.", sWrap("former_users", sArray(sRef("FormerUser"), "")))}},
+		{method: "GET", path: "/api/users/erasures", id: "listErasures", tag: "Users", access: adminOnly,
+			summary: "The erasures of personal data, newest first: when, by whom, when the name was pseudonymised",
+			desc:    "The audit record as the admin sees it; nothing of the erased person, not even an id (docs/RETENTION.md).",
+			ok:      []apiOK{okJSON(200, "The erasures.", sWrap("erasures", sArray(sRef("ErasureEntry"), "")))}},
 		{method: "POST", path: "/api/users", id: "createUser", tag: "Users", access: adminOnly, summary: "Create a user (active)",
 			reqBody: "UserCreate", ok: []apiOK{okJSON(201, "Created.", sWrap("user", sRef("User")))},
 			errs: map[int][]string{400: bad, 422: {invalid}}},
@@ -1099,6 +1116,12 @@ func apiOps() []apiOp {
 			errs: map[int][]string{400: bad, 404: {notFound}, 409: {"last_admin"}, 422: {invalid}}},
 		{method: "DELETE", path: "/api/users/:id", id: "deleteUser", tag: "Users", access: adminOnly, summary: "Delete a user (soft: their shifts and time entries stay)",
 			ok: []apiOK{{status: 204, desc: "Deleted."}}, errs: map[int][]string{404: {notFound}, 409: {"last_admin"}}},
+		{method: "POST", path: "/api/users/:id/erase", id: "eraseUser", tag: "Users", access: adminOnly,
+			summary: "Erase a deactivated user's personal data (GDPR art. 17; no body)",
+			desc: "Erases now what no retention duty keeps (email, password and PIN, the email rules sending to the user's address) and ends every token; " +
+				"name and staff number stay for the time records until their period ends (docs/RETENTION.md). The user is deleted as well.",
+			ok:   []apiOK{okJSON(200, "Erased; the audit record.", sWrap("erasure", sRef("Erasure")))},
+			errs: map[int][]string{404: {notFound}, 409: {"user_active", "user_erased", "user_clocked_in"}}},
 
 		{method: "POST", path: "/api/shifts/clock-in", id: "clockIn", tag: "Shifts", access: anyUser, summary: "Clock in now (no body)",
 			ok: []apiOK{okJSON(201, "Clocked in.", sWrap("time_entry", sRef("TimeEntry")))}, errs: map[int][]string{409: {"already_clocked_in"}}},
@@ -1372,6 +1395,9 @@ var problemExamples = []struct{ code, detail string }{
 	{"not_clocked_in", "you are not clocked in"},
 	{"shift_overlap", "the shift overlaps shift 01a206b8-b1de-70fd-926a-3598b9551e70 of the same user on 2026-11-27 18:00-02:00"},
 	{"last_admin", "the restaurant must keep at least one active admin"},
+	{"user_active", "only a deactivated user can be erased: deactivate the user first"},
+	{"user_erased", "this user's data was erased before"},
+	{"user_clocked_in", "the user is still clocked in: close the open time entry first"},
 	{"conflict", "the state changed meanwhile or is not ready yet (the detail says which: an account changed, an archive not verified yet)"},
 	{"time_entry_closed", "the entry was closed at 2026-11-22T17:02:11.000Z; correct it instead"},
 	{"time_entry_open", "the entry is open: close it with POST /api/time-entries/01a206b8-b1de-70fd-926a-3598b9551e70/close"},

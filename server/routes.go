@@ -19,9 +19,12 @@ func (s *Server) routes(r *httprouter.Router) {
 	s.route(r, "GET", "/api/replica/recovery-sheet/status", adminOnly, s.recoverySheetStatus)
 	s.route(r, "POST", "/api/replica/recovery-sheet/confirm", adminOnly, s.confirmRecoverySheet)
 	s.route(r, "GET", "/api/users", adminOnly, s.listUsers)
+	s.route(r, "GET", "/api/users/former", adminOnly, s.listFormerUsers)
+	s.route(r, "GET", "/api/users/erasures", adminOnly, s.listErasures)
 	s.route(r, "POST", "/api/users", adminOnly, s.createUser)
 	s.route(r, "PUT", "/api/users/:id", adminOnly, s.updateUser)
 	s.route(r, "DELETE", "/api/users/:id", adminOnly, s.deleteUser)
+	s.route(r, "POST", "/api/users/:id/erase", adminOnly, s.eraseUser)
 
 	// HQ mode (posbox hq, docs/HQ.md): only the routes above from health to
 	// users, and this; a box answers 404 here.

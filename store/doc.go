@@ -111,5 +111,16 @@
 // notification.go (rules), notification_log.go, report.go (the daily
 // report).
 //
+// Retention (docs/RETENTION.md; package retention computes the cutoffs):
+// retention.go (pruning time records, notifications and events in
+// batches; the corrections' delete trigger of migration 00018 lets only
+// what the recorded cutoff allows go; pseudonymising erased users),
+// retention_guard.go (what the job reads to trust the clock and to find
+// the box quiet), erase.go (the GDPR erasure of a deactivated user, its
+// audit record and the admin's list of it), user_former.go (deleted users
+// not yet erased),
+// vacuum.go (incremental auto-vacuum: new files are made so before the
+// first table, older ones switched by one VACUUM).
+//
 // storetest holds what several packages' tests share (a settable clock).
 package store

@@ -158,6 +158,9 @@ func (s *Store) migrate(ctx context.Context) error {
 		return err
 	}
 	defer db.Close()
+	if err := newFileAutoVacuum(ctx, db); err != nil {
+		return fmt.Errorf("auto_vacuum: %w", err)
+	}
 	p, err := goose.NewProvider(goose.DialectSQLite3, db, migrations.FS, goose.WithDisableGlobalRegistry(true))
 	if err != nil {
 		return fmt.Errorf("migrations: %w", err)

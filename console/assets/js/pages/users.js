@@ -1,7 +1,11 @@
 // Users: the list, a form to create one (with an email and a password, or
 // for staff without an email: staff number and till PIN), and per user:
 // edit name, email and staff number, change the role, disable/enable,
-// reset the password or set the PIN (in dialogs), delete. Her own
+// reset the password or set the PIN (in dialogs), delete, and for one
+// who left (deactivated) erase the personal data (GDPR); below, the
+// former staff (deleted, not yet erased: GET /api/users/former) with the
+// same erasure, as owners remove staff who left with "delete"; and the
+// record of the erasures (GET /api/users/erasures). Her own
 // password is changed on "My account" (with the current one), not here.
 // API: docs/API.md section 2. A password or PIN is sent and forgotten:
 // it is never shown, kept in a draft or put back into a field.
@@ -10,7 +14,7 @@ import * as api from '../api.js';
 import { ApiError } from '../api.js';
 import { h, clear, field, values, showError, clearErrors, confirmDialog, withBusy, bindDraft, dropDraft, readDraft,
   table, badge, toast, errorText } from '../ui.js';
-import { localDate } from '../format.js';
+import { localDate, fmtDay, fmtDateTime } from '../format.js';
 
 addStrings({
   de: {
@@ -50,6 +54,23 @@ addStrings({
     'users.confirm_remove_pin': 'PIN von {name} entfernen? Die Anmeldung an der Kasse mit Personalnummer und PIN ist dann nicht mehr möglich.',
     'users.own_password': 'Eigenes Passwort ändern',
     'users.password_must_change': 'Die Person muss es bei der nächsten Anmeldung durch ein eigenes ersetzen.',
+    'users.erase': 'Persönliche Daten löschen', 'users.erase_ok': 'Endgültig löschen',
+    'users.erase_title': 'Persönliche Daten von {name} löschen?',
+    'users.erase_now': 'Sofort gelöscht werden: die E-Mail-Adresse, das Passwort, die PIN für die Kasse und Benachrichtigungen an diese E-Mail-Adresse. {name} kann sich danach nicht mehr anmelden und steht nicht mehr in der Liste.',
+    'users.erase_kept': 'Erhalten bleiben Name und Personalnummer bei Arbeitszeiten, Schichten und in der Lohnabrechnung: Das Gesetz verlangt, diese Unterlagen bis zum Ende des siebten Jahres nach ihrem Jahr aufzubewahren (Mindestlohn, Arbeitszeit, Lohnsteuer; der Dezember wird erst im Januar abgerechnet). Danach ersetzt die posbox den Namen von selbst durch ein Kürzel.',
+    'users.erase_receipts': 'Kassenbelege behalten den Namen der Bedienung zehn Jahre; sie dürfen nicht verändert werden (Abgabenordnung).',
+    'users.erase_final': 'Das lässt sich nicht rückgängig machen.',
+    'users.erased': 'Die persönlichen Daten von {name} wurden gelöscht.',
+    'users.former': 'Frühere Mitarbeitende',
+    'users.former_intro': 'Gelöschte Personen, deren persönliche Daten noch gespeichert sind. Wer nicht zurückkommt, dessen Daten können Sie hier löschen.',
+    'users.former_none': 'Niemand: Alle gelöschten Personen sind schon ohne persönliche Daten.',
+    'users.deleted_on': 'Gelöscht am',
+    'users.erasures': 'Gelöschte persönliche Daten',
+    'users.erasures_intro': 'Wann wer die persönlichen Daten einer Person gelöscht hat. Wen es betraf, steht hier nicht.',
+    'users.erasures_none': 'Noch keine.',
+    'users.erased_on': 'Gelöscht am', 'users.erased_by': 'Von',
+    'users.pseudonymised': 'Name ersetzt',
+    'users.pseudonymised_not_yet': 'Noch nicht: Arbeitszeiten werden noch aufbewahrt',
   },
   en: {
     'users.title': 'Users', 'users.list': 'All users', 'users.new': 'New user',
@@ -88,6 +109,23 @@ addStrings({
     'users.confirm_remove_pin': 'Remove the PIN of {name}? Logging in at the till with staff number and PIN is then no longer possible.',
     'users.own_password': 'Change own password',
     'users.password_must_change': 'They must replace it with their own at the next login.',
+    'users.erase': 'Erase personal data', 'users.erase_ok': 'Erase for good',
+    'users.erase_title': 'Erase the personal data of {name}?',
+    'users.erase_now': 'Erased at once: the email address, the password, the till PIN and notifications to this email address. {name} can no longer log in and leaves the list.',
+    'users.erase_kept': 'Kept: name and staff number on time records, shifts and payroll: the law asks to keep these records until the end of the seventh year after their year (minimum wage, working time, wage tax; December is paid in January). Then posbox replaces the name with a code on its own.',
+    'users.erase_receipts': 'Receipts keep the name of who sold for ten years; they must not be changed (German fiscal code).',
+    'users.erase_final': 'This cannot be undone.',
+    'users.erased': 'The personal data of {name} was erased.',
+    'users.former': 'Former staff',
+    'users.former_intro': 'Deleted people whose personal data is still stored. For someone who will not come back, erase it here.',
+    'users.former_none': 'Nobody: the personal data of every deleted person is erased already.',
+    'users.deleted_on': 'Deleted on',
+    'users.erasures': 'Erased personal data',
+    'users.erasures_intro': 'When who erased the personal data of a person. Whom it concerned is not shown here.',
+    'users.erasures_none': 'None yet.',
+    'users.erased_on': 'Erased on', 'users.erased_by': 'By',
+    'users.pseudonymised': 'Name replaced',
+    'users.pseudonymised_not_yet': 'Not yet: time records are still kept',
   },
 });
 
@@ -98,10 +136,16 @@ export default {
     const listBox = h('div', { id: 'users-list' });
     const listError = h('p', { class: 'form-error', role: 'alert', id: 'users-error' });
     const createCard = h('section', { class: 'card', id: 'user-create' });
+    const formerBox = h('div', { id: 'users-former-list' });
+    const erasuresBox = h('div', { id: 'users-erasures-list' });
     main.append(
       h('div', { class: 'page-head' }, h('h1', {}, t('users.title')),
         h('button', { type: 'button', class: 'secondary', onclick: () => load() }, t('common.refresh'))),
       h('section', { class: 'card', id: 'users' }, h('h2', {}, t('users.list')), listError, listBox),
+      h('section', { class: 'card', id: 'users-former' }, h('h2', {}, t('users.former')),
+        h('p', { class: 'muted' }, t('users.former_intro')), formerBox),
+      h('section', { class: 'card', id: 'users-erasures' }, h('h2', {}, t('users.erasures')),
+        h('p', { class: 'muted' }, t('users.erasures_intro')), erasuresBox),
       createCard);
 
     let users = [];
@@ -130,8 +174,45 @@ export default {
             : u.email ? action(u, 'users.reset_password', () => passwordDialog(u)) : null,
           u.role === 'staff' ? action(u, 'users.set_pin', () => pinDialog(u)) : null,
           u.role === 'staff' && u.has_pin && u.email ? action(u, 'users.remove_pin', (b) => removePin(u, b)) : null,
-          action(u, 'common.delete', (b) => remove(u, b), 'danger small')) },
+          action(u, 'common.delete', (b) => remove(u, b), 'danger small'),
+          !u.is_active && u.id !== me.id ? action(u, 'users.erase', (b) => erase(u, b), 'danger small') : null) },
       ], users, { caption: t('users.list'), rowAttrs: (u) => ({ dataset: { id: u.id, email: u.email || '', staffNumber: u.staff_number || '' } }) }));
+      await loadFormer();
+    }
+
+    // loadFormer lists the deleted users not yet erased, with the erasure.
+    async function loadFormer() {
+      let former;
+      try {
+        former = (await api.get('/api/users/former')).former_users;
+      } catch (err) {
+        listError.textContent = errorText(err);
+        return;
+      }
+      clear(formerBox, former.length === 0 ? h('p', { class: 'muted' }, t('users.former_none')) : table([
+        { label: t('users.name'), cell: (u) => h('strong', {}, u.name) },
+        { label: t('users.staff_number'), cell: (u) => u.staff_number || '–' },
+        { label: t('users.deleted_on'), cell: (u) => fmtDay(localDate(new Date(u.deleted_at))) },
+        { label: t('common.actions'), cell: (u) => h('div', { class: 'buttons row-actions' },
+          action(u, 'users.erase', (b) => erase(u, b), 'danger small')) },
+      ], former, { caption: t('users.former'), rowAttrs: (u) => ({ dataset: { id: u.id } }) }));
+      await loadErasures();
+    }
+
+    // loadErasures shows the record of the erasures: when, by whom.
+    async function loadErasures() {
+      let erasures;
+      try {
+        erasures = (await api.get('/api/users/erasures')).erasures;
+      } catch (err) {
+        listError.textContent = errorText(err);
+        return;
+      }
+      clear(erasuresBox, erasures.length === 0 ? h('p', { class: 'muted' }, t('users.erasures_none')) : table([
+        { label: t('users.erased_on'), cell: (e) => fmtDateTime(e.erased_at) },
+        { label: t('users.erased_by'), cell: (e) => e.erased_by_name },
+        { label: t('users.pseudonymised'), cell: (e) => e.pseudonymised_at ? fmtDateTime(e.pseudonymised_at) : h('span', { class: 'muted' }, t('users.pseudonymised_not_yet')) },
+      ], erasures, { caption: t('users.erasures') }));
     }
 
     function action(u, key, fn, cls = 'secondary small') {
@@ -206,6 +287,40 @@ export default {
       });
       if (ok && u.id === me.id) { location.reload(); return; }
       await load();
+    }
+
+    // erase asks, in plain words, what goes now, what stays and why, then
+    // erases (POST /api/users/:id/erase: only for a deactivated user).
+    async function erase(u, button) {
+      if (!(await eraseDialog(u))) return;
+      listError.textContent = '';
+      await withBusy(button, async () => {
+        try {
+          await api.post(`/api/users/${u.id}/erase`);
+          toast(t('users.erased', { name: u.name }));
+        } catch (err) {
+          listError.textContent = t('users.error_for', { name: u.name, message: errorText(err) });
+        }
+      });
+      await load();
+    }
+
+    function eraseDialog(u) {
+      return new Promise((resolve) => {
+        const ok = h('button', { class: 'danger', value: 'ok' }, t('users.erase_ok'));
+        const dlg = h('dialog', { class: 'confirm erase-dialog', 'aria-labelledby': 'erase-title' },
+          h('h2', { id: 'erase-title' }, t('users.erase_title', { name: u.name })),
+          h('form', { method: 'dialog' },
+            h('p', {}, t('users.erase_now', { name: u.name })),
+            h('p', {}, t('users.erase_kept')),
+            h('p', {}, t('users.erase_receipts')),
+            h('p', {}, h('strong', {}, t('users.erase_final'))),
+            h('div', { class: 'buttons' }, h('button', { value: 'cancel', class: 'secondary' }, t('common.cancel')), ok)));
+        dlg.addEventListener('close', () => { resolve(dlg.returnValue === 'ok'); dlg.remove(); });
+        document.body.append(dlg);
+        dlg.showModal();
+        dlg.querySelector('button.secondary').focus();
+      });
     }
 
     // dialog opens a modal form; save(values, form) sends it and returns

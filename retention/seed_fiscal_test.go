@@ -1,0 +1,68 @@
+package retention
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"posbox/store"
+)
+
+// fiscalTables are the tables of the cash desk (receipts and their TSE
+// revisions, closings, DSFinV-K data, the TSE archive's records, fiscal
+// master data, redemptions at the till, restore checks) and what records
+// who confirmed the recovery sheet: seedFiscal puts a row in each.
+var fiscalTables = []string{
+	"tse_clients", "tse_jobs", "tse_transactions", "tse_outages", "tse_self_tests", "tse_archives",
+	"tse_sale_details", "tse_sale_vat", "tse_sale_payments", "tse_sale_lines",
+	"tse_closings", "tse_closing_transactions", "tse_closing_totals",
+	"fiscal_master_data", "fiscal_registers", "discounts", "discount_redemptions",
+	"tse_after_restore", "tse_after_restore_missing", "replica_sheet_confirmations",
+}
+
+// seedFiscal records, at `at`, a signed sale with two TSE revisions, its
+// storno, a closing, an archived TSE export and every other fiscal kind,
+// all sold by the staff member.
+func seedFiscal(t *testing.T, f *fixture, at time.Time) {
+	t.Helper()
+	r, u, when, day := f.rest.ID, f.staff.ID, ts(at), at.In(berlin).Format(time.DateOnly)
+	sale, storno, closing, check := store.NewID(), store.NewID(), store.NewID(), store.NewID()
+	q := func(format string, args ...any) string { return fmt.Sprintf(format, args...) }
+	f.exec(t,
+		q(`INSERT INTO tse_clients (client_id, restaurant_id, tss_id, client_serial, registered_at, created_at) VALUES ('c1', '%s', 'tss1', 'KASSE-1', '%s', '%s')`, r, when, when),
+		q(`INSERT INTO tse_transactions (tx_id, restaurant_id, tss_id, client_id, client_serial, receipt_type, total_cents, number, state, latest_revision,
+			time_start, time_end, signature_counter, signature_value, business_time, created_at, updated_at)
+			VALUES ('%s', '%s', 'tss1', 'c1', 'KASSE-1', 'RECEIPT', 1250, 1, 'FINISHED', 2, '%s', '%s', 2, 'sig', '%s', '%s', '%s')`, sale, r, when, when, when, when, when),
+		q(`INSERT INTO tse_transactions (tx_id, restaurant_id, tss_id, client_id, state, latest_revision, business_time, created_at, updated_at, total_cents, number)
+			VALUES ('%s', '%s', 'tss1', 'c1', 'FINISHED', 2, '%s', '%s', '%s', -1250, 2)`, storno, r, when, when, when),
+		q(`INSERT INTO tse_jobs (id, restaurant_id, tss_id, client_id, tx_id, revision, target_state, body, status, next_attempt_at, created_at, done_at)
+			VALUES ('%s', '%s', 'tss1', 'c1', '%s', 1, 'ACTIVE', x'7b7d', 'done', '%s', '%s', '%s')`, store.NewID(), r, sale, when, when, when),
+		q(`INSERT INTO tse_jobs (id, restaurant_id, tss_id, client_id, tx_id, revision, target_state, body, status, next_attempt_at, created_at, done_at)
+			VALUES ('%s', '%s', 'tss1', 'c1', '%s', 2, 'FINISHED', x'7b7d', 'done', '%s', '%s', '%s')`, store.NewID(), r, sale, when, when, when),
+		q(`INSERT INTO tse_outages (id, restaurant_id, tss_id, started_at, ended_at, reason_code, reason) VALUES ('%s', '%s', 'tss1', '%s', '%s', 'timeout', 'TSE answered late')`, store.NewID(), r, when, when),
+		q(`INSERT INTO tse_self_tests (id, restaurant_id, tss_id, state, started_at, finished_at) VALUES ('%s', '%s', 'tss1', 'PASSED', '%s', '%s')`, store.NewID(), r, when, when),
+		q(`INSERT INTO tse_archives (id, restaurant_id, tss_id, tss_serial, kind, first_counter, last_counter, export_id, state, next_attempt_at,
+			verification, file_name, sha256, created_at, updated_at, archived_at)
+			VALUES ('%s', '%s', 'tss1', 'SER1', 'incremental', 1, 4, 'exp1', 'archived', '%s', 'passed', 'tse-1-4.tar', 'ab', '%s', '%s', '%s')`, store.NewID(), r, when, when, when, when),
+		q(`INSERT INTO tse_sale_details (tx_id, restaurant_id, kind, business_case, operator_id, operator_name) VALUES ('%s', '%s', 'receipt', 'Umsatz', '%s', 'Kim Koch')`, sale, r, u),
+		q(`INSERT INTO tse_sale_details (tx_id, restaurant_id, kind, business_case, cancels_tx_id, operator_id, operator_name) VALUES ('%s', '%s', 'receipt', 'Umsatz', '%s', '%s', 'Kim Koch')`, storno, r, sale, u),
+		q(`INSERT INTO tse_sale_vat (tx_id, vat_rate, cents) VALUES ('%s', 'REDUCED_1', 1250)`, sale),
+		q(`INSERT INTO tse_sale_payments (tx_id, seq, payment_type, currency_code, cents) VALUES ('%s', 1, 'CASH', 'EUR', 1250)`, sale),
+		q(`INSERT INTO tse_sale_lines (tx_id, line_no, text, quantity_milli, unit_price_cents, total_cents, vat_rate, business_case)
+			VALUES ('%s', 1, 'Schnitzel', 1000, 1250, 1250, 'REDUCED_1', 'Umsatz')`, sale),
+		q(`INSERT INTO tse_closings (id, restaurant_id, client_serial, z_nr, business_date, covered_until, tx_count, first_tx_id, last_tx_id, total_cents, cash_cents, automatic, created_at)
+			VALUES ('%s', '%s', 'KASSE-1', 1, '%s', '%s', 2, '%s', '%s', 0, 0, 1, '%s')`, closing, r, day, when, sale, storno, when),
+		q(`INSERT INTO tse_closing_transactions (closing_id, tx_id) VALUES ('%s', '%s'), ('%s', '%s')`, closing, sale, closing, storno),
+		q(`INSERT INTO tse_closing_totals (closing_id, kind, code, cents) VALUES ('%s', 'vat', 'REDUCED_1', 0)`, closing),
+		q(`INSERT INTO fiscal_master_data (restaurant_id, business_name, updated_at) VALUES ('%s', 'Zur Linde GmbH', '%s')`, r, when),
+		q(`INSERT INTO fiscal_registers (restaurant_id, client_serial, in_service_on, updated_at) VALUES ('%s', 'KASSE-1', '%s', '%s')`, r, day, when),
+		q(`INSERT INTO discounts (id, restaurant_id, name, discount_type, value, valid_from, created_at, updated_at)
+			VALUES ('%s', '%s', 'Stammgast', 'percentage', 1000, '%s', '%s', '%s')`, store.NewID(), r, when, when, when),
+		q(`INSERT INTO discount_redemptions (id, restaurant_id, discount_id, discount_name, order_total_cents, eligible_cents, amount_cents, redeemed_by, created_at)
+			VALUES ('%s', '%s', 'd1', 'Stammgast', 1250, 1250, 125, '%s', '%s')`, store.NewID(), r, u, when),
+		q(`INSERT INTO tse_after_restore (id, restaurant_id, tss_id, restored_at, state, created_at) VALUES ('%s', '%s', 'tss1', '%s', 'done', '%s')`, check, r, when, when),
+		q(`INSERT INTO tse_after_restore_missing (check_id, tx_id, number, signature_counter, state, time_start, client_id, acknowledged_at, acknowledged_by)
+			VALUES ('%s', 'tx-missing', 3, 5, 'FINISHED', '%s', 'c1', '%s', '%s')`, check, when, when, f.admin.ID),
+		q(`INSERT INTO replica_sheet_confirmations (public_key, confirmed_by, confirmed_by_name, confirmed_at) VALUES ('age1x', '%s', 'Anna Admin', '%s')`, f.admin.ID, when),
+	)
+}
