@@ -65,13 +65,14 @@ func (s *Store) CreateTSEClosing(ctx context.Context, n NewTSEClosing) (*TSEClos
 		if !until.Before(tx.Now) {
 			until, before = tx.Now, "<="
 		}
+		from, err := closingFrom(ctx, tx, n)
+		if err != nil {
+			return err
+		}
 		ids, err := queryAll(ctx, tx, func(sc scanner) (string, error) {
 			var id string
 			return id, sc.Scan(&id)
-		}, `SELECT t.tx_id FROM tse_transactions t
-			WHERE t.restaurant_id = ? AND t.client_serial = ? AND t.source = 'posbox' AND t.business_time `+before+` ?
-			  AND NOT EXISTS (SELECT 1 FROM tse_closing_transactions c WHERE c.tx_id = t.tx_id)
-			ORDER BY t.business_time, t.rowid`, n.RestaurantID, n.ClientSerial, FormatTime(until))
+		}, closingSalesSQL(before), n.RestaurantID, n.ClientSerial, from, FormatTime(until))
 		if err != nil {
 			return err
 		}
