@@ -19,7 +19,22 @@ CREATE INDEX time_entries_restaurant_clock_out
 CREATE INDEX tse_transactions_register_time
     ON tse_transactions(restaurant_id, client_serial, business_time) WHERE source = 'posbox';
 
+-- The TSE reconciler (at every start and every few minutes) looks for
+-- transactions left ACTIVE (store.StaleActiveTSETx): a handful, found in
+-- this partial index instead of among every transaction signed.
+CREATE INDEX tse_transactions_active
+    ON tse_transactions(tss_id, created_at) WHERE state = 'ACTIVE';
+
+-- The TSE queue's state (dashboard of the TSE, self-test, status) counts
+-- and lists the unfinished jobs (store.TSEQueueState); two jobs a sale are
+-- kept done for good. The WHERE is the queries' own term, so SQLite
+-- matches it.
+CREATE INDEX tse_jobs_unfinished
+    ON tse_jobs(restaurant_id, seq) WHERE status IN ('pending', 'in_flight', 'attention');
+
 -- +goose Down
+DROP INDEX tse_jobs_unfinished;
+DROP INDEX tse_transactions_active;
 DROP INDEX tse_transactions_register_time;
 DROP INDEX time_entries_restaurant_clock_out;
 DROP INDEX notification_deliveries_restaurant_status;

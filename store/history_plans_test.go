@@ -69,3 +69,17 @@ func TestClosingReadsSalesSinceTheLastClosing(t *testing.T) {
 		}
 	}
 }
+
+func TestTSEReconcileReadsNoHistory(t *testing.T) {
+	st, _ := newTestStore(t)
+	assertSearches(t, st, "tse_transactions", "tse_transactions_number", maxTSENumberSQL, "tss")
+	plan := queryPlan(t, st, staleActiveSQL, "tss", "2026-01-01")
+	if strings.Contains(plan, "SCAN") || !strings.Contains(plan, "tse_transactions_active") || !strings.Contains(plan, "tse_jobs_revision") {
+		t.Errorf("stale ACTIVE transactions are not found by index:\n%s", plan)
+	}
+}
+
+func TestTSEQueueStateReadsOnlyUnfinishedJobs(t *testing.T) {
+	st, _ := newTestStore(t)
+	assertSearches(t, st, "tse_jobs", "tse_jobs_unfinished", tseQueueCountSQL, "r")
+}
