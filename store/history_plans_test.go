@@ -83,3 +83,11 @@ func TestTSEQueueStateReadsOnlyUnfinishedJobs(t *testing.T) {
 	st, _ := newTestStore(t)
 	assertSearches(t, st, "tse_jobs", "tse_jobs_unfinished", tseQueueCountSQL, "r")
 }
+
+func TestUnclosedRegistersSkipsFromRegisterToRegister(t *testing.T) {
+	st, _ := newTestStore(t)
+	plan := queryPlan(t, st, registerSerialsSQL, "r")
+	if strings.Contains(plan, "SCAN tse_transactions") || !strings.Contains(plan, "tse_transactions_register_time") {
+		t.Errorf("registers are not found register by register:\n%s", plan)
+	}
+}
