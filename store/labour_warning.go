@@ -121,6 +121,10 @@ func shiftWarnings(ctx context.Context, tx *Tx, r *Restaurant, sh *Shift) ([]Lab
 	return ws, err
 }
 
+const entriesAroundSQL = `SELECT ` + timeEntryColumns + `
+	FROM time_entries t INDEXED BY time_entries_restaurant_clock_out JOIN users u ON u.id = t.user_id
+	WHERE t.restaurant_id = ? AND t.clock_out IS NOT NULL AND t.clock_in < ? AND t.clock_out > ?`
+
 // EntriesWarnings checks the closed entries es against every entry of
 // their users around them (not only those listed) and answers the
 // warnings per listed entry id.
@@ -141,8 +145,11 @@ func (s *Store) EntriesWarnings(ctx context.Context, r *Restaurant, es []*TimeEn
 	if from.IsZero() {
 		return out, nil
 	}
-	all, err := queryAll(ctx, s.rdb, scanTimeEntry, `SELECT `+timeEntryColumns+` FROM time_entries t JOIN users u ON u.id = t.user_id
-		WHERE t.restaurant_id = ? AND t.clock_out IS NOT NULL AND t.clock_in < ? AND t.clock_out > ?`,
+	// An entry has no maximum length, so only its end bounds the read
+	// from below: the range on time_entries_restaurant_clock_out
+	// (migration 00019) reads the entries that end after the window's
+	// start, not every entry since the box started as clock_in < ? did.
+	all, err := queryAll(ctx, s.rdb, scanTimeEntry, entriesAroundSQL,
 		r.ID, FormatTime(to.Add(arbzgMargin)), FormatTime(from.Add(-arbzgMargin)))
 	if err != nil {
 		return nil, err

@@ -65,13 +65,14 @@ func (s *Store) CreateTSEClosing(ctx context.Context, n NewTSEClosing) (*TSEClos
 		if !until.Before(tx.Now) {
 			until, before = tx.Now, "<="
 		}
+		from, err := closingFrom(ctx, tx, n.RestaurantID, n.ClientSerial)
+		if err != nil {
+			return err
+		}
 		ids, err := queryAll(ctx, tx, func(sc scanner) (string, error) {
 			var id string
 			return id, sc.Scan(&id)
-		}, `SELECT t.tx_id FROM tse_transactions t
-			WHERE t.restaurant_id = ? AND t.client_serial = ? AND t.source = 'posbox' AND t.business_time `+before+` ?
-			  AND NOT EXISTS (SELECT 1 FROM tse_closing_transactions c WHERE c.tx_id = t.tx_id)
-			ORDER BY t.business_time, t.rowid`, n.RestaurantID, n.ClientSerial, FormatTime(until))
+		}, closingSalesSQL(before), n.RestaurantID, n.ClientSerial, from, FormatTime(until))
 		if err != nil {
 			return err
 		}
@@ -275,16 +276,4 @@ func (s *Store) TSEClosingTxIDs(ctx context.Context, closingID string) ([]string
 		return id, sc.Scan(&id)
 	}, `SELECT c.tx_id FROM tse_closing_transactions c JOIN tse_transactions t ON t.tx_id = c.tx_id
 		WHERE c.closing_id = ? ORDER BY t.business_time, t.rowid`, closingID)
-}
-
-// UnclosedRegisters lists the registers (client serials) of a restaurant
-// with a sale recorded before until that no closing covers.
-func (s *Store) UnclosedRegisters(ctx context.Context, restaurantID string, until time.Time) ([]string, error) {
-	return queryAll(ctx, s.rdb, func(sc scanner) (string, error) {
-		var id string
-		return id, sc.Scan(&id)
-	}, `SELECT DISTINCT t.client_serial FROM tse_transactions t
-		WHERE t.restaurant_id = ? AND t.source = 'posbox' AND t.business_time < ?
-		  AND NOT EXISTS (SELECT 1 FROM tse_closing_transactions c WHERE c.tx_id = t.tx_id)
-		ORDER BY t.client_serial`, restaurantID, FormatTime(until))
 }

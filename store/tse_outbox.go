@@ -329,14 +329,19 @@ type TSEQueue struct {
 	Items          []*TSEJob // unfinished and parked items, FIFO
 }
 
+// tseQueueCountSQL counts the unfinished jobs. Its status IN (...) is
+// tse_jobs_unfinished's WHERE (migration 00019), so it reads only them,
+// not the two jobs of every sale ever signed; TSEQueueState's list too.
+const tseQueueCountSQL = `SELECT
+	COALESCE(SUM(status IN ('pending', 'in_flight')), 0), COALESCE(SUM(status = 'attention'), 0),
+	MIN(CASE WHEN status IN ('pending', 'in_flight') THEN created_at END)
+	FROM tse_jobs WHERE restaurant_id = ? AND status IN ('pending', 'in_flight', 'attention')`
+
 // TSEQueueState summarises and lists a restaurant's unfinished jobs.
 func (s *Store) TSEQueueState(ctx context.Context, restaurantID string) (*TSEQueue, error) {
 	q := &TSEQueue{Items: []*TSEJob{}}
 	var oldest sql.NullString
-	if err := s.rs.QueryRowContext(ctx, `SELECT
-		COALESCE(SUM(status IN ('pending', 'in_flight')), 0), COALESCE(SUM(status = 'attention'), 0),
-		MIN(CASE WHEN status IN ('pending', 'in_flight') THEN created_at END)
-		FROM tse_jobs WHERE restaurant_id = ? AND status IN ('pending', 'in_flight', 'attention')`, restaurantID).
+	if err := s.rs.QueryRowContext(ctx, tseQueueCountSQL, restaurantID).
 		Scan(&q.Pending, &q.Attention, &oldest); err != nil {
 		return nil, err
 	}
@@ -381,15 +386,18 @@ type StaleTSETx struct {
 	NextRevision int
 }
 
+// staleActiveSQL finds the ACTIVE transactions in tse_transactions_active
+// (migration 00019), not among every one signed; status != 'superseded'
+// (implied by the IN) lets the check of their jobs use tse_jobs_revision.
+const staleActiveSQL = `SELECT t.restaurant_id, t.tx_id, t.client_id, t.latest_revision + 1
+	FROM tse_transactions t
+	WHERE t.tss_id = ? AND t.state = 'ACTIVE' AND t.latest_revision >= 1 AND t.source = 'posbox' AND t.created_at < ?
+	AND NOT EXISTS (SELECT 1 FROM tse_jobs j WHERE j.tx_id = t.tx_id AND j.status IN ('pending', 'in_flight') AND j.status != 'superseded')`
+
 // StaleActiveTSETx lists transactions started at the provider (revision 1
 // done) with no unfinished job left, created before the cut-off.
 func (s *Store) StaleActiveTSETx(ctx context.Context, tssID string, before time.Time) ([]StaleTSETx, error) {
-	rows, err := s.rs.QueryContext(ctx, `SELECT t.restaurant_id, t.tx_id, t.client_id,
-		t.latest_revision + 1
-		FROM tse_transactions t
-		WHERE t.tss_id = ? AND t.state = 'ACTIVE' AND t.latest_revision >= 1 AND t.source = 'posbox' AND t.created_at < ?
-		AND NOT EXISTS (SELECT 1 FROM tse_jobs j WHERE j.tx_id = t.tx_id AND j.status IN ('pending', 'in_flight'))`,
-		tssID, FormatTime(before))
+	rows, err := s.rs.QueryContext(ctx, staleActiveSQL, tssID, FormatTime(before))
 	if err != nil {
 		return nil, err
 	}

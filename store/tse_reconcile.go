@@ -51,11 +51,17 @@ func (s *Store) ReconcileTSETx(ctx context.Context, restaurantID, tssID string, 
 	return added, err
 }
 
+// maxTSENumberSQL walks tse_transactions_number back from the highest
+// number to the first one not ACTIVE: MAX(number) with the state filter
+// read every transaction of the TSS, at every start and reconcile.
+const maxTSENumberSQL = `SELECT (SELECT number FROM tse_transactions
+	WHERE tss_id = ? AND number IS NOT NULL AND state != 'ACTIVE' ORDER BY number DESC LIMIT 1)`
+
 // MaxTSENumber is the highest transaction number mirrored for a TSS
 // whose latest state is final (0 when none): the reconciler pages down to it.
 func (s *Store) MaxTSENumber(ctx context.Context, tssID string) (int64, error) {
 	var n sql.NullInt64
-	err := s.rs.QueryRowContext(ctx, `SELECT MAX(number) FROM tse_transactions WHERE tss_id = ? AND state != 'ACTIVE'`, tssID).Scan(&n)
+	err := s.rs.QueryRowContext(ctx, maxTSENumberSQL, tssID).Scan(&n)
 	return n.Int64, err
 }
 

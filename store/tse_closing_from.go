@@ -1,0 +1,83 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+)
+
+// closingSlack is how far before the register's last closing a new one
+// looks for sales it does not cover: a day, for a wall clock stepped back
+// between a closing and a sale. Sales and closings are written by the one
+// writer and a sale's business_time is its transaction's now, so a sale
+// left out of a closing was recorded at or after that closing's
+// covered_until; the slack only guards the clock.
+const closingSlack = 24 * time.Hour
+
+// closingFrom is the business_time a closing of a register reads sales
+// from: its last closing's covered_until less closingSlack, or the start
+// of time for its first. With tse_transactions_register_time (migration
+// 00019) a closing reads the sales since the last one, not every sale the
+// register ever made.
+func closingFrom(ctx context.Context, q queryer, restaurantID, serial string) (string, error) {
+	var until string
+	err := q.QueryRowContext(ctx, `SELECT covered_until FROM tse_closings WHERE restaurant_id = ? AND client_serial = ?
+		ORDER BY z_nr DESC LIMIT 1`, restaurantID, serial).Scan(&until)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return FormatTime(ParseTime(until).Add(-closingSlack)), nil
+}
+
+// closingSalesSQL selects a register's sales from a business_time up to
+// one (before is "<" or "<=") that no closing covers, in recorded order.
+func closingSalesSQL(before string) string {
+	return `SELECT t.tx_id FROM tse_transactions t
+		WHERE t.restaurant_id = ? AND t.client_serial = ? AND t.source = 'posbox'
+		  AND t.business_time >= ? AND t.business_time ` + before + ` ?
+		  AND NOT EXISTS (SELECT 1 FROM tse_closing_transactions c WHERE c.tx_id = t.tx_id)
+		ORDER BY t.business_time, t.rowid`
+}
+
+// registerSerialsSQL lists a restaurant's registers with a sale, one seek
+// on tse_transactions_register_time per register (a skip scan), where
+// DISTINCT read every sale.
+const registerSerialsSQL = `WITH RECURSIVE serials(s) AS (
+	SELECT (SELECT min(client_serial) FROM tse_transactions WHERE restaurant_id = ?1 AND source = 'posbox')
+	UNION ALL
+	SELECT (SELECT min(client_serial) FROM tse_transactions WHERE restaurant_id = ?1 AND source = 'posbox' AND client_serial > s)
+	FROM serials WHERE s IS NOT NULL)
+	SELECT s FROM serials WHERE s IS NOT NULL`
+
+// UnclosedRegisters lists the registers (client serials) of a restaurant
+// with a sale recorded before until that no closing covers: per register,
+// its sales since its last closing (closingFrom), as a closing reads them.
+func (s *Store) UnclosedRegisters(ctx context.Context, restaurantID string, until time.Time) ([]string, error) {
+	serials, err := queryAll(ctx, s.rdb, func(sc scanner) (string, error) {
+		var id string
+		return id, sc.Scan(&id)
+	}, registerSerialsSQL, restaurantID)
+	if err != nil {
+		return nil, err
+	}
+	out := []string{}
+	for _, serial := range serials {
+		from, err := closingFrom(ctx, s.rdb, restaurantID, serial)
+		if err != nil {
+			return nil, err
+		}
+		var open bool
+		if err := s.rdb.QueryRowContext(ctx, `SELECT EXISTS (`+closingSalesSQL("<")+`)`,
+			restaurantID, serial, from, FormatTime(until)).Scan(&open); err != nil {
+			return nil, err
+		}
+		if open {
+			out = append(out, serial)
+		}
+	}
+	return out, nil
+}
