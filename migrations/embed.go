@@ -18,7 +18,9 @@
 // foreign keys off on its connection, keeping every id); 00014 the email
 // and SMS settings saved from the console; 00015 drafts and publishing of
 // the shift plan; 00016 the comparison with the TSE after a restore from
-// the replica; 00017 who confirmed the recovery sheet of which key.
+// the replica; 00017 who confirmed the recovery sheet of which key;
+// 00018 retention and the erasure of staff who left (docs/RETENTION.md);
+// 00019 indexes that keep reads bounded as the history grows.
 package migrations
 
 import "embed"
