@@ -20,7 +20,8 @@
 // the shift plan; 00016 the comparison with the TSE after a restore from
 // the replica; 00017 who confirmed the recovery sheet of which key;
 // 00018 retention and the erasure of staff who left (docs/RETENTION.md);
-// 00019 indexes that keep reads bounded as the history grows.
+// 00019 indexes that keep reads bounded as the history grows; 00020 a
+// day's sales by business_time (the daily report, HQ).
 package migrations
 
 import "embed"

@@ -91,3 +91,17 @@ func TestUnclosedRegistersSkipsFromRegisterToRegister(t *testing.T) {
 		t.Errorf("registers are not found register by register:\n%s", plan)
 	}
 }
+
+// A day's sales by when they happened at the till: the nightly report and
+// HQ's today read one day's range of business_time, not every sale.
+func TestDaysSalesSearchByBusinessTime(t *testing.T) {
+	st, _ := newTestStore(t)
+	assertSearches(t, st, "tse_transactions", "tse_transactions_business_time",
+		reportTSESQL, "r", "2026-01-01", "2026-01-02")
+	for _, q := range []string{hqSalesCountSQL, hqSalesVATSQL} {
+		plan := queryPlan(t, st, q, "r", "2026-01-01", "2026-01-02")
+		if !strings.Contains(plan, "INDEX tse_transactions_business_time (restaurant_id=? AND business_time>? AND business_time<?)") {
+			t.Errorf("HQ's day of sales is not a range on business_time:\n%s", plan)
+		}
+	}
+}

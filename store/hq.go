@@ -86,24 +86,30 @@ func (r *ReadOnly) HQSummaries(ctx context.Context) ([]HQSummary, error) {
 	return out, nil
 }
 
+// hqSalesCountSQL and hqSalesVATSQL read a day's counted sales of a
+// restaurant (migration 00020 indexes them by business_time).
+var (
+	hqSalesCountSQL = `SELECT count(*) FROM tse_transactions t JOIN tse_sale_details d ON d.tx_id = t.tx_id
+		WHERE t.restaurant_id = ? AND t.source = 'posbox' AND t.business_time >= ? AND t.business_time < ? AND ` + countedSQL
+	hqSalesVATSQL = `SELECT v.vat_rate, sum(v.cents) FROM tse_sale_vat v
+		JOIN tse_transactions t ON t.tx_id = v.tx_id JOIN tse_sale_details d ON d.tx_id = v.tx_id
+		WHERE t.restaurant_id = ? AND t.source = 'posbox' AND t.business_time >= ? AND t.business_time < ? AND ` + countedSQL + `
+		GROUP BY v.vat_rate ORDER BY ` + vatOrderSQL("v.vat_rate")
+)
+
 // hqSales sums today's counted sales per VAT rate.
 func hqSales(ctx context.Context, tx *sql.Tx, rest *Restaurant, now time.Time, s *HQSummary) error {
 	local := now.In(rest.Location())
 	day := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, local.Location())
 	from, to := FormatTime(day.UTC()), FormatTime(day.AddDate(0, 0, 1).UTC())
 	s.Date = day.Format(DateFormat)
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM tse_transactions t JOIN tse_sale_details d ON d.tx_id = t.tx_id
-		WHERE t.restaurant_id = ? AND t.source = 'posbox' AND t.business_time >= ? AND t.business_time < ? AND `+countedSQL,
-		rest.ID, from, to).Scan(&s.Sales.Count); err != nil {
+	if err := tx.QueryRowContext(ctx, hqSalesCountSQL, rest.ID, from, to).Scan(&s.Sales.Count); err != nil {
 		return err
 	}
 	vat, err := queryAll(ctx, tx, func(sc scanner) (TSESaleVAT, error) {
 		var v TSESaleVAT
 		return v, sc.Scan(&v.VATRate, &v.Cents)
-	}, `SELECT v.vat_rate, sum(v.cents) FROM tse_sale_vat v
-		JOIN tse_transactions t ON t.tx_id = v.tx_id JOIN tse_sale_details d ON d.tx_id = v.tx_id
-		WHERE t.restaurant_id = ? AND t.source = 'posbox' AND t.business_time >= ? AND t.business_time < ? AND `+countedSQL+`
-		GROUP BY v.vat_rate ORDER BY `+vatOrderSQL("v.vat_rate"), rest.ID, from, to)
+	}, hqSalesVATSQL, rest.ID, from, to)
 	if err != nil {
 		return err
 	}

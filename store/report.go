@@ -132,18 +132,21 @@ func reportDiscounts(ctx context.Context, db *sql.DB, rep *DailyReport, restaura
 		restaurantID, rep.From, rep.To).Scan(&rep.Discounts.Count, &rep.Discounts.AmountCents)
 }
 
+// reportTSESQL counts a day's sales of a restaurant (migration 00020
+// indexes them by business_time).
+const reportTSESQL = `SELECT
+		COALESCE(SUM(state = 'FINISHED'), 0),
+		COALESCE(SUM(receipt_without_tse), 0),
+		COALESCE(SUM(number IS NULL OR state = 'ACTIVE'), 0)
+	FROM tse_transactions WHERE restaurant_id = ? AND source = 'posbox' AND business_time >= ? AND business_time < ?`
+
 // reportTSETransactions counts the day's sales by when they happened at
 // the till (business_time), not by when the TSE signed them: a sale queued
 // through an outage that ends after midnight still belongs to its day.
 // Transactions are the finished ones; ReceiptsWithoutTSE those whose
 // receipt was printed "TSE ausgefallen"; Unsigned those still queued.
 func reportTSETransactions(ctx context.Context, db *sql.DB, rep *DailyReport, restaurantID string) error {
-	return db.QueryRowContext(ctx, `SELECT
-			COALESCE(SUM(state = 'FINISHED'), 0),
-			COALESCE(SUM(receipt_without_tse), 0),
-			COALESCE(SUM(number IS NULL OR state = 'ACTIVE'), 0)
-		FROM tse_transactions WHERE restaurant_id = ? AND source = 'posbox' AND business_time >= ? AND business_time < ?`,
-		restaurantID, rep.From, rep.To).Scan(&rep.TSE.Transactions, &rep.TSE.ReceiptsWithoutTSE, &rep.TSE.Unsigned)
+	return db.QueryRowContext(ctx, reportTSESQL, restaurantID, rep.From, rep.To).Scan(&rep.TSE.Transactions, &rep.TSE.ReceiptsWithoutTSE, &rep.TSE.Unsigned)
 }
 
 // reportTSEOutages lists the outages that overlapped the day, open ones
