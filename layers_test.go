@@ -38,7 +38,7 @@ var layerRules = map[string][]string{
 	// The seeder (only main built with -tags seed imports it) writes
 	// through the store, signs with the simulator's TSS and archives
 	// with the archive's job.
-	"posbox/internal/seed": {"posbox/fiscal", "posbox/fiscal/archive", "posbox/store", "posbox/tse", "posbox/tse/tsesim", "posbox/tse/tsetar"},
+	"posbox/internal/seed": {"posbox/fiscal", "posbox/fiscal/archive", "posbox/fiscal/queue", "posbox/store", "posbox/tse", "posbox/tse/tsesim", "posbox/tse/tsetar"},
 }
 
 // onlyImporter names, for a library whose API may change under posbox,

@@ -102,7 +102,7 @@ func TestStaleActiveCancelledAndReconciled(t *testing.T) {
 	}
 	txID := tse.NewUUID4()
 	s := sale("", 100)
-	amounts := wireSale(&s).Receipt
+	amounts := WireSale(&s).Receipt
 	start, _ := tse.UpsertBody(tse.TxActive, client, nil, nil)
 	finish, _ := tse.UpsertBody(tse.TxFinished, client, &amounts, nil)
 	for i, b := range [][]byte{start, finish} {

@@ -34,7 +34,7 @@ func (q *Queue) Sell(ctx context.Context, restaurantID string, s fiscal.Sale, id
 	if err := q.serves(restaurantID); err != nil {
 		return nil, err
 	}
-	w := wireSale(&s)
+	w := WireSale(&s)
 	var key *store.IdempotencyKey
 	if idemKey != "" {
 		key = &store.IdempotencyKey{RestaurantID: restaurantID, Scope: store.IdemTSESale, Key: idemKey, RequestHash: requestHash(&s, w)}
@@ -107,7 +107,7 @@ func (q *Queue) record(ctx context.Context, restaurantID string, s *fiscal.Sale,
 		t, replay, err := q.st.CreateTSESale(ctx, store.NewTSESale{
 			RestaurantID: restaurantID, TSSID: q.tssID, TxID: tse.NewUUID4(), ClientSerial: s.ClientSerial, ClientID: clientID,
 			ReceiptType: s.ReceiptType, TotalCents: s.TotalCents, StartBody: start, FinishBody: finish, Idempotency: key,
-			Detail: saleDetail(s),
+			Detail: SaleDetail(s),
 		})
 		var changed *store.ErrTSEClientChanged
 		if !errors.As(err, &changed) {

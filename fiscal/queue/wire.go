@@ -12,13 +12,13 @@ import (
 )
 
 // A sale arrives as a fiscal.Sale in cents. Two things are made from it
-// here: what the store keeps of it (saleDetail, straight from the cents)
-// and fiskaly's wire form (wireSale), the only place amounts become
+// here: what the store keeps of it (SaleDetail, straight from the cents)
+// and fiskaly's wire form (WireSale; the seeder signs its history with both), the only place amounts become
 // decimal strings: the finishing revision the provider signs, and the
 // idempotency hash, which earlier releases computed over that form.
 
-// saleDetail is what the store keeps of a sale for the DSFinV-K export.
-func saleDetail(s *fiscal.Sale) *store.TSESaleDetail {
+// SaleDetail is what the store keeps of a sale for the DSFinV-K export.
+func SaleDetail(s *fiscal.Sale) *store.TSESaleDetail {
 	out := &store.TSESaleDetail{Kind: store.SaleKindReceipt, BusinessCase: s.BusinessCase,
 		AllocationGroup: s.AllocationGroup, CancelsTxID: s.Cancels, OperatorID: s.OperatorID, OperatorName: s.OperatorName}
 	if s.Kind == fiscal.KindOrder {
@@ -45,10 +45,10 @@ func saleDetail(s *fiscal.Sale) *store.TSESaleDetail {
 	return out
 }
 
-// wireSale is the sale in fiskaly's standard_v1 terms: the receipt's
+// WireSale is the sale in fiskaly's standard_v1 terms: the receipt's
 // amounts as decimal strings, and an order's lines when it is one (then
 // signed as Bestellung-V1 instead of the receipt).
-func wireSale(s *fiscal.Sale) tse.Sale {
+func WireSale(s *fiscal.Sale) tse.Sale {
 	w := tse.Sale{Receipt: tse.Receipt{ReceiptType: s.ReceiptType}}
 	for _, v := range s.VAT {
 		w.Receipt.AmountsPerVATRate = append(w.Receipt.AmountsPerVATRate, tse.AmountPerVATRate{VATRate: v.VATRate, Amount: fiscal.Amount(v.Cents)})

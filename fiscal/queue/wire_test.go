@@ -50,7 +50,7 @@ func TestWireFormAndHashUnchanged(t *testing.T) {
 				t.Fatal(err)
 			}
 			s.OperatorID, s.OperatorName = "someone", "Some One" // not part of the hash
-			w := wireSale(&s)
+			w := WireSale(&s)
 			finish, err := tse.FinishBody("client-1", &w)
 			if err != nil || string(finish) != c.finish {
 				t.Errorf("finish body\n%s\nwant\n%s (%v)", finish, c.finish, err)
@@ -72,7 +72,7 @@ func TestSaleDetailFromCents(t *testing.T) {
 		Lines: []fiscal.Line{{Text: "Bier", QuantityMilli: 2000, UnitPriceCents: 390, TotalCents: 780, VATRate: "NORMAL", BusinessCase: "Umsatz"},
 			{Text: "Käse", QuantityMilli: 333, UnitPriceCents: 2800, TotalCents: 933, VATRate: "REDUCED_1", ItemNumber: "K-1", BusinessCase: "Umsatz"}},
 		AllocationGroup: "Tisch 4", OperatorID: "u-1", OperatorName: "Sam"}
-	d := saleDetail(&s)
+	d := SaleDetail(&s)
 	if d.Kind != "receipt" || d.BusinessCase != "Umsatz" || d.AllocationGroup != "Tisch 4" || d.OperatorID != "u-1" || d.OperatorName != "Sam" ||
 		len(d.VAT) != 2 || d.VAT[1].VATRate != "REDUCED_1" || d.VAT[1].Cents != 933 ||
 		len(d.Payments) != 2 || d.Payments[0].CurrencyCode != "EUR" || d.Payments[1].CurrencyCode != "CHF" || d.Payments[1].Cents != 713 ||
@@ -80,7 +80,7 @@ func TestSaleDetailFromCents(t *testing.T) {
 		t.Fatalf("detail %+v", d)
 	}
 	s.Kind, s.BusinessCase = fiscal.KindOrder, "Pfand"
-	if d := saleDetail(&s); d.Kind != "order" || d.BusinessCase != "Pfand" {
+	if d := SaleDetail(&s); d.Kind != "order" || d.BusinessCase != "Pfand" {
 		t.Fatalf("order detail %+v", d)
 	}
 }

@@ -3,11 +3,10 @@ package seed
 import (
 	"context"
 	"runtime"
-	"strings"
 	"sync"
 	"time"
 
-	"posbox/fiscal"
+	"posbox/fiscal/queue"
 	"posbox/store"
 	"posbox/tse"
 	"posbox/tse/tsesim"
@@ -22,7 +21,7 @@ func (g *gen) sign(ctx context.Context, list []*sale, today bool) ([]store.SeedS
 	out := make([]store.SeedSale, len(list))
 	hist := make([]tsesim.HistorySale, len(list))
 	for i, s := range list {
-		w := wireSale(&s.s)
+		w := queue.WireSale(&s.s)
 		start, err := tse.UpsertBody(tse.TxActive, s.till.clientID, nil, nil)
 		if err != nil {
 			return nil, nil, err
@@ -33,7 +32,7 @@ func (g *gen) sign(ctx context.Context, list []*sale, today bool) ([]store.SeedS
 		}
 		out[i] = store.SeedSale{RecordedAt: s.at, NewTSESale: store.NewTSESale{RestaurantID: g.r.ID, TSSID: g.sim.TSSID(), TxID: s.txID,
 			ClientSerial: s.till.serial, ClientID: s.till.clientID, ReceiptType: s.s.ReceiptType, TotalCents: s.s.TotalCents,
-			StartBody: start, FinishBody: finish, Detail: saleDetail(&s.s)}}
+			StartBody: start, FinishBody: finish, Detail: queue.SaleDetail(&s.s)}}
 		if !today {
 			g.number++
 			hist[i] = tsesim.HistorySale{TxID: s.txID, ClientID: s.till.clientID, Number: g.number, Counter: g.counter + 1,
@@ -104,51 +103,4 @@ func signedOf(t tse.Tx) store.TSESigned {
 	return store.TSESigned{Number: int64(t.Number), State: t.State, Revision: t.Revision, TimeStart: t.TimeStart, TimeEnd: t.TimeEnd,
 		SignatureCounter: int64(t.Signature.Counter), SignatureValue: t.Signature.Value, LogTime: t.LogTime,
 		QRCodeData: t.QRCodeData, TSSSerialNumber: t.TSSSerialNumber}
-}
-
-// saleDetail and wireSale are fiscal/queue's (wire.go): what the store
-// keeps of a sale, and its standard_v1 form for the TSE.
-func saleDetail(s *fiscal.Sale) *store.TSESaleDetail {
-	out := &store.TSESaleDetail{Kind: store.SaleKindReceipt, BusinessCase: s.BusinessCase,
-		AllocationGroup: s.AllocationGroup, CancelsTxID: s.Cancels, OperatorID: s.OperatorID, OperatorName: s.OperatorName}
-	if s.Kind == fiscal.KindOrder {
-		out.Kind = store.SaleKindOrder
-	}
-	if out.BusinessCase == "" {
-		out.BusinessCase = "Umsatz"
-	}
-	for _, v := range s.VAT {
-		out.VAT = append(out.VAT, store.TSESaleVAT{VATRate: v.VATRate, Cents: v.Cents})
-	}
-	for _, p := range s.Payments {
-		cur := strings.ToUpper(p.CurrencyCode)
-		if cur == "" {
-			cur = "EUR"
-		}
-		out.Payments = append(out.Payments, store.TSESalePayment{PaymentType: p.PaymentType, CurrencyCode: cur, Cents: p.Cents})
-	}
-	for _, l := range s.Lines {
-		out.Lines = append(out.Lines, store.TSESaleLine{Text: l.Text, QuantityMilli: l.QuantityMilli, UnitPriceCents: l.UnitPriceCents,
-			TotalCents: l.TotalCents, VATRate: l.VATRate, ItemNumber: l.ItemNumber, DiscountID: l.DiscountID, BusinessCase: l.BusinessCase})
-	}
-	return out
-}
-
-func wireSale(s *fiscal.Sale) tse.Sale {
-	w := tse.Sale{Receipt: tse.Receipt{ReceiptType: s.ReceiptType}}
-	for _, v := range s.VAT {
-		w.Receipt.AmountsPerVATRate = append(w.Receipt.AmountsPerVATRate, tse.AmountPerVATRate{VATRate: v.VATRate, Amount: fiscal.Amount(v.Cents)})
-	}
-	for _, p := range s.Payments {
-		w.Receipt.AmountsPerPaymentType = append(w.Receipt.AmountsPerPaymentType,
-			tse.AmountPerPayment{PaymentType: p.PaymentType, Amount: fiscal.Amount(p.Cents), CurrencyCode: p.CurrencyCode})
-	}
-	if s.Kind == fiscal.KindOrder {
-		w.Order = &tse.Order{}
-		for _, l := range s.Lines {
-			w.Order.LineItems = append(w.Order.LineItems, tse.OrderLineItem{Quantity: fiscal.Quantity(l.QuantityMilli),
-				Text: l.Text, PricePerUnit: fiscal.Amount(l.UnitPriceCents)})
-		}
-	}
-	return w
 }
