@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"posbox/internal/diskfree"
 	"time"
 
 	"github.com/benbjohnson/litestream"
@@ -132,7 +133,7 @@ func (r *Replicator) checkBacklog(ctx context.Context) {
 		return
 	}
 	used := dirSize(db.LTXDir())
-	free, err := freeSpace(filepath.Dir(r.path))
+	free, err := diskfree.Available(filepath.Dir(r.path))
 	if err != nil {
 		free = -1
 	}
@@ -225,7 +226,7 @@ func (r *Replicator) roomForACopy() (int64, error) {
 	if fi, err := os.Stat(r.path); err == nil {
 		size = fi.Size()
 	}
-	free, err := freeSpace(filepath.Dir(r.path))
+	free, err := diskfree.Available(filepath.Dir(r.path))
 	if err == nil && free < size+diskFloor {
 		return 0, fmt.Errorf("the disk has %d bytes free, too few for a complete copy of the database (%d bytes)", free, size)
 	}

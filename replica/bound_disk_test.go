@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"posbox/internal/diskfree"
 	"posbox/internal/poll"
 )
 
@@ -73,7 +74,7 @@ func TestFullDiskNeverStopsASale(t *testing.T) {
 		}
 		sell(1)
 	}
-	free, err := freeSpace(disk)
+	free, err := diskfree.Available(disk)
 	if err != nil {
 		t.Fatal(err)
 	}

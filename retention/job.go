@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	"posbox/internal/diskfree"
 	"posbox/store"
 )
 
@@ -44,7 +45,7 @@ func New(st *store.Store, opt Options) *Job {
 	if opt.Logger == nil {
 		opt.Logger = slog.Default()
 	}
-	return &Job{st: st, opt: opt, free: freeSpace, step: st.IncrementalVacuum}
+	return &Job{st: st, opt: opt, free: diskfree.Available, step: st.IncrementalVacuum}
 }
 
 // Report is what one run did: counts only, never whose rows.

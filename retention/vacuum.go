@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"posbox/internal/diskfree"
 	"posbox/store"
 )
 
@@ -120,7 +121,7 @@ func (j *Job) convert(ctx context.Context, fs store.FileSpace, now time.Time, re
 // rewritten file, with some room to spare. posbox migrate --vacuum checks
 // it as the job does.
 func CheckConvertSpace(dataDir string, dbBytes int64) error {
-	return checkSpace(freeSpace, dataDir, dbBytes)
+	return checkSpace(diskfree.Available, dataDir, dbBytes)
 }
 
 func checkSpace(free func(string) (int64, error), dataDir string, size int64) error {

@@ -1,11 +1,11 @@
 //go:build windows
 
-package retention
+package diskfree
 
 import "golang.org/x/sys/windows"
 
-// freeSpace is what this user may still write on the volume holding dir.
-func freeSpace(dir string) (int64, error) {
+// Available is what this user may still write on the volume holding dir.
+func Available(dir string) (int64, error) {
 	p, err := windows.UTF16PtrFromString(dir)
 	if err != nil {
 		return 0, err

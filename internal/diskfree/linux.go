@@ -1,12 +1,12 @@
 //go:build linux
 
-package retention
+package diskfree
 
 import "syscall"
 
-// freeSpace is what an unprivileged writer may still write on the file
+// Available is what an unprivileged writer may still write on the file
 // system holding dir.
-func freeSpace(dir string) (int64, error) {
+func Available(dir string) (int64, error) {
 	var st syscall.Statfs_t
 	if err := syscall.Statfs(dir, &st); err != nil {
 		return 0, err
