@@ -9,11 +9,12 @@ import (
 
 // prunable are the only tables the job may change: the time records
 // (after six years), notifications and events (after days), the users
-// (an erased name pseudonymised) with their erasure records, and kv (the
-// cutoff the corrections' trigger reads). Every other table, whatever is
+// (an erased name pseudonymised) with their erasure records, kv (the
+// cutoff the corrections' trigger reads) and the hold it keeps while it
+// does not trust the clock. Every other table, whatever is
 // added later, must come through a run untouched.
 var prunable = []string{"time_entries", "time_entry_corrections", "shifts", "notification_deliveries",
-	"notification_logs", "events", "users", "user_erasures", "kv"}
+	"notification_logs", "events", "users", "user_erasures", "kv", "retention_holds"}
 
 // Fiscal records are never pruned: a box in 2038 holding receipts, TSE
 // revisions, closings, archive records and master data from January 2026
@@ -54,10 +55,12 @@ func TestFiscalRecordsAreNeverPruned(t *testing.T) {
 	}
 }
 
-// otherTables are neither fiscal nor pruned: settings and the schema's
-// version, which the job leaves alone like the fiscal tables.
+// otherTables are neither fiscal nor pruned: settings, the schema's
+// version and the admins' confirmations of the clock (kept for good: they
+// say why time records went), which the job leaves alone like the fiscal
+// tables.
 var otherTables = []string{"restaurants", "notification_settings", "email_settings", "sms_settings",
-	"idempotency_keys", "goose_db_version"}
+	"idempotency_keys", "goose_db_version", "retention_confirmations"}
 
 // Every table is classified: a table added later must be named prunable,
 // fiscal or other here (and in docs/RETENTION.md), so that nobody adds

@@ -70,7 +70,7 @@ func (j *Job) Run(ctx context.Context) (Report, error) {
 		loc = rest.Location()
 		ids = append(ids, rest.ID)
 		c := j.Cutoffs(rest.ID, now, loc)
-		ok, err := j.timeRecordsTrusted(ctx, rest.ID, now, c.TimeRecords)
+		ok, err := j.timeRecordsTrusted(ctx, rest.ID, now, c, loc)
 		if err != nil {
 			return r, err
 		}

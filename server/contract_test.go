@@ -134,6 +134,7 @@ func (e *contractEnv) path(tb testing.TB, pattern string, ids map[string]string,
 var validBody = map[string]any{
 	"POST /api/shifts/publish":                 map[string]any{"week": "2026-11-23"},
 	"POST /api/replica/recovery-sheet/confirm": map[string]any{"public_key": "age1contract"},
+	"POST /api/retention/confirm-clock":        map[string]any{"delete_before": "2019-01-01"},
 	"POST /api/shifts/copy-week":               map[string]any{"from_week": "2026-11-16", "to_week": "2026-11-23"},
 	"POST /api/auth/login":                     map[string]any{"email": "admin@test.local", "password": "password1"},
 	"POST /api/users":                          map[string]any{"email": "new@test.local", "name": "New", "role": "staff", "password": "password1"},
@@ -599,7 +600,7 @@ func TestContractWrapperKeys(t *testing.T) {
 	want := map[string]string{
 		"GET /api/shifts": "shifts", "GET /api/time-entries": "time_entries", "GET /api/discounts": "discounts",
 		"GET /api/tse/status": "status", "GET /api/tse/info": "info", "GET /api/notifications/settings": "settings",
-		"GET /api/notifications/logs": "logs", "GET /api/users": "users", "GET /api/users/former": "former_users", "GET /api/users/erasures": "erasures", "GET /api/auth/me": "user",
+		"GET /api/notifications/logs": "logs", "GET /api/users": "users", "GET /api/users/former": "former_users", "GET /api/users/erasures": "erasures", "GET /api/retention": "retention", "GET /api/auth/me": "user",
 		"GET /api/tse/queue": "queue", "GET /api/tse/outages": "outages", "GET /api/tse/transactions/:id": "transaction",
 		"GET /api/tse/closings": "closings", "GET /api/tse/closings/:id": "closing",
 		"GET /api/fiscal/master-data": "master_data", "GET /api/fiscal/registration": "registration",

@@ -25,6 +25,8 @@ func (s *Server) routes(r *httprouter.Router) {
 	s.route(r, "PUT", "/api/users/:id", adminOnly, s.updateUser)
 	s.route(r, "DELETE", "/api/users/:id", adminOnly, s.deleteUser)
 	s.route(r, "POST", "/api/users/:id/erase", adminOnly, s.eraseUser)
+	s.route(r, "GET", "/api/retention", adminOnly, s.retention)
+	s.route(r, "POST", "/api/retention/confirm-clock", adminOnly, s.confirmRetentionClock)
 
 	// HQ mode (posbox hq, docs/HQ.md): only the routes above from health to
 	// users, and this; a box answers 404 here.

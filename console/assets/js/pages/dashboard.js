@@ -1,6 +1,8 @@
 // The dashboard: who is clocked in, today's hours, the TSE's health, the
-// copy off the box (dashboard_replica.js) and failed notifications; it
-// refreshes itself every 30 seconds.
+// copy off the box (dashboard_replica.js), failed notifications, and
+// whatever waits for the owner (a restore's missing sales, old working
+// times held back, dashboard_retention.js); it refreshes itself every 30
+// seconds.
 import { t, addStrings } from '../i18n.js';
 import * as api from '../api.js';
 import { h, clear, append, badge, errorText } from '../ui.js';
@@ -8,6 +10,7 @@ import { fmtTime, fmtDateTime, fmtNumber, fmtDuration, fmtDay } from '../format.
 import { problems } from '../tse_words.js';
 import { replicaCard } from './dashboard_replica.js';
 import { afterRestoreCard } from './tse_after_restore.js';
+import { retentionCard } from './dashboard_retention.js';
 import { recoverySheetPrompt } from './recovery_sheet.js';
 
 addStrings({
@@ -46,14 +49,14 @@ export default {
       h('p', { class: 'muted' }, t('dash.auto')), recoverySheetPrompt(navigate), body);
 
     async function load() {
-      const [dash, tse, rep, ar] = await Promise.allSettled([api.get('/api/dashboard'), api.get('/api/tse/status'), api.get('/api/replica'),
-        api.get('/api/tse/after-restore')]);
+      const [dash, tse, rep, ar, ret] = await Promise.allSettled([api.get('/api/dashboard'), api.get('/api/tse/status'), api.get('/api/replica'),
+        api.get('/api/tse/after-restore'), api.get('/api/retention')]);
       if (dash.status === 'rejected') {
         clear(body, h('p', { role: 'alert', class: 'form-error' }, errorText(dash.reason)));
         return;
       }
       const d = dash.value.dashboard;
-      clear(body, afterRestoreCard(ar, navigate), clockedIn(d), today(d), tseCard(tse, navigate), replicaCard(rep), notifications(d, navigate));
+      clear(body, afterRestoreCard(ar, navigate), retentionCard(ret, load), clockedIn(d), today(d), tseCard(tse, navigate), replicaCard(rep), notifications(d, navigate));
       stamp.textContent = t('common.updated_at', { time: fmtTime(new Date().toISOString()) });
       stamp.dataset.generatedAt = d.generated_at;
     }

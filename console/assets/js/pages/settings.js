@@ -1,11 +1,13 @@
 // Settings: the restaurant (name, federal state, open-entry limit, rest
-// hours), email (SMTP) and SMS, each with a test send. API: docs/API.md
+// hours), email (SMTP) and SMS, each with a test send, and what the
+// retention job deleted (dashboard_retention.js). API: docs/API.md
 // sections 2 (PATCH /api/restaurant) and 6 (/api/settings/*). A saved
 // password or token is never shown again: its field stays empty, and an
 // empty field keeps it.
 import { t, addStrings } from '../i18n.js';
 import * as api from '../api.js';
-import { h, clear, field, values, showError, clearErrors, withBusy, toast, badge, errorText } from '../ui.js';
+import { h, clear, field, values, showError, clearErrors, withBusy, toast, badge, errorText, errorLine } from '../ui.js';
+import { retentionFacts } from './dashboard_retention.js';
 
 addStrings({
   de: {
@@ -121,12 +123,15 @@ export default {
     const restBox = h('div', { id: 'restaurant-settings' });
     const emailBox = h('div', { id: 'email-settings' });
     const smsBox = h('div', { id: 'sms-settings' });
+    const retentionBox = h('div', { id: 'retention-settings' });
     const loadError = h('p', { class: 'form-error', role: 'alert' });
     main.append(
       h('div', { class: 'page-head' }, h('h1', {}, t('set.title'))), loadError,
       h('section', { class: 'card', id: 'restaurant' }, h('h2', {}, t('set.restaurant')), h('p', { class: 'muted' }, t('set.restaurant_intro')), restBox),
       h('section', { class: 'card', id: 'email' }, h('h2', {}, t('set.email')), h('p', { class: 'muted' }, t('set.email_intro')), emailBox),
-      h('section', { class: 'card', id: 'sms' }, h('h2', {}, t('set.sms')), h('p', { class: 'muted' }, t('set.sms_intro')), smsBox));
+      h('section', { class: 'card', id: 'sms' }, h('h2', {}, t('set.sms')), h('p', { class: 'muted' }, t('set.sms_intro')), smsBox),
+      h('section', { class: 'card', id: 'retention-card' }, h('h2', {}, t('ret.section')), retentionBox));
+    api.get('/api/retention').then((r) => clear(retentionBox, ...retentionFacts(r.retention)), (err) => clear(retentionBox, errorLine(err)));
 
     let rest, email, sms;
     try {
