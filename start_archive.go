@@ -39,7 +39,8 @@ func openArchive(st *store.Store, p tse.Provider, restaurantID string, cfg Confi
 		Dir: filepath.Join(cfg.DataDir, archiveTSEDir), Logger: log})
 }
 
-// startArchive resumes, on workCtx, the exports a stop interrupted (under
+// startArchive makes restored TARs read-only again and resumes, on
+// workCtx, the exports a stop interrupted (under
 // their export ids), and checks every minute whether the nightly export
 // is due (tse_archive_time, restaurant-local). The archive closes when
 // workCtx ends, with the other workers.
@@ -50,6 +51,9 @@ func startArchive(workCtx context.Context, workers *sync.WaitGroup, sched *cron.
 	workers.Add(2)
 	go func() {
 		defer workers.Done()
+		if err := a.ProtectFiles(); err != nil {
+			log.Error("tse archive: make the archived files read-only", "err", err)
+		}
 		if err := a.Resume(workCtx); err != nil && workCtx.Err() == nil {
 			log.Warn("tse archive: resume at start", "err", err)
 		}

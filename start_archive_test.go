@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -119,6 +120,14 @@ func TestCompleteBackupKeepsTheTSEArchive(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ra.Close()
+	// serve's start makes the restored files read-only in the background.
+	workCtx, stopWork := context.WithCancel(ctx)
+	var workers sync.WaitGroup
+	if err := startArchive(workCtx, &workers, newScheduler(log), ra, rcfg, log); err != nil {
+		t.Fatal(err)
+	}
+	stopWork()
+	workers.Wait()
 	f, err := ra.Open(ras[0])
 	if err != nil {
 		t.Fatal(err)

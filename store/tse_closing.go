@@ -69,11 +69,18 @@ func (s *Store) CreateTSEClosing(ctx context.Context, n NewTSEClosing) (*TSEClos
 		if err != nil {
 			return err
 		}
-		ids, err := queryAll(ctx, tx, func(sc scanner) (string, error) {
+		var ids, counted []string
+		if err := eachRow(ctx, tx, func(sc scanner) error {
 			var id string
-			return id, sc.Scan(&id)
-		}, closingSalesSQL(before), n.RestaurantID, n.ClientSerial, from, FormatTime(until))
-		if err != nil {
+			var c bool
+			if err := sc.Scan(&id, &c); err != nil {
+				return err
+			}
+			if ids = append(ids, id); c {
+				counted = append(counted, id)
+			}
+			return nil
+		}, closingSalesSQL(before), n.RestaurantID, n.ClientSerial, from, FormatTime(until)); err != nil {
 			return err
 		}
 		if len(ids) == 0 {
@@ -95,20 +102,14 @@ func (s *Store) CreateTSEClosing(ctx context.Context, n NewTSEClosing) (*TSEClos
 		vat, err := queryAll(ctx, tx, func(sc scanner) (TSESaleVAT, error) {
 			var v TSESaleVAT
 			return v, sc.Scan(&v.VATRate, &v.Cents)
-		}, `SELECT v.vat_rate, sum(v.cents) FROM tse_sale_vat v
-			JOIN tse_transactions t ON t.tx_id = v.tx_id JOIN tse_sale_details d ON d.tx_id = v.tx_id
-			WHERE v.tx_id IN (SELECT value FROM json_each(?)) AND `+countedSQL+`
-			GROUP BY v.vat_rate ORDER BY `+vatOrderSQL("v.vat_rate"), jsonList(ids))
+		}, closingVATSQL, jsonList(counted))
 		if err != nil {
 			return err
 		}
 		pay, err := queryAll(ctx, tx, func(sc scanner) (TSESalePayment, error) {
 			var p TSESalePayment
 			return p, sc.Scan(&p.PaymentType, &p.CurrencyCode, &p.Cents)
-		}, `SELECT p.payment_type, p.currency_code, sum(p.cents) FROM tse_sale_payments p
-			JOIN tse_transactions t ON t.tx_id = p.tx_id JOIN tse_sale_details d ON d.tx_id = p.tx_id
-			WHERE p.tx_id IN (SELECT value FROM json_each(?)) AND `+countedSQL+`
-			GROUP BY p.payment_type, p.currency_code ORDER BY p.payment_type, p.currency_code != 'EUR', p.currency_code`, jsonList(ids))
+		}, closingPaymentsSQL, jsonList(counted))
 		if err != nil {
 			return err
 		}
@@ -149,6 +150,15 @@ func (s *Store) CreateTSEClosing(ctx context.Context, n NewTSEClosing) (*TSEClos
 	})
 	return out, err
 }
+
+// closingVATSQL and closingPaymentsSQL total the counted sales of a
+// closing (a JSON list of tx_ids, closingSalesSQL's counted ones).
+var (
+	closingVATSQL = `SELECT vat_rate, sum(cents) FROM tse_sale_vat WHERE tx_id IN (SELECT value FROM json_each(?))
+		GROUP BY vat_rate ORDER BY ` + vatOrderSQL("vat_rate")
+	closingPaymentsSQL = `SELECT payment_type, currency_code, sum(cents) FROM tse_sale_payments WHERE tx_id IN (SELECT value FROM json_each(?))
+		GROUP BY payment_type, currency_code ORDER BY payment_type, currency_code != 'EUR', currency_code`
+)
 
 // vatOrderSQL orders VAT rates as processData does: 19, 7, 10.7, 5.5, 0 %.
 func vatOrderSQL(col string) string {

@@ -33,13 +33,24 @@ func closingFrom(ctx context.Context, q queryer, restaurantID, serial string) (s
 	return FormatTime(ParseTime(until).Add(-closingSlack)), nil
 }
 
-// closingSalesSQL selects a register's sales from a business_time up to
-// one (before is "<" or "<=") that no closing covers, in recorded order.
+// closingSalesSQL selects a register's sales from a business_time (?3) up
+// to one (?4; before is "<" or "<=") that no closing covers, in recorded
+// order, each with whether the closing counts it (countedSQL, read here
+// so that the totals need not join each sale again). tx_id is random
+// (UUIDv4), so every lookup by it lands on its own page of an index that
+// grows with the years: "no closing covers it" reads the tx_ids of the
+// register's closings that can hold a sale of the window
+// (tse_closings_covered, migration 00021) instead of a lookup per sale.
+// A closing holds only its register's sales recorded before (or at) its
+// covered_until, so one with covered_until before ?3 holds none of them.
 func closingSalesSQL(before string) string {
-	return `SELECT t.tx_id FROM tse_transactions t
-		WHERE t.restaurant_id = ? AND t.client_serial = ? AND t.source = 'posbox'
-		  AND t.business_time >= ? AND t.business_time ` + before + ` ?
-		  AND NOT EXISTS (SELECT 1 FROM tse_closing_transactions c WHERE c.tx_id = t.tx_id)
+	return `SELECT t.tx_id, t.receipt_type IN ('RECEIPT', 'INVOICE', 'BENEFIT_IN_KIND') AND t.state != 'CANCELLED'
+		  AND EXISTS (SELECT 1 FROM tse_sale_details d WHERE d.tx_id = t.tx_id AND d.kind = 'receipt')
+		FROM tse_transactions t
+		WHERE t.restaurant_id = ?1 AND t.client_serial = ?2 AND t.source = 'posbox'
+		  AND t.business_time >= ?3 AND t.business_time ` + before + ` ?4
+		  AND t.tx_id NOT IN (SELECT ct.tx_id FROM tse_closings c JOIN tse_closing_transactions ct ON ct.closing_id = c.id
+		    WHERE c.restaurant_id = ?1 AND c.client_serial = ?2 AND c.covered_until >= ?3)
 		ORDER BY t.business_time, t.rowid`
 }
 

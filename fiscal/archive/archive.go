@@ -104,9 +104,6 @@ func New(p tse.Provider, ex tse.Exporter, st *store.Store, o Options) (*Archive,
 	if err := os.MkdirAll(o.Dir, 0o700); err != nil {
 		return nil, fmt.Errorf("archive: %w", err)
 	}
-	if err := readOnly(o.Dir); err != nil {
-		return nil, fmt.Errorf("archive: %w", err)
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Archive{p: p, ex: ex, st: st, log: o.Logger.With("component", "tse-archive"), now: st.Now, o: o,
 		bgCtx: ctx, bgCancel: cancel}, nil
@@ -122,8 +119,19 @@ func (a *Archive) Close() {
 // Dir is the folder of the TARs.
 func (a *Archive) Dir() string { return a.o.Dir }
 
-// readOnly makes the archived files 0400 again: a restore writes every
-// file 0600, and a TAR that counts as archived is never written again.
+// ProtectFiles makes the archived files 0400 again: a restore writes
+// every file 0600, and a TAR that counts as archived is never written
+// again (a new one gets its mode before its name). It reads the mode of
+// every file, two a night for ten years, 40-100 ms on a box, so serve
+// runs it in the background after the start, not in New.
+func (a *Archive) ProtectFiles() error {
+	if err := readOnly(a.o.Dir); err != nil {
+		return fmt.Errorf("archive: %w", err)
+	}
+	return nil
+}
+
+// readOnly makes the TARs and their .sha256 files in dir 0400.
 func readOnly(dir string) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
