@@ -21,7 +21,8 @@
 // the replica; 00017 who confirmed the recovery sheet of which key;
 // 00018 retention and the erasure of staff who left (docs/RETENTION.md);
 // 00019 indexes that keep reads bounded as the history grows; 00020 a
-// day's sales by business_time (the daily report, HQ); 00021 the
+// day's sales by business_time (the daily report, HQ); 00021 a
+// register's closings by covered_until (a closing's sales); 00022 the
 // retention guard's hold and the admins' confirmations of the clock.
 package migrations
 
