@@ -68,6 +68,25 @@ const (
 // journal, the foreign key checks' setup) is most of a small row's.
 const seedChunk = 64
 
+// SeedMode sets the seeding store's writer connection up for years of
+// rows: a 1 GiB page cache (the indexes of random ids stay in memory;
+// past ten years' 4 GiB they would be read back from the file again and
+// again), temporary b-trees in memory (profiles showed temp files opened
+// per statement), and a checkpoint every 64 MiB of WAL instead of every
+// 4 MiB (a page changed many times is written to the file once; every
+// store on the file must ask for it, as any commit checkpoints past its
+// own threshold). The settings end with the store; the file keeps none.
+func (s *Store) SeedMode(ctx context.Context) error {
+	return s.write(ctx, func(tx *Tx) error {
+		for _, p := range []string{`PRAGMA cache_size = -1048576`, `PRAGMA temp_store = MEMORY`, `PRAGMA wal_autocheckpoint = 16384`} {
+			if _, err := tx.ExecContext(ctx, p); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
 // SeedFiscalDay writes sales (signed) and then closings in one write
 // transaction. A day of 300 sales is about 4,000 rows.
 func (s *Store) SeedFiscalDay(ctx context.Context, sales []SeedSale, closings []SeedClosing) error {
@@ -77,16 +96,6 @@ func (s *Store) SeedFiscalDay(ctx context.Context, sales []SeedSale, closings []
 		seedSaleRows(rows, clients, &sales[i])
 	}
 	return s.write(ctx, func(tx *Tx) error {
-		// Years of random ids: the indexes' pages stay in memory, and
-		// so do the temporary files SQLite may open for a statement
-		// (profiles of the seeding showed temp b-trees opened per
-		// statement). The settings end with the store; the file keeps
-		// none.
-		for _, p := range []string{`PRAGMA cache_size = -262144`, `PRAGMA temp_store = MEMORY`} {
-			if _, err := tx.ExecContext(ctx, p); err != nil {
-				return err
-			}
-		}
 		for t, rs := range rows {
 			if err := seedInsert(ctx, tx, t, rs); err != nil {
 				return err

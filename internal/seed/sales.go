@@ -145,23 +145,28 @@ type fiscalDay struct {
 	today     bool
 	list      []*sale
 	signed    []store.SeedSale
-	revisions []tse.Tx  // a history day's, for its night's archive
 	archiveAt time.Time // when its night's archive runs
+	tar       *nightTAR // a history day's export for its night; nil: the night is still to come
 	closings  []store.SeedClosing
 }
 
 // prepareDay makes and signs the day's sales and, for a day that is
-// over, the automatic closing of each till at midnight.
+// over, the automatic closing of each till at midnight and its night's
+// export.
 func (g *gen) prepareDay(ctx context.Context, day time.Time, today bool) (*fiscalDay, error) {
-	fd := &fiscalDay{day: day, today: today, list: g.daySales(day, today)}
-	var err error
-	if fd.signed, fd.revisions, err = g.sign(ctx, fd.list, today); err != nil {
+	fd := &fiscalDay{day: day, today: today, list: g.daySales(day, today), archiveAt: g.at(day.AddDate(0, 0, 1), archiveHour, 0)}
+	signed, revs, err := g.sign(ctx, fd.list, today)
+	if err != nil {
 		return nil, err
 	}
+	fd.signed = signed
 	if !today {
 		fd.closings = g.closings(day, fd.list)
 	}
-	return fd, nil
+	if !today && fd.archiveAt.Before(g.o.Now) {
+		fd.tar, err = g.archiver.makeTAR(revs)
+	}
+	return fd, err
 }
 
 // writeDay stores a prepared day's sales, each sold by someone working

@@ -70,6 +70,9 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		return res, err
 	}
 	defer st.Close()
+	if err := st.SeedMode(ctx); err != nil {
+		return res, err
+	}
 	sim, err := tsesim.Open(tsesim.Config{Dir: filepath.Join(o.DataDir, tse.SimDir), Now: clock.Now,
 		CertValidity: time.Duration(o.Days+400) * 24 * time.Hour, ExportDelay: -1})
 	if err != nil {
@@ -159,13 +162,10 @@ func (g *gen) run(ctx context.Context) error {
 		return err
 	}
 	var err error
-	if g.archiver, err = newArchiver(ctx, g.o, g.sim, g.r.ID, g.clock.Now()); err != nil {
+	if g.archiver, err = newArchiver(ctx, g.o, g.sim, g.st, g.clock, g.r.ID); err != nil {
 		return err
 	}
 	err = g.history(ctx, first)
-	if cerr := g.archiver.close(); err == nil {
-		err = cerr
-	}
 	g.res.Archives = g.archiver.runs
 	if err != nil {
 		return err
@@ -272,7 +272,11 @@ func (g *gen) day(ctx context.Context, fd *fiscalDay) error {
 		// live box's dispatcher finds nothing of the past to send).
 		return g.deliverAt(ctx, g.o.Now)
 	}
-	g.archiveNight(fd)
+	if fd.tar != nil {
+		if err := g.night(ctx, fd); err != nil {
+			return err
+		}
+	}
 	return g.dailyReport(ctx, day)
 }
 
