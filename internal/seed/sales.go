@@ -170,7 +170,9 @@ func (g *gen) prepareDay(ctx context.Context, day time.Time, today bool) (*fisca
 }
 
 // writeDay stores a prepared day's sales, each sold by someone working
-// there that day, and its closings.
+// there that day, and its closings: a week of history in one transaction
+// (flushFiscal), the last reportDays days and today each at once, as the
+// daily report reads them.
 func (g *gen) writeDay(ctx context.Context, fd *fiscalDay) error {
 	for i := range fd.signed {
 		op := g.staff[g.rnd.IntN(len(g.staff))]
@@ -185,7 +187,35 @@ func (g *gen) writeDay(ctx context.Context, fd *fiscalDay) error {
 		}
 	}
 	g.res.Closings += len(fd.closings)
-	return g.st.SeedFiscalDay(ctx, fd.signed, fd.closings)
+	g.pending.sales = append(g.pending.sales, fd.signed...)
+	g.pending.closings = append(g.pending.closings, fd.closings...)
+	if g.pending.days++; g.pending.days < fiscalBatchDays && fd.day.Before(g.today.AddDate(0, 0, -reportDays-1)) {
+		return nil
+	}
+	return g.flushFiscal(ctx)
+}
+
+// fiscalBatchDays of history go in one transaction: random transaction
+// ids touch a leaf of every index per sale, so a day's commit writes
+// thousands of pages to the WAL (and later to the file), and a week's
+// hardly more.
+const fiscalBatchDays = 7
+
+// pendingFiscal are the days written but not yet stored.
+type pendingFiscal struct {
+	sales    []store.SeedSale
+	closings []store.SeedClosing
+	days     int
+}
+
+// flushFiscal stores the pending days.
+func (g *gen) flushFiscal(ctx context.Context) error {
+	if g.pending.days == 0 {
+		return nil
+	}
+	err := g.st.SeedFiscalDay(ctx, g.pending.sales, g.pending.closings)
+	g.pending = pendingFiscal{}
+	return err
 }
 
 // closings are the automatic closings of a day, one per till that sold.

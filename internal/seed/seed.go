@@ -123,6 +123,7 @@ type gen struct {
 	counter   uint64        // the TSS's last signature counter (prepareDay's)
 	number    uint64        // its last transaction number (prepareDay's)
 	reporting bool          // the daily report's rule is made
+	pending   pendingFiscal // sales and closings not yet stored (writeDay)
 	archiver  *archiver
 	began     time.Time
 }
@@ -201,7 +202,10 @@ func (g *gen) history(ctx context.Context, first time.Time) error {
 			g.progress(fd.day)
 		}
 	}
-	return <-perr
+	if err := <-perr; err != nil {
+		return err
+	}
+	return g.flushFiscal(ctx)
 }
 
 // produce prepares the days before today in order.
