@@ -8,15 +8,19 @@ import (
 	"encoding/csv"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"posbox/fiscal/archive"
 	"posbox/fiscal/dsfinvk"
 	"posbox/internal/seed"
 	"posbox/store"
+	"posbox/tse/tsetar"
 )
 
 // TestSeededBoxWorks seeds three days (`posbox seed` is the binary built
@@ -49,7 +53,7 @@ func TestSeededBoxWorks(t *testing.T) {
 	r := rs[0]
 	lastNumber := checkYesterday(t, st, r)
 	checkStaff(t, st, r, res)
-	checkArchive(t, st, r, res)
+	checkArchive(t, st, r, res, dir)
 	st.Close()
 
 	a := startApplianceIn(t, buildPosbox(t), dir)
@@ -150,9 +154,11 @@ func exportedTotal(t *testing.T, st *store.Store, r *store.Restaurant, date stri
 	return total
 }
 
-// checkArchive: every night's range is archived (verified by the
-// archive's job), from counter 1 without a gap.
-func checkArchive(t *testing.T, st *store.Store, r *store.Restaurant, res seed.Result) {
+// checkArchive: every night's range is archived, from counter 1 without
+// a gap, and its TAR passes the archive job's verification (tsetar: every
+// signature against the TSS's key, the serial, the counters of its range;
+// the seeder files the history's TARs without verifying them).
+func checkArchive(t *testing.T, st *store.Store, r *store.Restaurant, res seed.Result, dataDir string) {
 	as, err := st.TSEArchives(context.Background(), r.ID)
 	if err != nil || len(as) < 2 || res.Archives < 1 {
 		t.Fatalf("archives: %d (%d nightly runs), %v", len(as), res.Archives, err)
@@ -164,6 +170,20 @@ func checkArchive(t *testing.T, st *store.Store, r *store.Restaurant, res seed.R
 			t.Fatalf("archive %d-%d is %s, want archived from %d", *a.FirstCounter, *a.LastCounter, a.State, next)
 		}
 		next = *a.LastCounter + 1
+		path := filepath.Join(dataDir, archiveTSEDir, a.FileName)
+		if sum, err := archive.FileSHA256(path); err != nil || sum != a.SHA256 {
+			t.Fatalf("archive %s: sha256 %s, %v; recorded %s", a.FileName, sum, err, a.SHA256)
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := tsetar.Verify(f, tsetar.Options{SerialNumber: a.TSSSerial, FirstCounter: uint64(*a.FirstCounter),
+			LastCounter: uint64(*a.LastCounter)})
+		f.Close()
+		if err != nil || rep.Count != int(*a.LogMessages) {
+			t.Fatalf("archive %s fails verification: %v (%v messages, %v recorded)", a.FileName, err, rep, a.LogMessages)
+		}
 	}
 }
 

@@ -17,6 +17,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"posbox/internal/seed"
 )
 
 type seeder struct {
@@ -81,9 +83,11 @@ func (s *seeder) dataDir(dst string, years, days int) bool {
 	if s.bin == "" {
 		return false
 	}
-	key := fmt.Sprintf("years-%d", years)
+	// The seeder's version in the key: a history of another version
+	// (histories before versions were keyed "years-N") is not used.
+	key := fmt.Sprintf("seed%d-years-%d", seed.Version, years)
 	if years == 0 {
-		key = fmt.Sprintf("days-%d", days)
+		key = fmt.Sprintf("seed%d-days-%d", seed.Version, days)
 	}
 	cached := filepath.Join(s.cache, key)
 	if !fileExists(cached) {

@@ -19,5 +19,6 @@
 // Files: seed.go (Run, the day loop), clock.go, staff.go (hiring and
 // leaving), sales.go (the day's sales), sign.go (signing them),
 // labour.go (shifts and time entries), notify.go (events and
-// deliveries).
+// deliveries), archive.go (the nightly archive), version.go (what the
+// bench's seed cache is keyed by).
 package seed

@@ -145,27 +145,34 @@ type fiscalDay struct {
 	today     bool
 	list      []*sale
 	signed    []store.SeedSale
-	revisions []tse.Tx  // a history day's, for its night's archive
 	archiveAt time.Time // when its night's archive runs
+	tar       *nightTAR // a history day's export for its night; nil: the night is still to come
 	closings  []store.SeedClosing
 }
 
 // prepareDay makes and signs the day's sales and, for a day that is
-// over, the automatic closing of each till at midnight.
+// over, the automatic closing of each till at midnight and its night's
+// export.
 func (g *gen) prepareDay(ctx context.Context, day time.Time, today bool) (*fiscalDay, error) {
-	fd := &fiscalDay{day: day, today: today, list: g.daySales(day, today)}
-	var err error
-	if fd.signed, fd.revisions, err = g.sign(ctx, fd.list, today); err != nil {
+	fd := &fiscalDay{day: day, today: today, list: g.daySales(day, today), archiveAt: g.at(day.AddDate(0, 0, 1), archiveHour, 0)}
+	signed, revs, err := g.sign(ctx, fd.list, today)
+	if err != nil {
 		return nil, err
 	}
+	fd.signed = signed
 	if !today {
 		fd.closings = g.closings(day, fd.list)
 	}
-	return fd, nil
+	if !today && fd.archiveAt.Before(g.o.Now) {
+		fd.tar, err = g.archiver.makeTAR(revs)
+	}
+	return fd, err
 }
 
 // writeDay stores a prepared day's sales, each sold by someone working
-// there that day, and its closings.
+// there that day, and its closings: a week of history in one transaction
+// (flushFiscal), the last reportDays days and today each at once, as the
+// daily report reads them.
 func (g *gen) writeDay(ctx context.Context, fd *fiscalDay) error {
 	for i := range fd.signed {
 		op := g.staff[g.rnd.IntN(len(g.staff))]
@@ -180,7 +187,35 @@ func (g *gen) writeDay(ctx context.Context, fd *fiscalDay) error {
 		}
 	}
 	g.res.Closings += len(fd.closings)
-	return g.st.SeedFiscalDay(ctx, fd.signed, fd.closings)
+	g.pending.sales = append(g.pending.sales, fd.signed...)
+	g.pending.closings = append(g.pending.closings, fd.closings...)
+	if g.pending.days++; g.pending.days < fiscalBatchDays && fd.day.Before(g.today.AddDate(0, 0, -reportDays-1)) {
+		return nil
+	}
+	return g.flushFiscal(ctx)
+}
+
+// fiscalBatchDays of history go in one transaction: random transaction
+// ids touch a leaf of every index per sale, so a day's commit writes
+// thousands of pages to the WAL (and later to the file), and a week's
+// hardly more.
+const fiscalBatchDays = 7
+
+// pendingFiscal are the days written but not yet stored.
+type pendingFiscal struct {
+	sales    []store.SeedSale
+	closings []store.SeedClosing
+	days     int
+}
+
+// flushFiscal stores the pending days.
+func (g *gen) flushFiscal(ctx context.Context) error {
+	if g.pending.days == 0 {
+		return nil
+	}
+	err := g.st.SeedFiscalDay(ctx, g.pending.sales, g.pending.closings)
+	g.pending = pendingFiscal{}
+	return err
 }
 
 // closings are the automatic closings of a day, one per till that sold.

@@ -70,6 +70,9 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		return res, err
 	}
 	defer st.Close()
+	if err := st.SeedMode(ctx); err != nil {
+		return res, err
+	}
 	sim, err := tsesim.Open(tsesim.Config{Dir: filepath.Join(o.DataDir, tse.SimDir), Now: clock.Now,
 		CertValidity: time.Duration(o.Days+400) * 24 * time.Hour, ExportDelay: -1})
 	if err != nil {
@@ -120,6 +123,7 @@ type gen struct {
 	counter   uint64        // the TSS's last signature counter (prepareDay's)
 	number    uint64        // its last transaction number (prepareDay's)
 	reporting bool          // the daily report's rule is made
+	pending   pendingFiscal // sales and closings not yet stored (writeDay)
 	archiver  *archiver
 	began     time.Time
 }
@@ -159,13 +163,10 @@ func (g *gen) run(ctx context.Context) error {
 		return err
 	}
 	var err error
-	if g.archiver, err = newArchiver(ctx, g.o, g.sim, g.r.ID, g.clock.Now()); err != nil {
+	if g.archiver, err = newArchiver(ctx, g.o, g.sim, g.st, g.clock, g.r.ID); err != nil {
 		return err
 	}
 	err = g.history(ctx, first)
-	if cerr := g.archiver.close(); err == nil {
-		err = cerr
-	}
 	g.res.Archives = g.archiver.runs
 	if err != nil {
 		return err
@@ -201,7 +202,10 @@ func (g *gen) history(ctx context.Context, first time.Time) error {
 			g.progress(fd.day)
 		}
 	}
-	return <-perr
+	if err := <-perr; err != nil {
+		return err
+	}
+	return g.flushFiscal(ctx)
 }
 
 // produce prepares the days before today in order.
@@ -272,7 +276,11 @@ func (g *gen) day(ctx context.Context, fd *fiscalDay) error {
 		// live box's dispatcher finds nothing of the past to send).
 		return g.deliverAt(ctx, g.o.Now)
 	}
-	g.archiveNight(fd)
+	if fd.tar != nil {
+		if err := g.night(ctx, fd); err != nil {
+			return err
+		}
+	}
 	return g.dailyReport(ctx, day)
 }
 
