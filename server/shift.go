@@ -94,11 +94,7 @@ func (s *Server) listShifts(w http.ResponseWriter, r *http.Request, _ httprouter
 	if err != nil {
 		return err
 	}
-	body, err := renderShiftList(shifts, ws)
-	if err != nil {
-		return err
-	}
-	return writeAnswer(w, http.StatusOK, body)
+	return writeAnswer(w, http.StatusOK, renderShiftList(shifts, ws))
 }
 
 type createShiftRequest struct {

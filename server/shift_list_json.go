@@ -2,6 +2,8 @@ package server
 
 import (
 	"bytes"
+	"maps"
+	"slices"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -14,31 +16,28 @@ import (
 // one pre-sized buffer, byte for byte what writeJSON would make of
 // envelope{"shifts": toShiftsJSON(...)} (TestShiftListJSONIsEncodingJSONs
 // holds it to that), without the reflection of encoding/json over 200
-// structs and their 3,000 fields. A string that needs escaping and every
-// warning (rare, and a map inside) still go through encoding/json.
+// structs and their 3,000 fields. A string that needs escaping still
+// goes through encoding/json.
 
 // shiftListBytes is a guess of one shift's size, so the buffer is
 // allocated once for a typical week.
 const shiftListBytes = 420
 
 // renderShiftList renders {"shifts":[...]} with each shift's warnings.
-func renderShiftList(shifts []*store.Shift, ws map[string][]store.LabourWarning) ([]byte, error) {
+func renderShiftList(shifts []*store.Shift, ws map[string][]store.LabourWarning) []byte {
 	b := make([]byte, 0, 16+len(shifts)*shiftListBytes)
 	b = append(b, `{"shifts":[`...)
-	var err error
 	for i, sh := range shifts {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		if b, err = appendShiftJSON(b, sh, ws[sh.ID]); err != nil {
-			return nil, err
-		}
+		b = appendShiftJSON(b, sh, ws[sh.ID])
 	}
-	return append(b, "]}\n"...), nil
+	return append(b, "]}\n"...)
 }
 
 // appendShiftJSON appends one shift in shiftJSON's field order.
-func appendShiftJSON(b []byte, sh *store.Shift, ws []store.LabourWarning) ([]byte, error) {
+func appendShiftJSON(b []byte, sh *store.Shift, ws []store.LabourWarning) []byte {
 	b = appendField(b, `{"id":`, sh.ID)
 	b = appendField(b, `,"user_id":`, sh.UserID)
 	b = appendField(b, `,"user_name":`, sh.UserName)
@@ -57,15 +56,7 @@ func appendShiftJSON(b []byte, sh *store.Shift, ws []store.LabourWarning) ([]byt
 	b = appendInstant(append(b, `,"created_at":`...), sh.CreatedAt)
 	b = appendInstant(append(b, `,"updated_at":`...), sh.UpdatedAt)
 	b = append(b, `,"warnings":`...)
-	if len(ws) == 0 {
-		b = append(b, "[]"...)
-	} else {
-		raw, err := renderJSON(toWarningsJSON(ws))
-		if err != nil {
-			return nil, err
-		}
-		b = append(b, bytes.TrimSuffix(raw, []byte("\n"))...)
-	}
+	b = appendWarnings(b, ws)
 	b = append(b, `,"published_at":`...)
 	if sh.PublishedAt == nil {
 		b = append(b, "null"...)
@@ -74,7 +65,36 @@ func appendShiftJSON(b []byte, sh *store.Shift, ws []store.LabourWarning) ([]byt
 	}
 	b = strconv.AppendBool(append(b, `,"unstaffed":`...), sh.Unstaffed())
 	b = append(append(b, `,"planned_hours":`...), store.HoursJSON(sh.PlannedHundredths())...)
-	return append(b, '}'), nil
+	return append(b, '}')
+}
+
+// appendWarnings appends ws as warningJSON's list: the params' keys
+// sorted, as encoding/json writes a map.
+func appendWarnings(b []byte, ws []store.LabourWarning) []byte {
+	b = append(b, '[')
+	for i, w := range ws {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendField(b, `{"code":`, w.Code)
+		b = appendField(b, `,"rule":`, w.Rule)
+		b = appendField(b, `,"date":`, w.Date)
+		b = appendField(b, `,"message":`, w.Message)
+		b = append(b, `,"params":`...)
+		if w.Params == nil {
+			b = append(b, "null}"...)
+			continue
+		}
+		b = append(b, '{')
+		for j, k := range slices.Sorted(maps.Keys(w.Params)) {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(append(appendJSONString(b, k), ':'), int64(w.Params[k]), 10)
+		}
+		b = append(b, "}}"...)
+	}
+	return append(b, ']')
 }
 
 func appendField(b []byte, key, v string) []byte { return appendJSONString(append(b, key...), v) }
