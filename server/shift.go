@@ -82,24 +82,19 @@ func (s *Server) listShifts(w http.ResponseWriter, r *http.Request, _ httprouter
 		return err
 	}
 	rest := caller(r.Context()).restaurant
-	var out []shiftJSON
+	var shifts []*store.Shift
+	var ws map[string][]store.LabourWarning
+	var err error
 	if unstaffed == "" {
 		// The plan and its warnings in one go (the week's read is the hot one).
-		shifts, ws, err := s.store.ShiftsWithWarnings(r.Context(), rest, from, to)
-		if err != nil {
-			return err
-		}
-		out = toShiftsJSON(shifts, ws)
-	} else {
-		shifts, err := s.store.UnstaffedShifts(r.Context(), rest.ID, from, to)
-		if err != nil {
-			return err
-		}
-		if out, err = s.shiftsJSON(r, shifts); err != nil {
-			return err
-		}
+		shifts, ws, err = s.store.ShiftsWithWarnings(r.Context(), rest, from, to)
+	} else if shifts, err = s.store.UnstaffedShifts(r.Context(), rest.ID, from, to); err == nil {
+		ws, err = s.store.ShiftsWarnings(r.Context(), rest, shifts)
 	}
-	return writeJSON(w, http.StatusOK, envelope{"shifts": out})
+	if err != nil {
+		return err
+	}
+	return writeAnswer(w, http.StatusOK, renderShiftList(shifts, ws))
 }
 
 type createShiftRequest struct {

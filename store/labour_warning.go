@@ -185,7 +185,7 @@ func (s *Store) shiftsWarnings(ctx context.Context, r *Restaurant, shs []*Shift,
 	if publishedOnly {
 		published = ` AND s.published_at IS NOT NULL`
 	}
-	all, err := queryAll(ctx, s.rdb, scanShift, `SELECT `+shiftColumns+` FROM shifts s JOIN users u ON u.id = s.user_id
+	all, err := queryAll(ctx, s.rs, scanShift, `SELECT `+shiftColumns+` FROM shifts s JOIN users u ON u.id = s.user_id
 		WHERE s.restaurant_id = ? AND s.shift_date >= ? AND s.shift_date <= ?
 		AND s.status <> 'cancelled' AND s.starts_at < ? AND s.ends_at > ?`+published,
 		r.ID, loDate, hiDate, FormatTime(hi), FormatTime(lo))

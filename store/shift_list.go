@@ -24,12 +24,13 @@ func (s *Store) ShiftsWithWarnings(ctx context.Context, r *Restaurant, from, to 
 		return shs, map[string][]LabourWarning{}, nil
 	}
 	// Every listed shift lies in [lo, hi]; the window's other shifts have
-	// a shift_date outside [from, to] (shiftWindowDates bounds it).
+	// a shift_date outside [from, to] (shiftWindowDates bounds it). The
+	// text is fixed, so s.rs prepares it once per connection, not per read.
 	loDate, hiDate := shiftWindowDates(lo, hi, r.Location())
 	const cols = `SELECT id, user_id, starts_at, ends_at, break_minutes FROM shifts WHERE restaurant_id = ? AND status <> 'cancelled'
 		AND starts_at < ? AND ends_at > ?`
 	args := []any{r.ID, FormatTime(hi), FormatTime(lo)}
-	around, err := queryAll(ctx, s.rdb, scanShiftPeriod, cols+` AND shift_date >= ? AND shift_date < ?
+	around, err := queryAll(ctx, s.rs, scanShiftPeriod, cols+` AND shift_date >= ? AND shift_date < ?
 		UNION ALL `+cols+` AND shift_date > ? AND shift_date <= ?`, append(append(args, loDate, from), append(args, to, hiDate)...)...)
 	if err != nil {
 		return nil, nil, err
