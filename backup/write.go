@@ -123,7 +123,13 @@ func writeArchive(ctx context.Context, w io.Writer, b Complete, snap string) (*M
 	if err != nil {
 		return nil, err
 	}
-	gz := gzip.NewWriter(enc)
+	// BestSpeed: on a ten-year data dir (4.4 GB database, 2.2 GB of TSE
+	// archive) the default level took 2.2x (database) and 3.8x (TARs) as
+	// long for a copy 10 % smaller (docs/PERFORMANCE.md, "Year ten").
+	gz, err := gzip.NewWriterLevel(enc, gzip.BestSpeed)
+	if err != nil {
+		return nil, err
+	}
 	tw := tar.NewWriter(gz)
 	m := &Manifest{
 		Format: format, FormatVersion: formatVersion,
