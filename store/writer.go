@@ -20,7 +20,9 @@ import (
 // request. An operation that fails is rolled back to its savepoint and
 // changes nothing; the others go on. Nobody is answered before the
 // shared COMMIT succeeded (synchronous=FULL: then it is durable); a failed
-// COMMIT fails every operation of the batch.
+// COMMIT fails every operation of the batch. Under concurrent writers a
+// batch waits briefly for more operations before it commits
+// (writer_gather.go).
 const (
 	// maxBatchOps and maxBatchTime bound a batch: a caller never waits
 	// behind more than this before its commit starts.
@@ -88,6 +90,11 @@ type writer struct {
 	// touched is set by the pre-update hook while a batch runs: it wrote
 	// users or restaurants, so the auth view is dropped after the commit.
 	touched bool
+
+	// lastBatch is how many operations the last batch ran: more than one
+	// means callers write concurrently, so the next batch gathers.
+	lastBatch int
+	gatherT   *time.Timer
 
 	commits atomic.Uint64 // successful COMMITs (= fsyncs of the WAL)
 	opsDone atomic.Uint64 // operations acknowledged
@@ -271,8 +278,12 @@ func (s *Store) runBatch(first, second *writeOp) {
 			continue
 		default:
 		}
+		if next = w.gather(len(ran), start); next != nil {
+			continue
+		}
 		break
 	}
+	w.lastBatch = len(ran)
 	if err := tx.Commit(); err != nil {
 		// SQLite may keep the transaction open after a failed COMMIT (a
 		// deferred foreign key, SQLITE_BUSY); database/sql considers it
