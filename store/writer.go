@@ -90,6 +90,9 @@ type writer struct {
 	// touched is set by the pre-update hook while a batch runs: it wrote
 	// users or restaurants, so the auth view is dropped after the commit.
 	touched bool
+	// rules is the copy of the enabled notification rules
+	// (writer_rules.go); nil when dropped.
+	rules map[ruleKey][]string
 
 	// lastBatch is how many operations the last batch ran: more than one
 	// means callers write concurrently, so the next batch gathers.
@@ -262,6 +265,7 @@ func (s *Store) runBatch(first, second *writeOp) {
 				// errors): nothing of this batch is kept.
 				_ = tx.Rollback()
 				_, _ = conn.ExecContext(ctx, "ROLLBACK")
+				w.dropRules()
 				s.answer(ran, broken)
 				return
 			}
@@ -289,6 +293,7 @@ func (s *Store) runBatch(first, second *writeOp) {
 		// deferred foreign key, SQLITE_BUSY); database/sql considers it
 		// done, so end it on the connection before it serves the next batch.
 		_, _ = conn.ExecContext(ctx, "ROLLBACK")
+		w.dropRules()
 		s.answer(ran, fmt.Errorf("commit: %w", err))
 		return
 	}
@@ -349,6 +354,7 @@ func (s *Store) runOp(tx *sql.Tx, op *writeOp) (res opResult, broken error) {
 		res.err = op.fn(t)
 	}()
 	if res.err != nil || res.panicked != nil {
+		s.w.dropRules() // it may hold what this operation read of its own changes
 		if _, err := tx.ExecContext(bg, "ROLLBACK TO op"); err != nil {
 			return res, err
 		}
@@ -375,11 +381,15 @@ func (w *writer) hook(conn *sql.Conn) error {
 			return errors.New("store: the sqlite driver has no hooks")
 		}
 		hr.RegisterPreUpdateHook(func(d sqlite.SQLitePreUpdateData) {
-			if d.TableName == "users" || d.TableName == "restaurants" {
+			switch d.TableName {
+			case "users", "restaurants":
 				w.touched = true
+			case "notification_settings":
+				w.dropRules()
 			}
 		})
 		w.hooked = dc
+		w.dropRules() // a new connection: changes made past the old hook are unseen
 		return nil
 	})
 }
