@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -79,9 +80,11 @@ func BenchmarkClockInOutParallel(b *testing.B) {
 		_, toks[i] = e.staff(b, fmt.Sprintf("Bench %d", i))
 	}
 	var next atomic.Int32
+	before := commits(e.st)
 	b.ReportAllocs()
 	b.ResetTimer() // not the 64 users' setup
-	b.SetParallelism(4)
+	// One goroutine per user, as the load bench's 64 staff.
+	b.SetParallelism(users / runtime.GOMAXPROCS(0))
 	b.RunParallel(func(pb *testing.PB) {
 		tok := toks[int(next.Add(1)-1)%users]
 		for pb.Next() {
@@ -89,6 +92,7 @@ func BenchmarkClockInOutParallel(b *testing.B) {
 			call(b, c, "POST", ts.URL+"/api/shifts/clock-out", tok, nil, http.StatusOK)
 		}
 	})
+	reportCommits(b, e.st, before) // 2 when every clock-in and -out commits alone
 }
 
 // seedStaff adds n staff members directly (bcrypt would dominate setup).

@@ -57,8 +57,13 @@ func TestClockInOut(t *testing.T) {
 		wantProblem(t, e.do(t, "POST", "/api/shifts/clock-out", map[string]any{"pause": 5}, tok), http.StatusBadRequest, eUnknownField)
 		wantProblem(t, e.do(t, "POST", "/api/shifts/clock-out", `{"break_minutes":`, tok), http.StatusBadRequest, eMalformedJSON)
 		wantProblem(t, e.do(t, "POST", "/api/shifts/clock-out", `break_minutes=5`, tok, "Content-Type", "text/plain"), http.StatusUnsupportedMediaType, eUnsupportedMedia)
-		if decodeJSON(t, e.do(t, "GET", "/api/shifts/my-status", nil, tok))["clocked_in"] != true {
-			t.Fatal("a refused clock-out closed the entry")
+		// The clock-out closes the entry and then checks the break: a
+		// refusal must undo the close, the break and the updated_at.
+		if st := decodeJSON(t, e.do(t, "GET", "/api/shifts/my-status", nil, tok)); st["clocked_in"] != true || !reflect.DeepEqual(st["time_entry"], in) {
+			t.Fatalf("a refused clock-out changed the entry: %v", st)
+		}
+		if n := e.countRows(t, `SELECT count(*) FROM time_entries WHERE user_id = ? AND (clock_out IS NOT NULL OR break_minutes <> 0 OR updated_at <> created_at)`, sam.ID); n != 0 {
+			t.Fatalf("a refused clock-out left %d changed entries", n)
 		}
 	})
 

@@ -37,22 +37,8 @@ type Delivery struct {
 // event's restaurant and type, inside the event's transaction, and asks
 // for a dispatcher nudge once it commits.
 func queueDeliveries(ctx context.Context, tx *Tx, e *Event) error {
-	rows, err := tx.QueryContext(ctx, `SELECT id FROM notification_settings
-		WHERE restaurant_id = ? AND event_type = ? AND is_enabled = 1 ORDER BY created_at, id`, e.RestaurantID, e.Type)
+	rules, err := matchingRules(ctx, tx, e.RestaurantID, e.Type) // writer_rules.go
 	if err != nil {
-		return err
-	}
-	var rules []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return err
-		}
-		rules = append(rules, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return err
 	}
 	now := FormatTime(tx.Now)

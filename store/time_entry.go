@@ -92,21 +92,17 @@ func (s *Store) ClockOut(ctx context.Context, r *Restaurant, u *User, breakMinut
 	var e *TimeEntry
 	err := s.write(ctx, func(tx *Tx) error {
 		var err error
-		e, err = openEntryOf(ctx, tx, r, u)
+		e, err = closeOpenEntry(ctx, tx, r, u, breakMinutes)
 		if errors.Is(err, sql.ErrNoRows) {
 			return Errorf(ENotClockedIn, "you are not clocked in")
 		}
 		if err != nil {
 			return err
 		}
+		// Checked after the UPDATE, which read the clock-in: a refusal
+		// fails the operation, so its savepoint undoes the UPDATE.
 		if length := tx.Now.Sub(e.ClockIn); breakLonger(breakMinutes, length) {
 			return Invalid("break_minutes", FBreakTooLong, fmt.Sprintf("must not exceed the time since clock-in (%d minutes)", int(length/time.Minute)), "minutes", int(length/time.Minute))
-		}
-		now := tx.Now
-		e.ClockOut, e.BreakMinutes, e.UpdatedAt = &now, breakMinutes, now
-		if _, err := tx.ExecContext(ctx, `UPDATE time_entries SET clock_out = ?, break_minutes = ?, updated_at = ? WHERE id = ?`,
-			FormatTime(now), breakMinutes, FormatTime(now), e.ID); err != nil {
-			return err
 		}
 		if err := clockEvent(ctx, tx, r, EventClockOut, e); err != nil {
 			return err
@@ -120,20 +116,23 @@ func (s *Store) ClockOut(ctx context.Context, r *Restaurant, u *User, breakMinut
 	return e, nil
 }
 
-// openEntryOf is u's open entry as a clock-out needs it: its own columns
-// (the name is u's; whether an admin corrected it no answer of a
-// clock-out shows), read in the writer's transaction, so without the
-// user's row and the corrections.
-func openEntryOf(ctx context.Context, tx *Tx, r *Restaurant, u *User) (*TimeEntry, error) {
-	e := &TimeEntry{RestaurantID: r.ID, UserID: u.ID, UserName: u.Name, StaffNumber: u.StaffNumber}
-	var in, created, updated string
+// closeOpenEntry closes u's open entry at the transaction's instant with
+// breakMinutes and answers it as a clock-out needs it, in one statement:
+// its own columns (the name is u's; whether an admin corrected it no
+// answer of a clock-out shows), so without the user's row and the
+// corrections. sql.ErrNoRows: u is not clocked in.
+func closeOpenEntry(ctx context.Context, tx *Tx, r *Restaurant, u *User, breakMinutes int) (*TimeEntry, error) {
+	now := tx.Now
+	e := &TimeEntry{RestaurantID: r.ID, UserID: u.ID, UserName: u.Name, StaffNumber: u.StaffNumber, ClockOut: &now,
+		BreakMinutes: breakMinutes, UpdatedAt: now}
+	var in, created string
 	var flagged sql.NullString
-	if err := tx.QueryRowContext(ctx, `SELECT id, clock_in, break_minutes, created_at, updated_at, source, open_flagged_at FROM time_entries
-		WHERE user_id = ? AND clock_out IS NULL AND restaurant_id = ?`, u.ID, r.ID).Scan(&e.ID, &in, &e.BreakMinutes, &created, &updated,
-		&e.Source, &flagged); err != nil {
+	if err := tx.QueryRowContext(ctx, `UPDATE time_entries SET clock_out = ?, break_minutes = ?, updated_at = ?
+		WHERE user_id = ? AND clock_out IS NULL AND restaurant_id = ? RETURNING id, clock_in, created_at, source, open_flagged_at`,
+		FormatTime(now), breakMinutes, FormatTime(now), u.ID, r.ID).Scan(&e.ID, &in, &created, &e.Source, &flagged); err != nil {
 		return nil, err
 	}
-	e.ClockIn, e.CreatedAt, e.UpdatedAt, e.OpenFlaggedAt = ParseTime(in), ParseTime(created), ParseTime(updated), parseNullTime(flagged)
+	e.ClockIn, e.CreatedAt, e.OpenFlaggedAt = ParseTime(in), ParseTime(created), parseNullTime(flagged)
 	return e, nil
 }
 

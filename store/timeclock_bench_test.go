@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"fmt"
+	"runtime"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -166,4 +168,30 @@ func BenchmarkTimeclockHistory(b *testing.B) {
 			})
 		})
 	}
+}
+
+// BenchmarkClockPairsParallel is the load bench's clock pairs without
+// HTTP: 64 staff clock in and out at once, each op one pair; commits/op
+// shows how well the writer gathers (2 when every write commits alone).
+func BenchmarkClockPairsParallel(b *testing.B) {
+	ctx := context.Background()
+	st, r, staff := benchHistory(b, 0)
+	var next atomic.Int32
+	before := st.Commits()
+	b.ReportAllocs()
+	b.SetParallelism(max(1, len(staff)/runtime.GOMAXPROCS(0))) // one goroutine per staff member (60)
+	b.RunParallel(func(pb *testing.PB) {
+		u := staff[int(next.Add(1)-1)%len(staff)]
+		for pb.Next() {
+			if _, err := st.ClockIn(ctx, r, u); err != nil {
+				b.Error(err)
+				return
+			}
+			if _, err := st.ClockOut(ctx, r, u, 0); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	b.ReportMetric(float64(st.Commits()-before)/float64(b.N), "commits/op")
 }

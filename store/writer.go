@@ -20,7 +20,9 @@ import (
 // request. An operation that fails is rolled back to its savepoint and
 // changes nothing; the others go on. Nobody is answered before the
 // shared COMMIT succeeded (synchronous=FULL: then it is durable); a failed
-// COMMIT fails every operation of the batch.
+// COMMIT fails every operation of the batch. Under concurrent writers a
+// batch waits briefly for more operations before it commits
+// (writer_gather.go).
 const (
 	// maxBatchOps and maxBatchTime bound a batch: a caller never waits
 	// behind more than this before its commit starts.
@@ -88,6 +90,14 @@ type writer struct {
 	// touched is set by the pre-update hook while a batch runs: it wrote
 	// users or restaurants, so the auth view is dropped after the commit.
 	touched bool
+	// rules is the copy of the enabled notification rules
+	// (writer_rules.go); nil when dropped.
+	rules map[ruleKey][]string
+
+	// lastBatch is how many operations the last batch ran: more than one
+	// means callers write concurrently, so the next batch gathers.
+	lastBatch int
+	gatherT   *time.Timer
 
 	commits atomic.Uint64 // successful COMMITs (= fsyncs of the WAL)
 	opsDone atomic.Uint64 // operations acknowledged
@@ -255,6 +265,7 @@ func (s *Store) runBatch(first, second *writeOp) {
 				// errors): nothing of this batch is kept.
 				_ = tx.Rollback()
 				_, _ = conn.ExecContext(ctx, "ROLLBACK")
+				w.dropRules()
 				s.answer(ran, broken)
 				return
 			}
@@ -271,13 +282,18 @@ func (s *Store) runBatch(first, second *writeOp) {
 			continue
 		default:
 		}
+		if next = w.gather(len(ran), start); next != nil {
+			continue
+		}
 		break
 	}
+	w.lastBatch = len(ran)
 	if err := tx.Commit(); err != nil {
 		// SQLite may keep the transaction open after a failed COMMIT (a
 		// deferred foreign key, SQLITE_BUSY); database/sql considers it
 		// done, so end it on the connection before it serves the next batch.
 		_, _ = conn.ExecContext(ctx, "ROLLBACK")
+		w.dropRules()
 		s.answer(ran, fmt.Errorf("commit: %w", err))
 		return
 	}
@@ -338,6 +354,7 @@ func (s *Store) runOp(tx *sql.Tx, op *writeOp) (res opResult, broken error) {
 		res.err = op.fn(t)
 	}()
 	if res.err != nil || res.panicked != nil {
+		s.w.dropRules() // it may hold what this operation read of its own changes
 		if _, err := tx.ExecContext(bg, "ROLLBACK TO op"); err != nil {
 			return res, err
 		}
@@ -364,11 +381,15 @@ func (w *writer) hook(conn *sql.Conn) error {
 			return errors.New("store: the sqlite driver has no hooks")
 		}
 		hr.RegisterPreUpdateHook(func(d sqlite.SQLitePreUpdateData) {
-			if d.TableName == "users" || d.TableName == "restaurants" {
+			switch d.TableName {
+			case "users", "restaurants":
 				w.touched = true
+			case "notification_settings":
+				w.dropRules()
 			}
 		})
 		w.hooked = dc
+		w.dropRules() // a new connection: changes made past the old hook are unseen
 		return nil
 	})
 }
