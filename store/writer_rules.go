@@ -47,19 +47,6 @@ func matchingRules(ctx context.Context, tx *Tx, restaurantID, eventType string) 
 }
 
 func queryRules(ctx context.Context, tx *Tx, k ruleKey) ([]string, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id FROM notification_settings
+	return queryAll(ctx, tx, scanString, `SELECT id FROM notification_settings
 		WHERE restaurant_id = ? AND event_type = ? AND is_enabled = 1 ORDER BY created_at, id`, k.restaurantID, k.eventType)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
 }
