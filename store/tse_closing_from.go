@@ -44,8 +44,7 @@ func closingFrom(ctx context.Context, q queryer, restaurantID, serial string) (s
 // A closing holds only its register's sales recorded before (or at) its
 // covered_until, so one with covered_until before ?3 holds none of them.
 func closingSalesSQL(before string) string {
-	return `SELECT t.tx_id, t.receipt_type IN ('RECEIPT', 'INVOICE', 'BENEFIT_IN_KIND') AND t.state != 'CANCELLED'
-		  AND EXISTS (SELECT 1 FROM tse_sale_details d WHERE d.tx_id = t.tx_id AND d.kind = 'receipt')
+	return `SELECT t.tx_id, EXISTS (SELECT 1 FROM tse_sale_details d WHERE d.tx_id = t.tx_id AND ` + countedSQL + `)
 		FROM tse_transactions t
 		WHERE t.restaurant_id = ?1 AND t.client_serial = ?2 AND t.source = 'posbox'
 		  AND t.business_time >= ?3 AND t.business_time ` + before + ` ?4
