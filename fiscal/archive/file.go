@@ -86,13 +86,21 @@ func (a *Archive) file(ctx context.Context, r *store.TSEArchive, info tse.TSSInf
 // an admin's dates export adds "dates" and the export id's first group, as
 // the same dates may be exported more than once.
 func fileName(r *store.TSEArchive, serial string, res store.TSEArchiveResult) string {
-	base := fmt.Sprintf("%s_%d-%d", strings.ToLower(serial), res.FirstCounter, res.LastCounter)
-	if r.Kind == store.TSEArchiveDates {
-		id, _, _ := strings.Cut(r.ExportID, "-")
-		base += "_dates_" + id
+	if r.Kind != store.TSEArchiveDates {
+		return RangeFileName(serial, res.FirstCounter, res.LastCounter)
 	}
-	return base + ".tar"
+	id, _, _ := strings.Cut(r.ExportID, "-")
+	return fmt.Sprintf("%s_%d-%d_dates_%s.tar", strings.ToLower(serial), res.FirstCounter, res.LastCounter, id)
 }
+
+// RangeFileName names the TAR of a nightly range: the TSS serial and the
+// signature counters it holds (the seeder files history under it too).
+func RangeFileName(serial string, first, last int64) string {
+	return fmt.Sprintf("%s_%d-%d.tar", strings.ToLower(serial), first, last)
+}
+
+// SumLine is name's line in name.sha256, the format of sha256sum -c.
+func SumLine(sum, name string) []byte { return []byte(sum + "  " + name + "\n") }
 
 // place moves the verified temporary file to name and writes name.sha256
 // (the format of sha256sum -c), both 0400. It never replaces a file: a
@@ -117,7 +125,7 @@ func (a *Archive) place(tmp, name, sum string) error {
 		return err
 	}
 	sumFile := final + ".sha256"
-	line := []byte(sum + "  " + name + "\n")
+	line := SumLine(sum, name)
 	if old, err := os.ReadFile(sumFile); err == nil {
 		if !bytes.Equal(old, line) {
 			return fmt.Errorf("archive: %s exists with another checksum: not replaced", sumFile)

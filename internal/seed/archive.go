@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"posbox/fiscal/archive"
@@ -105,8 +104,7 @@ func (a *archiver) makeTAR(revs []tse.Tx) (*nightTAR, error) {
 	}
 	sum := sha256.Sum256(b)
 	res.SizeBytes, res.SHA256 = int64(len(b)), hex.EncodeToString(sum[:])
-	// fiscal/archive's file name: the serial and the counter range.
-	res.FileName = fmt.Sprintf("%s_%d-%d.tar", strings.ToLower(a.serial), res.FirstCounter, res.LastCounter)
+	res.FileName = archive.RangeFileName(a.serial, res.FirstCounter, res.LastCounter)
 	return &nightTAR{b: b, res: res}, nil
 }
 
@@ -136,7 +134,7 @@ func (g *gen) night(ctx context.Context, fd *fiscalDay) error {
 	if err := os.WriteFile(final, t.b, 0o400); err != nil {
 		return err
 	}
-	if err := os.WriteFile(final+".sha256", []byte(t.res.SHA256+"  "+t.res.FileName+"\n"), 0o400); err != nil {
+	if err := os.WriteFile(final+".sha256", archive.SumLine(t.res.SHA256, t.res.FileName), 0o400); err != nil {
 		return err
 	}
 	if _, err := g.st.ArchiveTSEArchive(ctx, r.ID, t.res); err != nil {
