@@ -132,6 +132,9 @@ func TestRedeemIdempotencyLastUse(t *testing.T) {
 	e := newTestEnv(t)
 	_, till := e.staff(t, "Till One")
 	id := e.createDiscount(t, `{"name":"Once","discount_type":"fixed","value":2,"usage_limit":1}`)["id"].(string)
+	// A rule, so the event is stored (one nobody wants is not).
+	wantStatus(t, e.do(t, "POST", "/api/notifications/settings", map[string]any{
+		"channel": "webhook", "event_type": store.EventDiscountExhausted, "destination": "https://hooks.example.test/x", "is_enabled": true}, e.adminToken), http.StatusCreated)
 	first := e.redeemKey(t, id, `{"order_total":10}`, till, "last")
 	wantStatus(t, first, http.StatusOK)
 	sameAnswer(t, first, e.redeemKey(t, id, `{"order_total":10}`, till, "last"))

@@ -82,6 +82,7 @@ type Server struct {
 	now   func() time.Time
 
 	loginLimiter *loginLimiter
+	tokens       *verifiedTokens
 	handler      http.Handler
 	console      *consoleFiles // nil without Config.Console
 
@@ -121,6 +122,7 @@ func New(st *store.Store, cfg Config, log *slog.Logger) *Server {
 		}
 		s.console = c
 	}
+	s.tokens = newVerifiedTokens(cfg.JWTKey, s.now)
 	s.loginLimiter = newLoginLimiter(cfg.LoginPerIP, cfg.LoginPerAccountIP, cfg.LoginPerAccount)
 	r := s.newRouter()
 	s.routes(r)

@@ -33,14 +33,10 @@ type Delivery struct {
 	UpdatedAt     time.Time
 }
 
-// queueDeliveries writes one pending delivery per enabled rule of the
-// event's restaurant and type, inside the event's transaction, and asks
-// for a dispatcher nudge once it commits.
-func queueDeliveries(ctx context.Context, tx *Tx, e *Event) error {
-	rules, err := matchingRules(ctx, tx, e.RestaurantID, e.Type) // writer_rules.go
-	if err != nil {
-		return err
-	}
+// queueDeliveries writes one pending delivery per rule (the enabled rules
+// of the event's restaurant and type), inside the event's transaction,
+// and asks for a dispatcher nudge once it commits.
+func queueDeliveries(ctx context.Context, tx *Tx, e *Event, rules []string) error {
 	now := FormatTime(tx.Now)
 	for _, rule := range rules {
 		id := NewID()

@@ -83,13 +83,22 @@ func TestEventsQueueOneDeliveryPerEnabledRule(t *testing.T) {
 		t.Fatalf("%d clock_in events, want 1", len(clockIn))
 	}
 	drainNudges(st)
-	if _, err := st.PublishEvent(ctx, r.ID, "order.refunded", nil); err != nil {
-		t.Fatal(err)
+	refunded, err := st.PublishEvent(ctx, r.ID, "order.refunded", nil)
+	if err != nil || refunded.ID == "" {
+		t.Fatal(refunded, err)
 	}
 	select {
 	case <-st.DeliveriesQueued():
 		t.Fatal("an event without a rule woke the dispatcher")
 	default:
+	}
+	// Nothing would read it: it is not stored (nor is one of a disabled
+	// rule's type or another restaurant's).
+	if _, err := st.PublishEvent(ctx, other.ID, "order.voided", nil); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(eventsOf(t, st, r.ID, "order.refunded")) + len(eventsOf(t, st, other.ID, "order.voided")); n != 0 {
+		t.Fatalf("%d events without an enabled rule stored, want none", n)
 	}
 
 	ds := deliveriesOf(t, st, r.ID, "")

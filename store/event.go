@@ -80,6 +80,14 @@ func InsertEvent(ctx context.Context, tx *Tx, restaurantID, typ string, data any
 		return nil, err
 	}
 	e := &Event{ID: NewID(), RestaurantID: restaurantID, Type: typ, Data: raw, CreatedAt: tx.Now}
+	rules, err := matchingRules(ctx, tx, restaurantID, typ) // writer_rules.go
+	if err != nil || len(rules) == 0 {
+		// No enabled rule wants it: nothing would ever read the row (no
+		// endpoint lists events; a rule made later does not deliver the
+		// past), so it is not written. It was a third of a clock-in's
+		// writes (docs/NOTIFICATIONS.md, "Events").
+		return e, err
+	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO events (id, restaurant_id, type, data, created_at) VALUES (?, ?, ?, ?, ?)`,
 		e.ID, e.RestaurantID, e.Type, string(raw), FormatTime(e.CreatedAt))
 	if err != nil {
@@ -87,7 +95,7 @@ func InsertEvent(ctx context.Context, tx *Tx, restaurantID, typ string, data any
 	}
 	// Every enabled rule of this restaurant and type gets a delivery in
 	// this same transaction: no event is lost between commit and queue.
-	if err := queueDeliveries(ctx, tx, e); err != nil {
+	if err := queueDeliveries(ctx, tx, e, rules); err != nil {
 		return nil, err
 	}
 	return e, nil

@@ -341,10 +341,13 @@ func deliver(op *writeOp, r opResult) {
 // the transaction itself is gone.
 func (s *Store) runOp(tx *sql.Tx, op *writeOp) (res opResult, broken error) {
 	bg := context.Background()
-	if _, err := tx.ExecContext(bg, "SAVEPOINT op"); err != nil {
+	t := &Tx{Tx: tx, Now: s.now().UTC(), st: s}
+	// Through t: SAVEPOINT and RELEASE are prepared once, as the
+	// operations' statements are (parsing them was a twentieth of a
+	// clock-in).
+	if _, err := t.ExecContext(bg, "SAVEPOINT op"); err != nil {
 		return opResult{err: err}, err
 	}
-	t := &Tx{Tx: tx, Now: s.now().UTC(), st: s}
 	func() {
 		defer func() {
 			if p := recover(); p != nil {
@@ -361,7 +364,7 @@ func (s *Store) runOp(tx *sql.Tx, op *writeOp) (res opResult, broken error) {
 	} else {
 		res.afterCommit = t.afterCommit
 	}
-	if _, err := tx.ExecContext(bg, "RELEASE op"); err != nil {
+	if _, err := t.ExecContext(bg, "RELEASE op"); err != nil {
 		return res, err
 	}
 	return res, nil

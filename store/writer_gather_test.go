@@ -23,6 +23,9 @@ func TestGroupCommitConcurrentClockInsAreDurableWhenAcknowledged(t *testing.T) {
 	for i := range users {
 		users[i] = mustUser(t, st, r, fmt.Sprintf("Staff %02d", i), RoleStaff)
 	}
+	// Rules for both, so each clock-in and -out stores its event.
+	mustRule(t, st, r, EventClockIn, true)
+	mustRule(t, st, r, EventClockOut, true)
 	ctx := context.Background()
 	for round := range 3 { // the first round's batch makes the next ones gather
 		var wg sync.WaitGroup
