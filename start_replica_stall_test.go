@@ -33,6 +33,7 @@ func TestReplicationStallIsRaisedOnce(t *testing.T) {
 	if err := st.CreateRestaurant(ctx, r); err != nil {
 		t.Fatal(err)
 	}
+	notifyOn(t, st, r, store.EventReplicationStalled, store.EventReplicationRecovered) // so the events are stored
 	repDir := filepath.Join(t.TempDir(), "nas")
 	if err := os.Mkdir(repDir, 0o700); err != nil {
 		t.Fatal(err)
@@ -117,6 +118,7 @@ func TestFilesStallSaysTheArchiveStays(t *testing.T) {
 	if err := st.CreateRestaurant(ctx, r); err != nil {
 		t.Fatal(err)
 	}
+	notifyOn(t, st, r, store.EventReplicationStalled) // so the event is stored
 	now := time.Now()
 	status := func() replica.Status {
 		return replica.Status{URL: "file:///mnt/nas/posbox", ReplicatedAt: now, ReplicatedThrough: now,

@@ -28,6 +28,7 @@ func TestOpenEntryCheckJob(t *testing.T) {
 	if err := st.CreateRestaurant(ctx, r); err != nil {
 		t.Fatal(err)
 	}
+	notifyOn(t, st, r, store.EventTimeEntryOpenTooLong) // so the event is stored
 	u := &store.User{RestaurantID: r.ID, Email: "sam@test.local", Name: "Sam", Role: store.RoleStaff}
 	if err := st.CreateUser(ctx, u, "password1"); err != nil {
 		t.Fatal(err)
@@ -77,5 +78,20 @@ func TestOpenEntryCheckJob(t *testing.T) {
 	open, err := st.OpenEntry(ctx, r.ID, u.ID)
 	if err != nil || open.ID != e.ID || open.OpenFlaggedAt == nil {
 		t.Fatalf("the entry after the check: %+v %v", open, err)
+	}
+}
+
+// notifyOn subscribes r to each event type with an enabled webhook rule,
+// so the events of those types are stored: one no enabled rule wants is
+// not written (store.InsertEvent). No dispatcher runs in these tests.
+// Call it before the action that raises them.
+func notifyOn(tb testing.TB, st *store.Store, r *store.Restaurant, types ...string) {
+	tb.Helper()
+	for _, typ := range types {
+		n := &store.NotificationSetting{RestaurantID: r.ID, Channel: store.ChannelWebhook, EventType: typ,
+			Destination: "https://hooks.example.test/" + typ, IsEnabled: true}
+		if err := st.CreateNotificationSetting(context.Background(), n); err != nil {
+			tb.Fatal(err)
+		}
 	}
 }

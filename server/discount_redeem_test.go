@@ -102,6 +102,7 @@ func TestRedeemRefusals(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
 	_, staff := e.staff(t, "Till One")
+	e.notifyOn(t, store.EventDiscountExhausted) // so a wrongly raised event would be stored
 	now := "2026-11-22T09:00:00Z"
 	for _, tc := range []struct {
 		name     string
@@ -213,6 +214,7 @@ func TestRedeemExhaustedEvent(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
 	_, staff := e.staff(t, "Till One")
+	e.notifyOn(t, store.EventDiscountExhausted) // so the event is stored
 	id := e.createDiscount(t, `{"name":"Two only","discount_type":"fixed","value":1,"usage_limit":2}`)["id"].(string)
 	unlimited := e.createDiscount(t, `{"name":"Forever","discount_type":"fixed","value":1}`)["id"].(string)
 	for range 5 {
@@ -251,6 +253,7 @@ func TestRedeemConcurrent(t *testing.T) {
 		_, tokens[i] = e.staff(t, fmt.Sprintf("Till %d", i))
 	}
 	id := e.createDiscount(t, `{"name":"Ten only","discount_type":"percentage","value":10,"usage_limit":10}`)["id"].(string)
+	e.notifyOn(t, store.EventDiscountExhausted) // so the event is stored
 
 	const n = 60
 	var wg sync.WaitGroup

@@ -132,6 +132,22 @@ func (e *testEnv) storedEvents(tb testing.TB, typ string) []*store.Event {
 	return evs
 }
 
+// notifyOn subscribes the test restaurant to each event type with an
+// enabled webhook rule, so the events of those types are stored: one no
+// enabled rule wants is not written (store.InsertEvent). The test servers
+// run no dispatcher unless withNotifier gives them one, so the deliveries
+// it queues stay pending. Call it before the action that raises them.
+func (e *testEnv) notifyOn(tb testing.TB, types ...string) {
+	tb.Helper()
+	for _, typ := range types {
+		n := &store.NotificationSetting{RestaurantID: e.restaurant.ID, Channel: store.ChannelWebhook, EventType: typ,
+			Destination: "https://hooks.example.test/" + typ, IsEnabled: true}
+		if err := e.st.CreateNotificationSetting(context.Background(), n); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
 // decodeJSON reads a response body into a generic map.
 func decodeJSON(tb testing.TB, rec *httptest.ResponseRecorder) map[string]any {
 	tb.Helper()

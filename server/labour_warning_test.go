@@ -81,6 +81,7 @@ func TestClockOutWarnings(t *testing.T) {
 func TestShiftWarnings(t *testing.T) {
 	e := newTestEnv(t)
 	sam, samTok := e.staff(t, "Sam Staff")
+	e.notifyOn(t, store.EventLabourLawWarning) // so the events are stored
 	first := e.createShift(t, map[string]any{"user_id": sam.ID, "shift_date": "2026-12-01", "start_time": "14:00", "end_time": "23:00", "break_minutes": 45})
 	if len(first["warnings"].([]any)) != 0 {
 		t.Fatalf("first shift %v", first)

@@ -77,6 +77,7 @@ func hammerPaths(tb testing.TB, e *testEnv, n int, method string, path func(i in
 func TestClockInConcurrent(t *testing.T) {
 	e := newTestEnv(t)
 	sam, tok := e.staff(t, "Sam Staff")
+	e.notifyOn(t, store.EventClockIn) // so the event is stored
 	statuses, codes := hammer(t, e, 16, "POST", "/api/shifts/clock-in", tok, func(int) any { return nil })
 	if statuses[http.StatusCreated] != 1 || statuses[http.StatusConflict] != 15 || codes[store.EAlreadyClockedIn] != 15 {
 		t.Fatalf("statuses %v codes %v; want one 201 and fifteen 409 already_clocked_in", statuses, codes)

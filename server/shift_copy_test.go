@@ -22,6 +22,7 @@ func (e *testEnv) copyWeek(tb testing.TB, from, to string) map[string]any {
 // named; cancelled shifts are not copied; nothing is announced.
 func TestShiftCopyWeek(t *testing.T) {
 	e := newTestEnv(t)
+	e.notifyOn(t, store.EventShiftChange) // so the events are stored
 	sam, _ := e.staff(t, "Sam Staff")
 	kim, _ := e.staff(t, "Kim Cook")
 	gone, _ := e.staff(t, "Gil Gone")

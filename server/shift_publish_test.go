@@ -24,6 +24,7 @@ func (e *testEnv) publish(tb testing.TB, date string) int {
 func TestShiftDraftsAndPublish(t *testing.T) {
 	e := newTestEnv(t) // Sunday 2026-11-22; next week is 23-29 Nov
 	sam, samTok := e.staff(t, "Sam Staff")
+	e.notifyOn(t, store.EventShiftChange) // so the events are stored, and one for a draft would be
 	draft := func(date, start, end string) string {
 		b := shiftBody(sam, date, start, end)
 		b["publish"] = false

@@ -90,6 +90,7 @@ func TestShiftCreate(t *testing.T) {
 
 func TestShiftValidation(t *testing.T) {
 	e := newTestEnv(t)
+	e.notifyOn(t, store.EventShiftChange) // so a wrongly raised event would be stored
 	sam, _ := e.staff(t, "Sam Staff")
 	off, _ := e.staff(t, "Off Duty")
 	if _, err := e.st.UpdateUser(context.Background(), e.restaurant.ID, off.ID, store.UserUpdate{IsActive: store.Of(false)}); err != nil {
@@ -247,6 +248,7 @@ func TestShiftList(t *testing.T) {
 
 func TestShiftUpdate(t *testing.T) {
 	e := newTestEnv(t)
+	e.notifyOn(t, store.EventShiftChange) // so the events are stored
 	sam, _ := e.staff(t, "Sam Staff")
 	kim, _ := e.staff(t, "Kim Cook")
 	b := shiftBody(sam, "2026-11-23", "10:00", "14:00")
@@ -337,6 +339,7 @@ func TestShiftUpdate(t *testing.T) {
 
 func TestShiftStatus(t *testing.T) {
 	e := newTestEnv(t)
+	e.notifyOn(t, store.EventShiftChange) // so the events are stored
 	sam, _ := e.staff(t, "Sam Staff")
 	statuses := []string{store.ShiftPending, store.ShiftConfirmed, store.ShiftCancelled}
 	for _, from := range statuses {
@@ -404,6 +407,7 @@ func TestShiftDelete(t *testing.T) {
 
 func TestShiftEvents(t *testing.T) {
 	e := newTestEnv(t)
+	e.notifyOn(t, store.EventShiftChange) // so the events are stored
 	sam, _ := e.staff(t, "Sam Staff")
 	sh := e.createShift(t, shiftBody(sam, "2026-11-23", "18:00", "02:00"))
 	id := sh["id"].(string)

@@ -181,6 +181,7 @@ func (e *testEnv) countEntries(tb testing.TB, userID string) int {
 func TestCloseWhileClockingOut(t *testing.T) {
 	e := newTestEnv(t)
 	sam, _ := e.staff(t, "Sam Staff")
+	e.notifyOn(t, store.EventClockOut) // so the events are stored
 	ts := httptest.NewServer(e.h)
 	defer ts.Close()
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
@@ -253,6 +254,7 @@ func TestCloseWhileClockingOut(t *testing.T) {
 func TestOpenEntryFlagged(t *testing.T) {
 	e := newTestEnv(t)
 	_, tok := e.staff(t, "Sam Staff")
+	e.notifyOn(t, store.EventTimeEntryOpenTooLong) // so the event is stored
 	wantStatus(t, e.do(t, "POST", "/api/shifts/clock-in", nil, tok), http.StatusCreated)
 	dash := func() map[string]any {
 		rec := e.do(t, "GET", "/api/dashboard", nil, e.tokenNow(t, e.admin))

@@ -16,6 +16,7 @@ import (
 func TestClockInOut(t *testing.T) {
 	e := newTestEnv(t)
 	sam, tok := e.staff(t, "Sam Staff")
+	e.notifyOn(t, store.EventClockIn, store.EventClockOut) // so the events are stored
 
 	rec := e.do(t, "GET", "/api/shifts/my-status", nil, tok)
 	wantStatus(t, rec, http.StatusOK)

@@ -17,6 +17,7 @@ import (
 // closes with its count.
 func TestTSETerminalOverClientLimitIsHeldAlone(t *testing.T) {
 	e := newTSEEnv(t, tseEnvOpts{maxClients: 1, budget: time.Hour})
+	e.notifyOn(t, store.EventTSEError) // so the event is stored
 	if s, _ := e.sell(t, sale("KASSE-01", 100), e.adminToken); s != http.StatusCreated {
 		t.Fatalf("first terminal: %d", s)
 	}
@@ -82,6 +83,7 @@ func TestTSETerminalOverClientLimitIsHeldAlone(t *testing.T) {
 // is raised.
 func TestTSERefusedTerminalStaysHeldAfterRestart(t *testing.T) {
 	e := newTSEEnv(t, tseEnvOpts{maxClients: 1, budget: time.Hour})
+	e.notifyOn(t, store.EventTSEError) // so the events are stored (the rule outlives the restart)
 	e.sell(t, sale("KASSE-01", 100), e.adminToken)
 	if s, _ := e.sellAtOnce(t, "KASSE-02", 200); s != http.StatusAccepted {
 		t.Fatalf("status %d", s)

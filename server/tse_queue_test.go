@@ -52,6 +52,7 @@ func TestTSEApplyThenTimeoutMakesOneTransaction(t *testing.T) {
 // were sold, numbers gap-free, and the outage is closed with its count.
 func TestTSEOutageThenRecoveryInOrder(t *testing.T) {
 	e := newTSEEnv(t, tseEnvOpts{})
+	e.notifyOn(t, store.EventTSEError, store.EventTSERecovered) // so the events are stored
 	// One signed sale before the outage registers the terminal.
 	if s, _ := e.sell(t, sale("KASSE-01", 100), e.adminToken); s != http.StatusCreated {
 		t.Fatalf("status %d", s)

@@ -24,6 +24,7 @@ func TestTSEOutageReasonIsReadableAndSurvivesRestart(t *testing.T) {
 	clock := storetest.NewClock(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
 	proc := startSimProcess(t, clock)
 	e := newTSEEnv(t, tseEnvOpts{clock: clock, external: proc.client(t, 0), budget: time.Hour})
+	e.notifyOn(t, store.EventTSEError) // so the events are stored (the rule outlives the restart)
 	if s, _ := e.sell(t, sale("KASSE-01", 100), e.adminToken); s != http.StatusCreated {
 		t.Fatalf("status %d", s)
 	}

@@ -116,6 +116,7 @@ func TestTSESelfTestSingleFlight(t *testing.T) {
 // and raises tse_error.
 func TestTSESelfTestFailure(t *testing.T) {
 	e := newTSEEnv(t, tseEnvOpts{noWorker: true})
+	e.notifyOn(t, store.EventTSEError) // so the event is stored
 	if err := e.sim.SetState(tse.TSSDisabled); err != nil {
 		t.Fatal(err)
 	}
@@ -139,6 +140,7 @@ func TestTSESelfTestFailure(t *testing.T) {
 // certificate when 30 days or fewer are left, not every day.
 func TestTSECertificateExpiringOnce(t *testing.T) {
 	e := newTSEEnv(t, tseEnvOpts{noWorker: true, certValid: 40 * 24 * time.Hour})
+	e.notifyOn(t, store.EventTSECertExpiring) // so the events are stored
 	if err := e.q.CertificateJob(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -170,6 +172,7 @@ func TestTSECertificateExpiringOnce(t *testing.T) {
 // gives the event the code, so the notification can say it in German.
 func TestTSESelfTestUnreachableIsReadable(t *testing.T) {
 	e := newTSEEnv(t, tseEnvOpts{noWorker: true})
+	e.notifyOn(t, store.EventTSEError) // so the event is stored
 	e.sim.SetFault(tsesim.Fault{Offline: true})
 	if err := e.q.SelfTestJob(context.Background()); err != nil {
 		t.Fatal(err)

@@ -32,6 +32,9 @@ func TestBackupDuringWrites(t *testing.T) {
 	if err := s.CreateRestaurant(ctx, r); err != nil {
 		t.Fatal(err)
 	}
+	// A rule for the writers' type, so each event is stored (one no rule
+	// wants is not written).
+	notifyOn(t, s, r, "test.write")
 
 	var committed atomic.Int64 // events acknowledged so far
 	stop := make(chan struct{})

@@ -84,6 +84,17 @@ func eventsOf(tb testing.TB, st *Store, restaurantID, typ string) []*Event {
 	return evs
 }
 
+// notifyOn subscribes r to each event type with an enabled rule
+// (mustRule), so the events of those types are stored: one no enabled
+// rule wants is not written (InsertEvent). Call it before the action
+// that raises them.
+func notifyOn(tb testing.TB, st *Store, r *Restaurant, types ...string) {
+	tb.Helper()
+	for _, typ := range types {
+		mustRule(tb, st, r, typ, true)
+	}
+}
+
 // eventData decodes an event's JSON data.
 func eventData(tb testing.TB, e *Event) map[string]any {
 	tb.Helper()

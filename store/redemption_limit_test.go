@@ -48,6 +48,7 @@ func TestRedeemUsageLimitConcurrent(t *testing.T) {
 	r := mustRestaurant(t, st, "R")
 	sam := mustUser(t, st, r, "Sam", RoleStaff)
 	d := mustDiscount(t, st, r, "Happy hour", 7)
+	notifyOn(t, st, r, EventDiscountExhausted) // so the event is stored
 	const tills, limit = 40, 7
 
 	reds := make([]*Redemption, tills)

@@ -83,6 +83,7 @@ func TestCopyWeekConcurrent(t *testing.T) {
 func TestPublishWeekConcurrent(t *testing.T) {
 	ctx := context.Background()
 	f := newShiftFixture(t)
+	notifyOn(t, f.st, f.r, EventShiftChange) // so the events are stored
 	for _, d := range []string{"2026-11-23", "2026-11-24", "2026-11-29"} {
 		sh := &Shift{UserID: f.sam.ID, ShiftDate: d, StartTime: "10:00", EndTime: "14:00"}
 		if err := f.st.CreateShift(ctx, f.r, f.admin, sh, false); err != nil {

@@ -63,6 +63,7 @@ func (f *shiftFixture) count(tb testing.TB) int {
 func TestCreateShiftOverlap(t *testing.T) {
 	ctx := context.Background()
 	f := newShiftFixture(t)
+	notifyOn(t, f.st, f.r, EventShiftChange) // so the events are stored
 	first := f.mustCreate(t, f.sam, "2026-12-01", "10:00", "14:00")
 	if first.Status != ShiftPending || first.UserName != "Sam Staff" {
 		t.Fatalf("created shift %+v", first)
@@ -114,6 +115,7 @@ func TestCreateShiftOverlap(t *testing.T) {
 // other 15 get shift_overlap.
 func TestCreateShiftConcurrentOverlap(t *testing.T) {
 	f := newShiftFixture(t)
+	notifyOn(t, f.st, f.r, EventShiftChange) // so the events are stored
 	const n = 16
 	errs := make([]error, n)
 	var wg sync.WaitGroup

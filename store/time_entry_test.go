@@ -29,6 +29,7 @@ func TestClockInSurvivesReopen(t *testing.T) {
 	if err := st.CreateUser(ctx, u, "password1"); err != nil {
 		t.Fatal(err)
 	}
+	notifyOn(t, st, r, EventClockIn, EventClockOut) // so the events are stored
 	in, err := st.ClockIn(ctx, r, u)
 	if err != nil {
 		t.Fatal(err)

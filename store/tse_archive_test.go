@@ -151,6 +151,7 @@ func TestTSEArchiveConcurrentArchiveOnce(t *testing.T) {
 func TestTSEArchiveRejectKeepsRangePending(t *testing.T) {
 	st, _ := newTestStore(t)
 	r := mustRestaurant(t, st, "Archiv")
+	notifyOn(t, st, r, EventTSEError) // so the event is stored
 	ctx := context.Background()
 	rows, _ := st.PlanTSEArchiveRanges(ctx, r.ID, archTSS, archSerial, 300, 1000)
 	a := rows[0]

@@ -508,6 +508,7 @@ func TestParkTSETxAndRetryAttention(t *testing.T) {
 	ctx := context.Background()
 	st, clock := newTestStore(t)
 	r := mustRestaurant(t, st, "R")
+	notifyOn(t, st, r, EventTSEError) // so the event is stored
 	n1 := newTSESaleFor(r, tssA, "TILL-1", "c1000000-0000-4000-8000-000000000001")
 	n2 := newTSESaleFor(r, tssA, "TILL-1", n1.ClientID)
 	mustTSESale(t, st, n1)
@@ -586,6 +587,7 @@ func TestTSEOutageOpensCountsAndCloses(t *testing.T) {
 	ctx := context.Background()
 	st, clock := newTestStore(t)
 	r := mustRestaurant(t, st, "R")
+	notifyOn(t, st, r, EventTSEError, EventTSERecovered) // so the events are stored
 	const client = "c1000000-0000-4000-8000-000000000001"
 	n1 := newTSESaleFor(r, tssA, "TILL-1", client)
 	n2 := newTSESaleFor(r, tssA, "TILL-1", client)

@@ -60,6 +60,7 @@ func TestArchiveRefusesGapAndTamperedSignature(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t, envOpts{maxRecords: 10})
+			e.notifyOn(t, store.EventTSEError) // so the events are stored
 			ctx := context.Background()
 			e.sell(t, 12) // 24 signatures and the setup's
 			last := e.counter(t)
@@ -129,6 +130,7 @@ func TestArchiveRefusesGapAndTamperedSignature(t *testing.T) {
 // transaction is refused even though it verifies on its own.
 func TestArchiveRefusesTARWithoutASignedTransaction(t *testing.T) {
 	e := newEnv(t, envOpts{})
+	e.notifyOn(t, store.EventTSEError) // so the event is stored
 	ctx := context.Background()
 	e.sell(t, 5)
 	// The mirror says sale 3 was signed under number 3; the TAR will say

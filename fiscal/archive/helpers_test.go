@@ -117,6 +117,21 @@ func (e *env) open(tb testing.TB, o envOpts) {
 	}
 }
 
+// notifyOn subscribes the restaurant to each event type with an enabled
+// webhook rule, so the events of those types are stored: one no enabled
+// rule wants is not written (store.InsertEvent). No dispatcher runs here.
+// Call it before the action that raises them.
+func (e *env) notifyOn(tb testing.TB, types ...string) {
+	tb.Helper()
+	for _, typ := range types {
+		n := &store.NotificationSetting{RestaurantID: e.restaurant.ID, Channel: store.ChannelWebhook, EventType: typ,
+			Destination: "https://hooks.example.test/" + typ, IsEnabled: true}
+		if err := e.st.CreateNotificationSetting(context.Background(), n); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
 // close stops the appliance as serve does; a second call does nothing.
 func (e *env) close() {
 	if e.st == nil {
