@@ -42,6 +42,7 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 // the foreground and the OS service. ready, when not nil, receives the
 // listening address once requests are accepted.
 func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- string) error {
+	paceGC() // gc_pace.go
 	st, err := openStore(ctx, cfg, log)
 	if err != nil {
 		return err

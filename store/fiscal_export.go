@@ -135,15 +135,16 @@ func qualified(alias, cols string) string {
 
 var columnSep = regexp.MustCompile(`,\s*`)
 
-// ClosingOf is the closing that covers a sale, or a not_found error.
-func (s *Store) ClosingOf(ctx context.Context, restaurantID, txID string) (*TSEClosing, error) {
-	var id string
-	err := s.rdb.QueryRowContext(ctx, `SELECT closing_id FROM tse_closing_transactions WHERE tx_id = ?`, txID).Scan(&id)
+// ClosingRef names the closing that covers a sale, as a storno's
+// reference needs it (DSFinV-K's REF_Z_NR and REF_KASSE_ID): its number
+// and register, in one indexed read, not the closing with its totals
+// (which summed the referenced day's sales for every storno). A
+// not_found error when no closing covers the sale yet.
+func (s *Store) ClosingRef(ctx context.Context, restaurantID, txID string) (zNr int64, clientSerial string, err error) {
+	err = s.rs.QueryRowContext(ctx, `SELECT c.z_nr, c.client_serial FROM tse_closing_transactions ct
+		JOIN tse_closings c ON c.id = ct.closing_id WHERE ct.tx_id = ? AND c.restaurant_id = ?`, txID, restaurantID).Scan(&zNr, &clientSerial)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, NotFound("closing")
+		return 0, "", NotFound("closing")
 	}
-	if err != nil {
-		return nil, err
-	}
-	return tseClosing(ctx, s.rdb, restaurantID, id)
+	return zNr, clientSerial, err
 }

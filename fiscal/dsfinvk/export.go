@@ -306,10 +306,10 @@ func (x *Exporter) reference(b *build, row func(*table, ...any), s *store.Closed
 	}
 	var refZ any = blank{}
 	refKasse := orig.ClientSerial
-	oc, err := b.st.ClosingOf(b.ctx, s.RestaurantID, orig.TxID)
+	zNr, serial, err := b.st.ClosingRef(b.ctx, s.RestaurantID, orig.TxID)
 	switch {
 	case err == nil:
-		refZ, refKasse = oc.ZNr, oc.ClientSerial
+		refZ, refKasse = zNr, serial
 	case !store.IsNotFound(err):
 		return err
 	}
