@@ -23,7 +23,8 @@
 // 00019 indexes that keep reads bounded as the history grows; 00020 a
 // day's sales by business_time (the daily report, HQ); 00021 a
 // register's closings by covered_until (a closing's sales); 00022 the
-// retention guard's hold and the admins' confirmations of the clock.
+// retention guard's hold and the admins' confirmations of the clock;
+// 00023 a restaurant's open entries through the one-open index.
 package migrations
 
 import "embed"

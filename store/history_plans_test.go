@@ -105,3 +105,13 @@ func TestDaysSalesSearchByBusinessTime(t *testing.T) {
 		}
 	}
 }
+
+// A clock-out finds its entry among the open ones, however many closed
+// entries the user has.
+func TestClockOutSearchesTheOpenEntries(t *testing.T) {
+	st, _ := newTestStore(t)
+	plan := queryPlan(t, st, closeOpenEntrySQL, "2026-01-01", 0, "2026-01-01", "u", "r")
+	if !strings.Contains(plan, "time_entries_one_open (user_id=?)") {
+		t.Errorf("the clock-out does not search the open entries:\n%s", plan)
+	}
+}

@@ -123,7 +123,7 @@ func hqSales(ctx context.Context, tx *sql.Tx, rest *Restaurant, now time.Time, s
 // hqPeople lists who is clocked in and sums this week's hours (Monday to
 // Sunday, local), open entries up to now.
 func hqPeople(ctx context.Context, tx *sql.Tx, rest *Restaurant, now time.Time, s *HQSummary) error {
-	open, err := queryAll(ctx, tx, scanTimeEntry, `SELECT `+timeEntryColumns+` FROM time_entries t JOIN users u ON u.id = t.user_id
+	open, err := queryAll(ctx, tx, scanTimeEntry, `SELECT `+timeEntryColumns+` FROM time_entries t INDEXED BY time_entries_one_open JOIN users u ON u.id = t.user_id
 		WHERE t.restaurant_id = ? AND t.clock_out IS NULL ORDER BY t.clock_in, t.id`, rest.ID)
 	if err != nil {
 		return err

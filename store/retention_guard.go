@@ -67,7 +67,7 @@ func (s *Store) Activity(ctx context.Context, restaurantID string) (Activity, er
 		dst   *int
 		query string
 	}{
-		{&a.ClockedIn, `SELECT count(*) FROM time_entries WHERE restaurant_id = ? AND clock_out IS NULL`},
+		{&a.ClockedIn, `SELECT count(*) FROM time_entries INDEXED BY time_entries_one_open WHERE restaurant_id = ? AND clock_out IS NULL`},
 		{&a.OpenTSE, `SELECT count(*) FROM tse_transactions WHERE restaurant_id = ? AND state = 'ACTIVE'`},
 		{&jobs, `SELECT count(*) FROM tse_jobs WHERE restaurant_id = ? AND status IN ('pending', 'in_flight')`},
 	} {
