@@ -147,7 +147,7 @@ func Open(ctx context.Context, dataDir string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	s.w = &writer{ops: make(chan *writeOp, writeQueueLen), closing: make(chan struct{}), stopped: make(chan struct{}),
-		stmts: map[string]*sql.Stmt{}, toPrepare: map[string]bool{}}
+		stmts: map[string]*sql.Stmt{}, toPrepare: map[string]bool{}, batchStmts: map[string]*sql.Stmt{}}
 	go s.runWriter()
 	// SQLite creates the files 0644 less the umask, and an older posbox
 	// left them so: they hold personal data and fiscal records, whatever
@@ -232,6 +232,15 @@ type Tx struct {
 
 	st          *Store
 	afterCommit []func() // run once the commit succeeded
+	nowText     string   // FormatTime(Now), once
+}
+
+// NowText is FormatTime(tx.Now), formatted once per operation.
+func (tx *Tx) NowText() string {
+	if tx.nowText == "" {
+		tx.nowText = FormatTime(tx.Now)
+	}
+	return tx.nowText
 }
 
 // Write runs fn as one write operation (see write).
