@@ -20,10 +20,13 @@ package main
 //	                 month, whatever today's date, for the month's reports)
 //	BENCH_REPS       repetitions of a closing (default 3)
 //	BENCH_SLOW_REPS  repetitions of each backup and restore (default 1)
+//	BENCH_SLOW       which of them: all (default), backups, or replica
+//	                 (the replica's catch-up and restore --from only)
 //	BENCH_ONLY=years only this test (TestLoadBench and the replica
 //	                 benchmarks skip)
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -75,8 +78,10 @@ type yearBench struct {
 	// slowReps repeats backups, restores and the replica's runs, which
 	// take minutes on a history of years; 0 leaves them out.
 	slowReps int
-	rep      *report
-	seed     *seeder
+	// slow is BENCH_SLOW: "all", "backups" or "replica".
+	slow string
+	rep  *report
+	seed *seeder
 }
 
 func TestYearBench(t *testing.T) {
@@ -86,7 +91,10 @@ func TestYearBench(t *testing.T) {
 		t.Skip("BENCH_YEARS=0")
 	}
 	yb := &yearBench{t: t, b0s: map[string]*stat{}, dur: envDur(t, "BENCH_TIME", 5*time.Second),
-		reps: max(1, envInt(t, "BENCH_REPS", 3)), slowReps: max(0, envInt(t, "BENCH_SLOW_REPS", 1)), rep: newReport()}
+		reps: max(1, envInt(t, "BENCH_REPS", 3)), slowReps: max(0, envInt(t, "BENCH_SLOW_REPS", 1)), slow: cmp.Or(os.Getenv("BENCH_SLOW"), "all"), rep: newReport()}
+	if yb.slow != "all" && yb.slow != "backups" && yb.slow != "replica" {
+		t.Fatalf("BENCH_SLOW=%q: all, backups or replica", yb.slow)
+	}
 	yb.bin = buildRelease(t)
 	yb.seed = newSeeder(t)
 	yb.b0 = startB0(t)
@@ -114,12 +122,12 @@ func (yb *yearBench) run(e *era) *era {
 	b := yb.start(e, dataDir)
 	yb.requests(e, b)
 	yb.closings(e, b)
-	if yb.slowReps > 0 {
+	if yb.slowReps > 0 && yb.slow != "replica" {
 		yb.backups(e, b)
 	}
 	b.box.stop(t)
 	yb.nightlyArchive(e, b)
-	if yb.slowReps > 0 {
+	if yb.slowReps > 0 && yb.slow != "backups" {
 		yb.replicaRun(e, b)
 	}
 	os.RemoveAll(dataDir) // a ten-year copy is gigabytes
