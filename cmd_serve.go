@@ -30,6 +30,7 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return usageErr(err)
 	}
+	paceGC() // gc_pace.go
 	if !service.Interactive() {
 		return runService(cfg, stderr, nil) // under systemd or the Windows SCM
 	}
@@ -42,7 +43,6 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 // the foreground and the OS service. ready, when not nil, receives the
 // listening address once requests are accepted.
 func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- string) error {
-	paceGC() // gc_pace.go
 	st, err := openStore(ctx, cfg, log)
 	if err != nil {
 		return err
