@@ -36,6 +36,7 @@ const dbOnlyWarning = `warning: this backup holds the database only, not the sec
 // cmdBackup writes a consistent copy of the database, or a complete
 // backup of the data dir, while the appliance may be serving.
 func cmdBackup(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	paceGC() // gc_pace.go: scrypt's 256 MiB, freed before the next derivation
 	fs := flag.NewFlagSet("backup", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	complete := fs.Bool("complete", false, "write a complete backup (database, keys, TSE settings and simulator state), encrypted with the passphrase")

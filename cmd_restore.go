@@ -38,6 +38,7 @@ files it names go to DIR/restored-config.`
 // cmdRestore puts a backup back: posbox restore [--data-dir DIR]
 // [--passphrase-file F] FILE.
 func cmdRestore(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	paceGC() // gc_pace.go: scrypt's 256 MiB, freed before the next derivation
 	fs := flag.NewFlagSet("restore", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	passFile := fs.String("passphrase-file", "", "file whose first line is the backup's passphrase (default: $"+backup.PassphraseEnv+")")
