@@ -37,7 +37,7 @@ type Delivery struct {
 // of the event's restaurant and type), inside the event's transaction,
 // and asks for a dispatcher nudge once it commits.
 func queueDeliveries(ctx context.Context, tx *Tx, e *Event, rules []string) error {
-	now := FormatTime(tx.Now)
+	now := tx.NowText()
 	for _, rule := range rules {
 		id := NewID()
 		if _, err := tx.ExecContext(ctx, `INSERT INTO notification_deliveries

@@ -77,18 +77,22 @@ type Event struct {
 func InsertEvent(ctx context.Context, tx *Tx, restaurantID, typ string, data any) (*Event, error) {
 	e := &Event{ID: NewID(), RestaurantID: restaurantID, Type: typ, CreatedAt: tx.Now}
 	rules, err := matchingRules(ctx, tx, restaurantID, typ) // writer_rules.go
-	if err != nil || len(rules) == 0 {
+	if err != nil {
+		return nil, err
+	}
+	if len(rules) == 0 {
 		// No enabled rule wants it: nothing would ever read the row (no
 		// endpoint lists events; a rule made later does not deliver the
 		// past), so it is neither encoded nor written. It was a third of
-		// a clock-in's writes (docs/NOTIFICATIONS.md, "Events").
-		return e, err
+		// a clock-in's writes (docs/NOTIFICATIONS.md, "Event types and
+		// payloads").
+		return e, nil
 	}
 	if e.Data, err = json.Marshal(data); err != nil {
 		return nil, err
 	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO events (id, restaurant_id, type, data, created_at) VALUES (?, ?, ?, ?, ?)`,
-		e.ID, e.RestaurantID, e.Type, string(e.Data), FormatTime(e.CreatedAt))
+		e.ID, e.RestaurantID, e.Type, string(e.Data), tx.NowText())
 	if err != nil {
 		return nil, err
 	}
