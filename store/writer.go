@@ -88,7 +88,7 @@ type writer struct {
 	// batchStmts are stmts bound to the running batch's transaction:
 	// binding one (Tx.StmtContext) for every statement of every operation
 	// was a thirtieth of a clock-in. database/sql closes them with the
-	// transaction; the next batch starts a new map.
+	// transaction; the next batch clears the map.
 	batchStmts map[string]*sql.Stmt
 	hooked     any // the driver connection the hooks are on
 
