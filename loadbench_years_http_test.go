@@ -103,6 +103,7 @@ func (yb *yearBench) requests(e *era, b *bench) {
 	})
 	yb.get(e, b, "week of 200 shifts", 32, yb.week(b, now))
 	yb.get(e, b, "dashboard", 16, "/api/dashboard")
+	yb.get(e, b, "TSE status", 16, "/api/tse/status")
 	yb.get(e, b, "yesterday's time entries", 8, "/api/time-entries?date="+day)
 	from, to := y0.Format(time.RFC3339), y0.AddDate(0, 0, 1).Add(-time.Second).Format(time.RFC3339)
 	yb.get(e, b, "yesterday's TSE transactions", 4, "/api/tse/transactions?from="+url.QueryEscape(from)+"&to="+url.QueryEscape(to))

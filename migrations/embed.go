@@ -24,7 +24,8 @@
 // day's sales by business_time (the daily report, HQ); 00021 a
 // register's closings by covered_until (a closing's sales); 00022 the
 // retention guard's hold and the admins' confirmations of the clock;
-// 00023 a restaurant's open entries through the one-open index.
+// 00023 a restaurant's open entries through the one-open index; 00024
+// small indexes for a listed sale's storno link and the archive's status.
 package migrations
 
 import "embed"

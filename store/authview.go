@@ -2,12 +2,15 @@ package store
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 )
 
 // authView is the users and restaurants as authentication sees them, so
-// a request costs no query to learn who calls. It is dropped as a whole
+// a request costs no query to learn who calls, and the users' names and
+// states as the lists of shifts show them. It is dropped as a whole
 // after every commit that changed a row of users or restaurants: the
 // writer's pre-update hook (writer.go) sees every row any statement
 // changes, so no write function, present or future, has to remember to
@@ -24,10 +27,19 @@ type authView struct {
 	gen   uint64
 	users map[string]*User
 	rests map[string]*Restaurant
+	// names holds users as a list of shifts shows them, deleted ones too
+	// (nameShifts).
+	names map[string]shiftUser
+}
+
+// shiftUser is a shift's user as the shift lists show it.
+type shiftUser struct {
+	name   string
+	active bool // is_active and not deleted
 }
 
 func newAuthView() *authView {
-	return &authView{users: map[string]*User{}, rests: map[string]*Restaurant{}}
+	return &authView{users: map[string]*User{}, rests: map[string]*Restaurant{}, names: map[string]shiftUser{}}
 }
 
 func (v *authView) invalidate() {
@@ -35,7 +47,52 @@ func (v *authView) invalidate() {
 	v.gen++
 	clear(v.users)
 	clear(v.rests)
+	clear(v.names)
 	v.mu.Unlock()
+}
+
+// nameShifts sets each shift's user name and state from the view,
+// reading the users it does not hold in one query.
+func (s *Store) nameShifts(ctx context.Context, shs []*Shift) error {
+	v := s.auth
+	var missing []string
+	v.mu.RLock()
+	gen := v.gen
+	for _, sh := range shs {
+		if u, ok := v.names[sh.UserID]; ok {
+			sh.UserName, sh.UserActive = u.name, u.active
+		} else if !slices.Contains(missing, sh.UserID) {
+			missing = append(missing, sh.UserID)
+		}
+	}
+	v.mu.RUnlock()
+	if len(missing) == 0 {
+		return nil
+	}
+	got := make(map[string]shiftUser, len(missing))
+	if err := eachRow(ctx, s.rs, func(sc scanner) error {
+		var id string
+		var u shiftUser
+		if err := sc.Scan(&id, &u.name, &u.active); err != nil {
+			return err
+		}
+		got[id] = u
+		return nil
+	}, `SELECT id, name, (is_active = 1 AND deleted_at IS NULL) FROM users WHERE id IN (SELECT value FROM json_each(?))`,
+		jsonList(missing)); err != nil {
+		return err
+	}
+	v.mu.Lock()
+	if v.gen == gen {
+		maps.Copy(v.names, got)
+	}
+	v.mu.Unlock()
+	for _, sh := range shs {
+		if u, ok := got[sh.UserID]; ok {
+			sh.UserName, sh.UserActive = u.name, u.active
+		}
+	}
+	return nil
 }
 
 // AuthUser is User for authentication: a live user of the restaurant,

@@ -314,6 +314,13 @@ func (s *Store) Shifts(ctx context.Context, restaurantID, from, to string) ([]*S
 	return s.shiftsWhere(ctx, restaurantID, from, to, "")
 }
 
+// shiftOwnColumns are shiftColumns without the user's: a list takes
+// each user's name and state from the auth view (nameShifts) instead of
+// joining users for every shift, a tenth of the week's list
+// (docs/PERFORMANCE.md, "Year ten, fourth pass").
+const shiftOwnColumns = `s.id, s.restaurant_id, s.user_id, s.shift_date, s.start_time, s.end_time, s.starts_at, s.ends_at,
+	s.break_minutes, s.role, s.status, s.notes, s.created_at, s.updated_at, s.published_at`
+
 // UnstaffedShifts lists the shifts of Shifts that are unstaffed: not
 // cancelled, while their user is disabled or deleted (Shift.Unstaffed).
 func (s *Store) UnstaffedShifts(ctx context.Context, restaurantID, from, to string) ([]*Shift, error) {
@@ -333,13 +340,25 @@ func (s *Store) shiftsWhere(ctx context.Context, restaurantID, from, to, extra s
 	// Ordered by date and start as shifts_restaurant_date is; the user's
 	// name and the id are sorted here: in SQL they took a sorter that
 	// copied every row (the week's list is read often).
-	shs, err := queryAll(ctx, s.rs, scanShift, `SELECT `+shiftColumns+` FROM shifts s JOIN users u ON u.id = s.user_id
-		WHERE `+where+` ORDER BY s.shift_date, s.start_time`, args...)
+	var shs []*Shift
+	var err error
+	if extra == "" {
+		if shs, err = queryAll(ctx, s.rs, scanShiftOwn, `SELECT `+shiftOwnColumns+` FROM shifts s
+			WHERE `+where+` ORDER BY s.shift_date, s.start_time`, args...); err == nil {
+			err = s.nameShifts(ctx, shs)
+		}
+	} else {
+		shs, err = queryAll(ctx, s.rs, scanShift, `SELECT `+shiftColumns+` FROM shifts s JOIN users u ON u.id = s.user_id
+			WHERE `+where+` ORDER BY s.shift_date, s.start_time`, args...)
+	}
+	if err != nil {
+		return nil, err
+	}
 	slices.SortFunc(shs, func(a, b *Shift) int {
 		return cmp.Or(cmp.Compare(a.ShiftDate, b.ShiftDate), cmp.Compare(a.StartTime, b.StartTime),
 			cmp.Compare(a.UserName, b.UserName), cmp.Compare(a.ID, b.ID))
 	})
-	return shs, err
+	return shs, nil
 }
 
 // Shift finds one shift of a restaurant.
@@ -358,20 +377,40 @@ const shiftColumns = `s.id, s.restaurant_id, s.user_id, u.name, s.shift_date, s.
 
 func scanShift(row scanner) (*Shift, error) {
 	var sh Shift
-	var startsAt, endsAt, created, updated string
-	var notes, published sql.NullString
+	var r shiftText
 	if err := row.Scan(&sh.ID, &sh.RestaurantID, &sh.UserID, &sh.UserName, &sh.ShiftDate, &sh.StartTime, &sh.EndTime,
-		&startsAt, &endsAt, &sh.BreakMinutes, &sh.Role, &sh.Status, &notes, &created, &updated, &published, &sh.UserActive); err != nil {
+		&r.startsAt, &r.endsAt, &sh.BreakMinutes, &sh.Role, &sh.Status, &r.notes, &r.created, &r.updated, &r.published, &sh.UserActive); err != nil {
 		return nil, err
 	}
-	sh.StartsAt, sh.EndsAt = ParseTime(startsAt), ParseTime(endsAt)
-	sh.CreatedAt, sh.UpdatedAt = ParseTime(created), ParseTime(updated)
-	sh.Notes = nullString(notes)
-	if published.Valid {
-		p := ParseTime(published.String)
+	return r.into(&sh), nil
+}
+
+// scanShiftOwn scans shiftOwnColumns; nameShifts adds the user's.
+func scanShiftOwn(row scanner) (*Shift, error) {
+	var sh Shift
+	var r shiftText
+	if err := row.Scan(&sh.ID, &sh.RestaurantID, &sh.UserID, &sh.ShiftDate, &sh.StartTime, &sh.EndTime,
+		&r.startsAt, &r.endsAt, &sh.BreakMinutes, &sh.Role, &sh.Status, &r.notes, &r.created, &r.updated, &r.published); err != nil {
+		return nil, err
+	}
+	return r.into(&sh), nil
+}
+
+// shiftText is a shift's columns that are parsed after the scan.
+type shiftText struct {
+	startsAt, endsAt, created, updated string
+	notes, published                   sql.NullString
+}
+
+func (r *shiftText) into(sh *Shift) *Shift {
+	sh.StartsAt, sh.EndsAt = ParseTime(r.startsAt), ParseTime(r.endsAt)
+	sh.CreatedAt, sh.UpdatedAt = ParseTime(r.created), ParseTime(r.updated)
+	sh.Notes = nullString(r.notes)
+	if r.published.Valid {
+		p := ParseTime(r.published.String)
 		sh.PublishedAt = &p
 	}
-	return &sh, nil
+	return sh
 }
 
 func shiftByID(ctx context.Context, tx *Tx, restaurantID, id string) (*Shift, error) {

@@ -155,3 +155,48 @@ func TestCreateShiftConcurrentOverlap(t *testing.T) {
 		t.Fatalf("%d shift_change events, want 1", c)
 	}
 }
+
+// A list of shifts takes each user's name and state from the auth view:
+// a rename, a disable and a delete show in the next list, and a deleted
+// user's shift keeps the name.
+func TestShiftListFollowsItsUsers(t *testing.T) {
+	ctx := context.Background()
+	f := newShiftFixture(t)
+	sh := f.mustCreate(t, f.sam, "2026-12-01", "10:00", "14:00")
+	f.mustCreate(t, f.alex, "2026-12-01", "12:00", "16:00")
+	list := func() *Shift {
+		t.Helper()
+		shs, err := f.st.Shifts(ctx, f.restaurant, "2026-12-01", "2026-12-01")
+		if err != nil || len(shs) != 2 {
+			t.Fatalf("%d shifts, %v", len(shs), err)
+		}
+		for _, s := range shs {
+			if s.ID == sh.ID {
+				return s
+			}
+		}
+		t.Fatalf("shift %s not listed", sh.ID)
+		return nil
+	}
+	if s := list(); s.UserName != "Sam Staff" || !s.UserActive || s.RestaurantID != f.restaurant || s.StartsAt.IsZero() {
+		t.Fatalf("listed %+v", s)
+	}
+	if _, err := f.st.UpdateUser(ctx, f.restaurant, f.sam.ID, UserUpdate{Name: Of("Samira Staff")}); err != nil {
+		t.Fatal(err)
+	}
+	if s := list(); s.UserName != "Samira Staff" || !s.UserActive {
+		t.Fatalf("after the rename: %q active %v", s.UserName, s.UserActive)
+	}
+	if _, err := f.st.UpdateUser(ctx, f.restaurant, f.sam.ID, UserUpdate{IsActive: Of(false)}); err != nil {
+		t.Fatal(err)
+	}
+	if s := list(); s.UserActive || !s.Unstaffed() {
+		t.Fatalf("after the disable: active %v unstaffed %v", s.UserActive, s.Unstaffed())
+	}
+	if err := f.st.DeleteUser(ctx, f.restaurant, f.sam.ID); err != nil {
+		t.Fatal(err)
+	}
+	if s := list(); s.UserName != "Samira Staff" || s.UserActive {
+		t.Fatalf("after the delete: %q active %v", s.UserName, s.UserActive)
+	}
+}

@@ -194,3 +194,47 @@ func archResult(first, last int64, name string) TSEArchiveResult {
 	return TSEArchiveResult{FirstCounter: first, LastCounter: last, LogMessages: last - first + 1, FirstLogTime: testStart,
 		LastLogTime: testStart, FileName: name, SizeBytes: 1024, SHA256: strings.Repeat("ab", 32)}
 }
+
+// The archived chain ends where the first range not archived begins, even
+// with a younger range archived beyond it; the last archiving is the
+// newest of any range. Once the gap is archived the chain reaches the end.
+func TestTSEArchiveStateChainEndsAtTheFirstRangeNotArchived(t *testing.T) {
+	st, clock := newTestStore(t)
+	r := mustRestaurant(t, st, "Archiv")
+	ctx := context.Background()
+	state := func() *TSEArchiveState {
+		t.Helper()
+		s, err := st.TSEArchiveStateOf(ctx, archTSS)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	if s := state(); s.LastArchivedCounter != 0 || s.LastArchivedAt != nil {
+		t.Fatalf("before any range: %+v", s)
+	}
+	rows, err := st.PlanTSEArchiveRanges(ctx, r.ID, archTSS, archSerial, 40, 10)
+	if err != nil || len(rows) != 4 {
+		t.Fatalf("planned %d ranges, %v", len(rows), err)
+	}
+	if s := state(); s.LastArchivedCounter != 0 || s.Open != 4 {
+		t.Fatalf("nothing archived yet: %+v", s)
+	}
+	for _, i := range []int{0, 1, 3} {
+		clock.Add(time.Hour)
+		if _, err := st.ArchiveTSEArchive(ctx, rows[i].ID, archResult(*rows[i].FirstCounter, *rows[i].LastCounter, rows[i].ID+".tar")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	newest := clock.Now()
+	if s := state(); s.LastArchivedCounter != 20 || s.LastArchivedAt == nil || !s.LastArchivedAt.Equal(newest) || s.Open != 1 {
+		t.Fatalf("with 21-30 not archived: %+v, want the chain to end at 20 and last archived at %s", s, newest)
+	}
+	clock.Add(time.Hour)
+	if _, err := st.ArchiveTSEArchive(ctx, rows[2].ID, archResult(21, 30, "gap.tar")); err != nil {
+		t.Fatal(err)
+	}
+	if s := state(); s.LastArchivedCounter != 40 || !s.LastArchivedAt.Equal(clock.Now()) || s.Open != 0 {
+		t.Fatalf("all archived: %+v", s)
+	}
+}

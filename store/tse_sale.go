@@ -205,8 +205,10 @@ const tseTxColumns = `tx_id, restaurant_id, tss_id, client_id, client_serial, re
 	receipt_without_tse, signed_late, outage_id, source, business_time, created_at, updated_at`
 
 // tseStornoColumns are a mirror row's storno links (Cancels,
-// CancelledBy), selected after tseTxColumns from tse_transactions.
-const tseStornoColumns = `(SELECT cancels_tx_id FROM tse_sale_details WHERE tx_id = tse_transactions.tx_id),
+// CancelledBy), selected after tseTxColumns from tse_transactions. Both
+// read indexes of the stornos only (00012, 00024), not every sale's.
+const tseStornoColumns = `(SELECT cancels_tx_id FROM tse_sale_details INDEXED BY tse_sale_details_stornos
+		WHERE tx_id = tse_transactions.tx_id AND cancels_tx_id IS NOT NULL),
 	(SELECT tx_id FROM tse_sale_details WHERE cancels_tx_id = tse_transactions.tx_id AND cancels_void = 0)`
 
 // scanTSETransactionLinks scans tseTxColumns then tseStornoColumns.

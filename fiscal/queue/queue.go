@@ -92,6 +92,8 @@ type Queue struct {
 	running     bool
 	held        map[string]*heldClient // terminals the TSS refuses, by client id
 
+	info tssInfo // what the provider last said about the TSS (info.go)
+
 	bgCtx    context.Context // self-tests started by requests
 	bgCancel context.CancelFunc
 	bg       sync.WaitGroup
