@@ -36,20 +36,30 @@ func indexXML(supplier, location, comment string) []byte {
 		for _, c := range t.cols {
 			b.WriteString("        <VariableColumn>\r\n")
 			el(&b, 10, "Name", c.name)
-			if c.numeric {
-				b.WriteString("          <Numeric>\r\n")
-				el(&b, 12, "Accuracy", strconv.Itoa(c.size))
-				b.WriteString("          </Numeric>\r\n")
-			} else {
-				b.WriteString("          <AlphaNumeric/>\r\n")
-				el(&b, 10, "MaxLength", strconv.Itoa(c.size))
-			}
+			columnType(&b, c)
 			b.WriteString("        </VariableColumn>\r\n")
 		}
 		b.WriteString("      </VariableLength>\r\n    </Table>\r\n")
 	}
 	b.WriteString("  </Media>\r\n</DataSet>\r\n")
 	return b.Bytes()
+}
+
+// columnType declares a column's type. An integer column is a bare
+// <Numeric/>, as in the BZSt's reference index.xml: a validator flags
+// every value of one declared <Accuracy>0</Accuracy>.
+func columnType(b *bytes.Buffer, c column) {
+	switch {
+	case c.numeric && c.size == 0:
+		b.WriteString("          <Numeric/>\r\n")
+	case c.numeric:
+		b.WriteString("          <Numeric>\r\n")
+		el(b, 12, "Accuracy", strconv.Itoa(c.size))
+		b.WriteString("          </Numeric>\r\n")
+	default:
+		b.WriteString("          <AlphaNumeric/>\r\n")
+		el(b, 10, "MaxLength", strconv.Itoa(c.size))
+	}
 }
 
 func el(b *bytes.Buffer, indent int, name, text string) {
