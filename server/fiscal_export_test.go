@@ -313,7 +313,8 @@ func TestDSFinVKExportOfADay(t *testing.T) {
 		t.Fatalf("Rabatt business case %v", r)
 	}
 	pay := x.rows("datapayment.csv", "BON_ID", receipt["id"].(string))
-	if len(pay) != 2 || pay[0]["ZAHLART_TYP"] != "Bar" || pay[0]["BASISWAEH_BETRAG"] != "8,70" || pay[1]["ZAHLART_TYP"] != "Unbar" {
+	if len(pay) != 2 || pay[0]["ZAHLART_TYP"] != "Bar" || pay[0]["BASISWAEH_BETRAG"] != "8,70" || pay[1]["ZAHLART_TYP"] != "Unbar" ||
+		pay[0]["ZAHLWAEH_CODE"] != "EUR" || pay[1]["ZAHLWAEH_CODE"] != "EUR" || pay[0]["ZAHLWAEH_BETRAG"] != "" {
 		t.Fatalf("payments %v", pay)
 	}
 	// The master data.

@@ -283,8 +283,10 @@ func (x *Exporter) sale(b *build, row func(*table, ...any), s *store.ClosedSale,
 		paid[pk] += p.Cents
 	}
 	for _, pk := range payOrder {
+		// EUR is named too: ZAHLWAEH_CODE is the payment's currency,
+		// ZAHLWAEH_BETRAG only the amount in a foreign one.
 		if pk.cur == "EUR" {
-			row(&tDataPayment, s.TxID, zahlart(pk.typ), "", "", blank{}, paid[pk])
+			row(&tDataPayment, s.TxID, zahlart(pk.typ), "", "EUR", blank{}, paid[pk])
 		} else {
 			row(&tDataPayment, s.TxID, zahlart(pk.typ), "", pk.cur, paid[pk], blank{})
 		}
