@@ -301,7 +301,8 @@ func TestDSFinVKExportOfADay(t *testing.T) {
 		t.Fatalf("storno %v", s)
 	}
 	if ref := x.rows("references.csv", "BON_ID", sto["id"].(string)); len(ref) != 1 || ref[0]["REF_BON_ID"] != plain["id"] ||
-		ref[0]["REF_Z_NR"] != "1" || ref[0]["REF_Z_KASSE_ID"] != "KASSE-01" || ref[0]["REF_TYP"] != "Transaktion" {
+		ref[0]["REF_Z_NR"] != "1" || ref[0]["REF_Z_KASSE_ID"] != "KASSE-01" || ref[0]["REF_TYP"] != "Transaktion" ||
+		ref[0]["REF_DATUM"] != ref[0]["Z_ERSTELLUNG"] {
 		t.Fatalf("reference %v", ref)
 	}
 	lines := x.rows("lines.csv", "BON_ID", receipt["id"].(string))
@@ -438,5 +439,51 @@ func TestDSFinVKExportCancelledAtTheTSE(t *testing.T) {
 	}
 	if r := x.rows("businesscases.csv"); len(r) != 1 || r[0]["Z_UMS_BRUTTO"] != "5,00000" {
 		t.Fatalf("business cases %v", r)
+	}
+}
+
+// A storno's REF_DATUM is the referenced closing's Z_ERSTELLUNG (DSFinV-K
+// 2.4: "Zeitstempel des Kassenabschlusses, auf den referenziert wird"),
+// not the reversed sale's time. A storno of a sale no closing covers yet
+// (another register's, not yet closed) leaves REF_DATUM and REF_Z_NR
+// empty; an export after that closing fills both.
+func TestDSFinVKExportStornoReferencesTheClosing(t *testing.T) {
+	e := newTSEEnv(t, tseEnvOpts{})
+	_, own := e.sell(t, sale("KASSE-01", 1250), e.adminToken)
+	_, other := e.sell(t, sale("KASSE-02", 700), e.adminToken)
+	e.advance(time.Minute)
+	if code, body := e.closeRegister(t, e.adminToken, "KASSE-01"); code != http.StatusCreated {
+		t.Fatalf("closing: %d %v", code, body)
+	}
+	e.advance(time.Minute)
+	_, stoOwn := e.sell(t, stornoBody("KASSE-01", "RECEIPT", 1250, own["id"]), e.adminToken)
+	_, stoOther := e.sell(t, stornoBody("KASSE-01", "RECEIPT", 700, other["id"]), e.adminToken)
+	e.advance(time.Minute)
+	if code, body := e.closeRegister(t, e.adminToken, "KASSE-01"); code != http.StatusCreated {
+		t.Fatalf("second closing: %d %v", code, body)
+	}
+
+	x := e.readExport(t, "from=2026-11-22&to=2026-11-22")
+	z1 := x.rows("cashpointclosing.csv", "Z_KASSE_ID", "KASSE-01", "Z_NR", "1")
+	ref := x.rows("references.csv", "BON_ID", stoOwn["id"].(string))
+	if len(z1) != 1 || len(ref) != 1 || ref[0]["REF_DATUM"] != z1[0]["Z_ERSTELLUNG"] || ref[0]["REF_Z_NR"] != "1" ||
+		ref[0]["REF_Z_KASSE_ID"] != "KASSE-01" || ref[0]["REF_BON_ID"] != own["id"] || ref[0]["Z_NR"] != "2" {
+		t.Fatalf("reference %v (closing %v)", ref, z1)
+	}
+	ref = x.rows("references.csv", "BON_ID", stoOther["id"].(string))
+	if len(ref) != 1 || ref[0]["REF_DATUM"] != "" || ref[0]["REF_Z_NR"] != "" || ref[0]["REF_Z_KASSE_ID"] != "KASSE-02" ||
+		ref[0]["REF_BON_ID"] != other["id"] {
+		t.Fatalf("reference to an unclosed sale %v", ref)
+	}
+
+	e.advance(time.Minute)
+	if code, body := e.closeRegister(t, e.adminToken, "KASSE-02"); code != http.StatusCreated {
+		t.Fatalf("closing KASSE-02: %d %v", code, body)
+	}
+	x = e.readExport(t, "from=2026-11-22&to=2026-11-22")
+	z1 = x.rows("cashpointclosing.csv", "Z_KASSE_ID", "KASSE-02", "Z_NR", "1")
+	ref = x.rows("references.csv", "BON_ID", stoOther["id"].(string))
+	if len(z1) != 1 || len(ref) != 1 || ref[0]["REF_DATUM"] != z1[0]["Z_ERSTELLUNG"] || ref[0]["REF_Z_NR"] != "1" {
+		t.Fatalf("reference once closed %v (closing %v)", ref, z1)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"regexp"
+	"time"
 )
 
 // ClosedSale is one sale of a closing as the DSFinV-K export reads it:
@@ -135,16 +136,28 @@ func qualified(alias, cols string) string {
 
 var columnSep = regexp.MustCompile(`,\s*`)
 
-// ClosingRef names the closing that covers a sale, as a storno's
-// reference needs it (DSFinV-K's REF_Z_NR and REF_KASSE_ID): its number
-// and register, in one indexed read, not the closing with its totals
-// (which summed the referenced day's sales for every storno). A
+// SaleClosingRef is the closing that covers a sale, as a storno's
+// reference names it (DSFinV-K's REF_Z_NR, REF_Z_KASSE_ID and REF_DATUM,
+// the closing's Z_ERSTELLUNG).
+type SaleClosingRef struct {
+	ZNr          int64
+	ClientSerial string
+	CreatedAt    time.Time
+}
+
+// ClosingRef names the closing that covers a sale: its number, register
+// and when it was taken, in one indexed read, not the closing with its
+// totals (which summed the referenced day's sales for every storno). A
 // not_found error when no closing covers the sale yet.
-func (s *Store) ClosingRef(ctx context.Context, restaurantID, txID string) (zNr int64, clientSerial string, err error) {
-	err = s.rs.QueryRowContext(ctx, `SELECT c.z_nr, c.client_serial FROM tse_closing_transactions ct
-		JOIN tse_closings c ON c.id = ct.closing_id WHERE ct.tx_id = ? AND c.restaurant_id = ?`, txID, restaurantID).Scan(&zNr, &clientSerial)
+func (s *Store) ClosingRef(ctx context.Context, restaurantID, txID string) (SaleClosingRef, error) {
+	var ref SaleClosingRef
+	var created string
+	err := s.rs.QueryRowContext(ctx, `SELECT c.z_nr, c.client_serial, c.created_at FROM tse_closing_transactions ct
+		JOIN tse_closings c ON c.id = ct.closing_id WHERE ct.tx_id = ? AND c.restaurant_id = ?`, txID, restaurantID).
+		Scan(&ref.ZNr, &ref.ClientSerial, &created)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, "", NotFound("closing")
+		return SaleClosingRef{}, NotFound("closing")
 	}
-	return zNr, clientSerial, err
+	ref.CreatedAt = ParseTime(created)
+	return ref, err
 }

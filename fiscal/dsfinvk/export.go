@@ -300,22 +300,26 @@ func (x *Exporter) sale(b *build, row func(*table, ...any), s *store.ClosedSale,
 	return nil
 }
 
-// reference links a storno to the sale it reverses.
+// reference links a storno to the sale it reverses and the closing that
+// covers it: REF_DATUM is that closing's Z_ERSTELLUNG (DSFinV-K 2.4). A
+// sale no closing covers yet (another register's, not closed) has no
+// closing to name: REF_DATUM and REF_Z_NR stay empty, its register and id
+// still find it, and an export after its closing fills both.
 func (x *Exporter) reference(b *build, row func(*table, ...any), s *store.ClosedSale, d *store.TSESaleDetail) error {
 	orig, err := b.st.TSETransaction(b.ctx, s.RestaurantID, d.CancelsTxID)
 	if err != nil {
 		return err
 	}
 	var refZ any = blank{}
-	refKasse := orig.ClientSerial
-	zNr, serial, err := b.st.ClosingRef(b.ctx, s.RestaurantID, orig.TxID)
+	refKasse, refDatum := orig.ClientSerial, ""
+	ref, err := b.st.ClosingRef(b.ctx, s.RestaurantID, orig.TxID)
 	switch {
 	case err == nil:
-		refZ, refKasse = zNr, serial
+		refZ, refKasse, refDatum = ref.ZNr, ref.ClientSerial, b.at(ref.CreatedAt)
 	case !store.IsNotFound(err):
 		return err
 	}
-	row(&tReferences, s.TxID, "", "Transaktion", "Storno", b.at(orig.BusinessTime), refKasse, refZ, orig.TxID)
+	row(&tReferences, s.TxID, "", "Transaktion", "Storno", refDatum, refKasse, refZ, orig.TxID)
 	return nil
 }
 
