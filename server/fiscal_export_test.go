@@ -18,7 +18,7 @@ import (
 	"posbox/tse/tsesim"
 )
 
-// dsfinvkColumns are the DSFinV-K 2.3 files and their columns in order, as
+// dsfinvkColumns are the DSFinV-K 2.4 files and their columns in order, as
 // the standard lists them (docs/FISCAL.md cites the sources). They are
 // written out here, not taken from the writer, so that the test checks the
 // export against the standard and not against itself.
@@ -321,7 +321,7 @@ func TestDSFinVKExportOfADay(t *testing.T) {
 	// The master data.
 	cp := x.rows("cashpointclosing.csv")[0]
 	if cp["NAME"] != "Gasthaus \"Zum Löwen\" GmbH" || cp["STNR"] != "06/123/45678" || cp["Z_BUCHUNGSTAG"] != "2026-11-22" ||
-		cp["TAXONOMIE_VERSION"] != "2.3" || cp["Z_START_ID"] != plain["id"] || cp["Z_ENDE_ID"] != late2["id"] {
+		cp["TAXONOMIE_VERSION"] != "2.4" || cp["Z_START_ID"] != plain["id"] || cp["Z_ENDE_ID"] != late2["id"] {
 		t.Fatalf("cashpointclosing %v", cp)
 	}
 	if kr := x.rows("cashregister.csv")[0]; kr["KASSE_BRAND"] != "Lenovo" || kr["KASSE_SERIENNR"] != "KASSE-01" || kr["KASSE_SW_BRAND"] != "posbox" {
@@ -336,6 +336,9 @@ func TestDSFinVKExportOfADay(t *testing.T) {
 	}
 	if !bytes.Contains(x.raw["cashpointclosing.csv"], []byte(`"Gasthaus ""Zum Löwen"" GmbH"`)) {
 		t.Fatal("quotes in text are not doubled")
+	}
+	if !bytes.Contains(x.raw["index.xml"], []byte("<Comment>DSFinV-K 2.4, posbox ")) {
+		t.Fatal("index.xml does not name DSFinV-K 2.4")
 	}
 }
 

@@ -1327,7 +1327,7 @@ func apiOps() []apiOp {
 			ok: []apiOK{okJSON(200, "The closings.", sWrap("closings", sArray(sRef("Closing"), "")))}, errs: map[int][]string{422: {invalid}}},
 		{method: "GET", path: "/api/fiscal/dsfinvk", id: "exportDSFinVK", tag: "Fiscal", access: adminOnly,
 			summary: "The DSFinV-K export (ZIP) of the closings of a date range or of one register's Z_NR range",
-			desc: "Give `from` and `to` (business dates), or `client_serial`, `z_from` and `z_to`. The ZIP holds the 20 CSV files of DSFinV-K 2.3, " +
+			desc: "Give `from` and `to` (business dates), or `client_serial`, `z_from` and `z_to`. The ZIP holds the 20 CSV files of DSFinV-K 2.4, " +
 				"`index.xml` and `gdpdu-01-09-2004.dtd`; an empty selection gives the files with their header rows only.",
 			params: []any{qParam("from", "First business date.", sDate(""), false), qParam("to", "Last business date; not before `from`.", sDate(""), false),
 				qParam("client_serial", "The register; required with `z_from` and `z_to`.", sStr(""), false),

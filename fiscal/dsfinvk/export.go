@@ -14,8 +14,11 @@ import (
 	"posbox/tse"
 )
 
-// TaxonomyVersion is the DSFinV-K version the export follows.
-const TaxonomyVersion = "2.3"
+// TaxonomyVersion is the DSFinV-K version the export follows (2.4, current
+// since 2024; its tables are 2.3's), named in index.xml and written as
+// cashpointclosing.csv's TAXONOMIE_VERSION: posbox writes no DFKA
+// taxonomy data whose version it could name there (docs/FISCAL.md).
+const TaxonomyVersion = "2.4"
 
 // SoftwareBrand names posbox in cashregister.csv when the owner named no
 // other POS software.

@@ -1,6 +1,6 @@
 package dsfinvk
 
-// The DSFinV-K 2.3 tables: file, module name, columns in order with their
+// The DSFinV-K 2.4 tables (the same as 2.3's): file, module name, columns in order with their
 // type (docs/FISCAL.md, "DSFinV-K export", has the mapping). Alphanumeric
 // columns carry their maximum length, numeric ones their decimals.
 
