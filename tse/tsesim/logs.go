@@ -36,34 +36,54 @@ func signTx(key *ecdsa.PrivateKey, tx tse.Tx) (string, error) {
 	return base64.StdEncoding.EncodeToString(m.SignatureValue), nil
 }
 
+// simAdmin is the userId of the TSS admin in system logs (fiskaly's
+// exports name it "admin" too).
+const simAdmin = "admin"
+
+// simDevice is the simulator's DeviceInformationSet (updateDevice's
+// oldVersion). It names no BSI certification: the simulator has none.
+var simDevice = []tsetar.ComponentInformation{{Name: "tss", Manufacturer: "posbox", Model: "posbox simulator", Version: "1"}}
+
 // systemEvent names the TR-03151 system operation of a journal record
-// that consumes a counter, with its systemOperationData (DER content).
+// that consumes a counter, with its systemOperationData (DER content):
+// the fields TR-03151 defines for the operation, as certified TSEs
+// write them.
 func systemEvent(rec record) (event string, data []byte) {
 	switch rec.Op {
 	case opTSSState:
 		switch rec.State {
 		case tse.TSSInitialized:
-			event = "initialize"
+			return "initialize", ctxString(1, "state:"+rec.State) // description
 		case tse.TSSDisabled:
-			event = "disableSecureElement"
-		default: // personalisation (UNINITIALIZED) and forced states
-			event = "updateDevice"
+			// timeOfDeactivation, unixTime as the log time is
+			return "disableSecureElement", ctxUint(1, uint64(rec.Time))
 		}
-		return event, ctxString(1, "state:"+rec.State)
+		return updateDevice() // personalisation (UNINITIALIZED) and forced states
 	case opAdminPIN:
-		return "unblockUser", ctxString(1, "admin")
+		// the PIN set with the PUK unblocks the admin
+		return "unblockUser", tsetar.UnblockUserData(simAdmin, tsetar.UnblockOK)
 	case opAdminAuth:
 		// userId, role admin (0), authenticationResult TRUE
-		return "authenticateUser", append(ctxString(1, "admin"), 0x82, 1, 0, 0x83, 1, 0xff)
+		return "authenticateUser", append(ctxString(1, simAdmin), 0x82, 1, 0, 0x83, 1, 0xff)
 	case opAdminLogout:
-		return "logOut", ctxString(1, "admin")
+		return "logOut", tsetar.LogOutData(simAdmin, tsetar.LogOutByUser)
 	case opClient:
 		if rec.State == tse.ClientDeregistered {
 			return "deregisterClient", ctxString(1, rec.Serial)
 		}
 		return "registerClient", ctxString(1, rec.Serial)
 	}
-	return "updateDevice", nil
+	return updateDevice()
+}
+
+// updateDevice is the system log of a state change that is neither
+// initialisation nor decommissioning.
+func updateDevice() (string, []byte) {
+	data, err := tsetar.UpdateDeviceData(simAdmin, simDevice)
+	if err != nil {
+		panic(err) // simDevice is fixed PrintableStrings
+	}
+	return "updateDevice", data
 }
 
 // ctxString is a context-specific primitive TLV holding s.
@@ -72,6 +92,19 @@ func ctxString(tag byte, s string) []byte {
 		s = s[:127]
 	}
 	return append([]byte{0x80 | tag, byte(len(s))}, s...)
+}
+
+// ctxUint is a context-specific primitive TLV holding n as an INTEGER's
+// content (big-endian, minimal, non-negative).
+func ctxUint(tag byte, n uint64) []byte {
+	v := []byte{byte(n)}
+	for n >>= 8; n > 0; n >>= 8 {
+		v = append([]byte{byte(n)}, v...)
+	}
+	if v[0]&0x80 != 0 {
+		v = append([]byte{0}, v...)
+	}
+	return append([]byte{0x80 | tag, byte(len(v))}, v...)
 }
 
 // systemLogMessage is the system log message of a record, unsigned
@@ -98,7 +131,10 @@ func signSystemLog(t *simTSS, rec *record) error {
 }
 
 // logMessageOf rebuilds the log message of a journal record. Records
-// from before TR-03151 signing get a fresh signature now.
+// from before TR-03151 signing, and system logs written before the
+// simulator encoded every field TR-03151 makes mandatory, get the
+// complete message and a fresh signature now: no receipt shows a system
+// log's signature, and its counter and time stay as they were.
 func logMessageOf(t *simTSS, rec record) (*tsetar.LogMessage, error) {
 	var m *tsetar.LogMessage
 	if rec.Op == opTx {
@@ -110,8 +146,9 @@ func logMessageOf(t *simTSS, rec record) (*tsetar.LogMessage, error) {
 			return nil, err
 		}
 	} else {
-		if rec.Event == "" {
+		if rec.Event == "" || tsetar.CheckSystemOperationData(rec.Event, rec.EventData) != nil {
 			rec.Event, rec.EventData = systemEvent(rec)
+			rec.LogV = 0 // signed over the incomplete data
 		}
 		m = systemLogMessage(t, rec)
 	}

@@ -10,8 +10,10 @@
 // them; writer.go: writing one (the simulator's exports); logmessage.go:
 // the TR-03151 log message, parsed and built; ber.go: certified TSEs write
 // BER, not strict DER, so messages are split into TLVs here and the
-// signature is checked over the bytes as written; verify.go: Verify, every
-// signature against the TSS's key, the serial and the counters.
+// signature is checked over the bytes as written; systemlog.go: the
+// fields TR-03151 makes mandatory in system logs, built and checked;
+// verify.go: Verify, every signature against the TSS's key, the serial
+// and the counters.
 package tsetar
 
 import (

@@ -52,7 +52,7 @@ func (f fixture) messages(t testing.TB, first uint64, n int) []*LogMessage {
 		m := &LogMessage{SerialNumber: f.serial, SignatureCounter: c, LogTime: f.t0.Add(time.Duration(c) * time.Second)}
 		switch {
 		case i == 0:
-			m.Kind, m.EventType, m.SystemOperationData = KindSystem, "registerClient", []byte{0x30, 0x03, 0x81, 0x01, 'A'}
+			m.Kind, m.EventType, m.SystemOperationData = KindSystem, "registerClient", []byte{0x81, 0x01, 'A'}
 		default:
 			m.Kind, m.ClientID, m.ProcessType = KindTransaction, "KASSE 1", "Kassenbeleg-V1"
 			m.TransactionNumber = uint64(i+1) / 2

@@ -204,6 +204,13 @@ func (v *verifier) logMessage(name string, der []byte) error {
 		v.fail(&SerialMismatchError{File: name, Want: hex.EncodeToString(v.serial), Got: hex.EncodeToString(m.SerialNumber)})
 		return nil
 	}
+	if m.Kind == KindSystem {
+		// A missing field is the message's problem, not a gap: its
+		// signature and counter are still checked.
+		if err := CheckSystemOperationData(m.EventType, m.SystemOperationData); err != nil {
+			v.fail(&MalformedError{File: name, Err: err})
+		}
+	}
 	e := Entry{File: name, Kind: m.Kind, SignatureCounter: m.SignatureCounter, LogTime: m.LogTime,
 		TransactionNumber: m.TransactionNumber, Operation: m.ShortOperation(), ClientID: m.ClientID,
 		ProcessType: m.ProcessType, EventType: m.EventType}
