@@ -41,6 +41,9 @@
 //     with fault injection (ExportFault) for the archive's tests.
 //   - server.go: the HTTP face under /api/v2: fiskaly's paths, bodies,
 //     errors, auth and request ids.
+//   - clientlist.go: listClients and listClientTransactions, with the
+//     paging and order parameters fiskaly's lists share.
+//   - metadata.go: the TSS's metadata, read and merged.
 //
 // The tests are in package tsesim_test: they share their helpers with the
 // fiskaly client's tests through tse/simtest (internal_test.go opens the

@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -87,6 +88,7 @@ type simTx struct {
 	end      int64  // unix s, 0 while ACTIVE
 	revs     []simRev
 	metadata map[string]string // nil until a revision carries some
+	client   *simClient        // of the latest revision (listClientTransactions)
 }
 
 type simRev struct {
@@ -185,49 +187,57 @@ func (s *Simulator) apply(rec record, off int64, n int) error {
 			c.metadata[k] = v
 		}
 	case opTx:
-		tx := rec.Tx
-		if tx == nil {
-			return fmt.Errorf("tx record without transaction")
-		}
-		st := t.txs[tx.ID]
-		if tx.Revision == 1 {
-			if st != nil || tx.Number != t.txCounter+1 {
-				return fmt.Errorf("transaction %s: number %d after %d", tx.ID, tx.Number, t.txCounter)
-			}
-			st = &simTx{id: tx.ID, number: tx.Number, start: tx.TimeStart.Unix()}
-			t.txs[tx.ID] = st
-			t.byNumber = append(t.byNumber, st)
-			t.txCounter = tx.Number
-			t.active++
-		} else if st == nil || len(st.revs) != tx.Revision-1 {
-			return fmt.Errorf("transaction %s: revision %d out of order", tx.ID, tx.Revision)
-		}
-		var h [32]byte
-		if b, err := hex.DecodeString(rec.BodyHash); err != nil || len(b) != len(h) {
-			return fmt.Errorf("transaction %s: bad body hash", tx.ID)
-		} else {
-			copy(h[:], b)
-		}
-		st.revs = append(st.revs, simRev{hash: h, off: off, n: int32(n)})
-		st.state = tx.State
-		if tx.TimeEnd != nil {
-			st.end = tx.TimeEnd.Unix()
-		}
-		for k, v := range rec.Metadata {
-			if st.metadata == nil {
-				st.metadata = map[string]string{}
-			}
-			st.metadata[k] = v
-		}
-		if tx.State != tse.TxActive {
-			t.active--
-		}
+		return t.applyTx(rec, off, n)
+	case opTSSMeta:
+		maps.Copy(t.metadata, rec.Metadata)
 	case opExport:
 		return s.applyExport(t, rec)
 	case opHistory:
 		return applyHistory(t, rec)
 	default:
 		return fmt.Errorf("unknown journal operation %q", rec.Op)
+	}
+	return nil
+}
+
+// applyTx applies a transaction revision at off (n bytes) of the journal.
+func (t *simTSS) applyTx(rec record, off int64, n int) error {
+	tx := rec.Tx
+	if tx == nil {
+		return fmt.Errorf("tx record without transaction")
+	}
+	st := t.txs[tx.ID]
+	if tx.Revision == 1 {
+		if st != nil || tx.Number != t.txCounter+1 {
+			return fmt.Errorf("transaction %s: number %d after %d", tx.ID, tx.Number, t.txCounter)
+		}
+		st = &simTx{id: tx.ID, number: tx.Number, start: tx.TimeStart.Unix()}
+		t.txs[tx.ID] = st
+		t.byNumber = append(t.byNumber, st)
+		t.txCounter = tx.Number
+		t.active++
+	} else if st == nil || len(st.revs) != tx.Revision-1 {
+		return fmt.Errorf("transaction %s: revision %d out of order", tx.ID, tx.Revision)
+	}
+	var h [32]byte
+	if b, err := hex.DecodeString(rec.BodyHash); err != nil || len(b) != len(h) {
+		return fmt.Errorf("transaction %s: bad body hash", tx.ID)
+	} else {
+		copy(h[:], b)
+	}
+	st.revs = append(st.revs, simRev{hash: h, off: off, n: int32(n)})
+	st.state, st.client = tx.State, t.client(tx.ClientID)
+	if tx.TimeEnd != nil {
+		st.end = tx.TimeEnd.Unix()
+	}
+	for k, v := range rec.Metadata {
+		if st.metadata == nil {
+			st.metadata = map[string]string{}
+		}
+		st.metadata[k] = v
+	}
+	if tx.State != tse.TxActive {
+		t.active--
 	}
 	return nil
 }
@@ -279,6 +289,16 @@ func (t *simTSS) setCert(der []byte) error {
 		return fmt.Errorf("TSS %s certificate: %w", t.id, err)
 	}
 	t.cert, t.notAfter = der, c.NotAfter
+	return nil
+}
+
+// client finds one of the TSS's clients (a TSS has few: no index).
+func (t *simTSS) client(id string) *simClient {
+	for _, c := range t.clients {
+		if c.id == id {
+			return c
+		}
+	}
 	return nil
 }
 
@@ -710,6 +730,15 @@ func (s *Simulator) listTx(t *simTSS, q tse.ListQuery) (tse.TxPage, error) {
 
 // listTxViews is listTx as the HTTP face answers it.
 func (s *Simulator) listTxViews(t *simTSS, q tse.ListQuery) ([]revView, error) {
+	if err := s.listRateLimit(t); err != nil {
+		return nil, err
+	}
+	return s.txViews(t, q, nil)
+}
+
+// listRateLimit counts a listTransactions call: fiskaly allows 20 a
+// minute per TSS.
+func (s *Simulator) listRateLimit(t *simTSS) error {
 	now := s.cfg.Now()
 	window := t.listCalls[:0]
 	for _, c := range t.listCalls {
@@ -721,10 +750,16 @@ func (s *Simulator) listTxViews(t *simTSS, q tse.ListQuery) ([]revView, error) {
 	if len(window) >= simListPerMin {
 		wait := time.Minute - now.Sub(window[0])
 		wait = (wait + time.Second - 1).Truncate(time.Second)
-		return nil, retryAfterError(429, "E_TOO_MANY_REQUESTS", fmt.Sprintf("at most %d list calls a minute", simListPerMin), wait)
+		return retryAfterError(429, "E_TOO_MANY_REQUESTS", fmt.Sprintf("at most %d list calls a minute", simListPerMin), wait)
 	}
 	t.listCalls = append(t.listCalls, now)
+	return nil
+}
 
+// txViews lists the TSS's transactions (only client's, whose latest
+// revision it sent, when client is not nil) filtered, ordered and paged
+// as q says.
+func (s *Simulator) txViews(t *simTSS, q tse.ListQuery, client *simClient) ([]revView, error) {
 	if q.Limit == 0 {
 		q.Limit = simPageMax
 	}
@@ -748,7 +783,7 @@ func (s *Simulator) listTxViews(t *simTSS, q tse.ListQuery) ([]revView, error) {
 	}
 	var all []*simTx
 	for _, st := range t.byNumber {
-		if len(q.States) == 0 || slices.Contains(q.States, st.state) {
+		if (len(q.States) == 0 || slices.Contains(q.States, st.state)) && (client == nil || st.client == client) {
 			all = append(all, st)
 		}
 	}

@@ -25,6 +25,7 @@ const (
 	opTSSCreate   = "tss_create"
 	opTSSState    = "tss_state"
 	opTSSDesc     = "tss_description"
+	opTSSMeta     = "tss_metadata" // merged into the TSS's metadata (metadata.go)
 	opCert        = "certificate"
 	opAdminPIN    = "admin_pin"
 	opAdminFail   = "admin_auth_failed"

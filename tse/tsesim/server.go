@@ -60,6 +60,10 @@ func NewServer(sim *Simulator, apiKey, apiSecret string) *Server {
 	h.handle("POST /api/v2/tss/{tss}/admin/logout", h.adminLogout)
 	h.handle("PUT /api/v2/tss/{tss}/client/{client}", h.putClient)
 	h.handle("GET /api/v2/tss/{tss}/client/{client}", h.getClient)
+	h.handle("GET /api/v2/tss/{tss}/client", h.listClients)              // clientlist.go
+	h.handle("GET /api/v2/tss/{tss}/client/{client}/tx", h.listClientTx) // clientlist.go
+	h.handle("GET /api/v2/tss/{tss}/metadata", h.getTSSMetadata)         // metadata.go
+	h.handle("PATCH /api/v2/tss/{tss}/metadata", h.patchTSSMetadata)
 	h.handle("PUT /api/v2/tss/{tss}/tx/{tx}", h.upsertTx)
 	h.handle("GET /api/v2/tss/{tss}/tx/{tx}", h.getTx)
 	h.handle("GET /api/v2/tss/{tss}/tx", h.listTx)
@@ -72,10 +76,10 @@ func NewServer(sim *Simulator, apiKey, apiSecret string) *Server {
 }
 
 // notFound answers a route the simulator does not serve: an unknown one,
-// or a SIGN DE v2 operation it does not implement (exports, metadata,
-// client lists and updates, ...). fiskaly's error codes name no unknown
-// route (there is no E_NOT_FOUND), so the answer is the generic error body
-// without a code: status_code, error and message.
+// or a SIGN DE v2 operation it does not implement (export lists, client
+// updates, client, transaction and export metadata, ...). fiskaly's error
+// codes name no unknown route (there is no E_NOT_FOUND), so the answer is
+// the generic error body without a code: status_code, error and message.
 func notFound(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusNotFound, map[string]any{
 		"status_code": http.StatusNotFound,
@@ -395,6 +399,9 @@ func (h *Server) patchTSS(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeBody(r, &req); err != nil {
 		return err
 	}
+	if err := checkMetadata("body/metadata", req.Metadata); err != nil {
+		return err
+	}
 	return h.withTSS(r, func(t *simTSS) error {
 		if req.Description != nil {
 			if t.state != tse.TSSUninitialized || req.State != tse.TSSInitialized {
@@ -410,6 +417,9 @@ func (h *Server) patchTSS(w http.ResponseWriter, r *http.Request) error {
 			if err := h.sim.setDescription(t, *req.Description); err != nil {
 				return err
 			}
+		}
+		if err := h.sim.setTSSMetadata(t, req.Metadata); err != nil {
+			return err
 		}
 		writeJSON(w, 200, h.tssJSON(t, false))
 		return nil
@@ -623,6 +633,22 @@ func (h *Server) getTx(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *Server) listTx(w http.ResponseWriter, r *http.Request) error {
+	q, err := txListQuery(r)
+	if err != nil {
+		return err
+	}
+	return h.withTSS(r, func(t *simTSS) error {
+		views, err := h.sim.listTxViews(t, q)
+		if err != nil {
+			return err
+		}
+		writeTxList(w, t, views)
+		return nil
+	})
+}
+
+// txListQuery reads listTransactions' query parameters.
+func txListQuery(r *http.Request) (tse.ListQuery, error) {
 	qv := r.URL.Query()
 	q := tse.ListQuery{OrderBy: qv.Get("order_by"), Order: qv.Get("order")}
 	for k, vs := range qv {
@@ -634,23 +660,21 @@ func (h *Server) listTx(w http.ResponseWriter, r *http.Request) error {
 		if v := qv.Get(name); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil {
-				return tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", name+" must be an integer")
+				return q, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", name+" must be an integer")
 			}
 			*dst = n
 		}
 	}
-	return h.withTSS(r, func(t *simTSS) error {
-		views, err := h.sim.listTxViews(t, q)
-		if err != nil {
-			return err
-		}
-		data := make([]map[string]any, len(views))
-		for i, v := range views {
-			data[i] = txJSON(v, t.txs[v.ID].metadata)
-		}
-		writeJSON(w, 200, map[string]any{"data": data, "count": len(data), "_type": "TRANSACTION_LIST", "_env": simEnv, "_version": simAPIVersion})
-		return nil
-	})
+	return q, nil
+}
+
+// writeTxList answers fiskaly's list envelope of transactions.
+func writeTxList(w http.ResponseWriter, t *simTSS, views []revView) {
+	data := make([]map[string]any, len(views))
+	for i, v := range views {
+		data[i] = txJSON(v, t.txs[v.ID].metadata)
+	}
+	writeJSON(w, 200, map[string]any{"data": data, "count": len(data), "_type": "TRANSACTION_LIST", "_env": simEnv, "_version": simAPIVersion})
 }
 
 // orEmpty shows a missing metadata map as {} as fiskaly does.

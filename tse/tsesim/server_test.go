@@ -447,11 +447,11 @@ func TestSimServerAnswersUnknownRoutesWithTheGeneric404(t *testing.T) {
 	tok := h.accessToken(t)
 	tss := "/api/v2/tss/" + h.Sim.TSSID()
 	for _, c := range []struct{ method, path, token string }{
-		{"GET", tss + "/export", tok},                                 // listExports: not simulated
-		{"GET", tss + "/export/" + tse.NewUUID4() + "/metadata", tok}, // export metadata
-		{"GET", tss + "/client", tok},                                 // listClients
-		{"PATCH", tss + "/client/" + simtest.ClientID, tok},           // updateClient
-		{"GET", tss + "/metadata", tok},
+		{"GET", tss + "/export", tok},                                   // listExports: not simulated
+		{"GET", tss + "/export/" + tse.NewUUID4() + "/metadata", tok},   // export metadata
+		{"GET", tss + "/client/" + simtest.ClientID + "/metadata", tok}, // client metadata
+		{"PATCH", tss + "/client/" + simtest.ClientID, tok},             // updateClient
+		{"GET", tss + "/tx/1/metadata", tok},                            // transaction metadata
 		{"DELETE", tss, tok},
 		{"GET", "/api/v2/nothing-here", ""},
 		{"GET", "/api/v1/tss", ""},
