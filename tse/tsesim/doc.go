@@ -33,6 +33,8 @@
 //     and system logs), rebuilt byte for byte for exports.
 //   - schema.go: reading an upsert body (standard_v1 receipt, order and
 //     other; raw) into the processType and processData the TSS signs.
+//   - jsonerr.go: a body of the wrong JSON shape answered in the words of
+//     fiskaly's schema validation, never Go's decoder text.
 //   - crypto.go: the TSS key on disk, the certificate and its CA, signing.
 //   - history.go: a history signed elsewhere (posbox's seeder): sales
 //     signed with the default TSS's key but not journaled, and the

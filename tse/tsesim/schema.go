@@ -80,14 +80,14 @@ func parseUpsert(body []byte) (upsertRequest, error) {
 		Schema   json.RawMessage   `json:"schema"`
 		Metadata map[string]string `json:"metadata"`
 	}
-	if err := json.Unmarshal(body, &w); err != nil {
+	if err := decodeJSON(body, &w, "body", false); err != nil {
 		return upsertRequest{}, err
 	}
 	req := upsertRequest{state: w.State, clientID: w.ClientID, metadata: w.Metadata}
 	if isNull(w.Schema) {
 		return req, nil
 	}
-	key, val, err := onlyKey(w.Schema, "schema", "standard_v1", "raw", "dsfinvtw_v1")
+	key, val, err := onlyKey(w.Schema, "body/schema", "standard_v1", "raw", "dsfinvtw_v1")
 	if err != nil {
 		return req, err
 	}
@@ -112,7 +112,7 @@ func isNull(raw json.RawMessage) bool {
 func onlyKey(raw json.RawMessage, at string, keys ...string) (string, json.RawMessage, error) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
-		return "", nil, schemaErr("%s must be an object", at)
+		return "", nil, schemaErr("%s must be object", at)
 	}
 	if len(m) == 1 {
 		for k, v := range m {
@@ -129,8 +129,8 @@ func parseRaw(val json.RawMessage) (*txSchema, error) {
 		ProcessType *string `json:"process_type"`
 		ProcessData *string `json:"process_data"`
 	}
-	if err := json.Unmarshal(val, &r); err != nil {
-		return nil, schemaErr("schema.raw: %v", err)
+	if err := decodeJSON(val, &r, "body/schema/raw", false); err != nil {
+		return nil, err
 	}
 	if r.ProcessType == nil {
 		return nil, schemaErr("schema.raw.process_type is required")
@@ -150,7 +150,7 @@ func parseRaw(val json.RawMessage) (*txSchema, error) {
 }
 
 func parseStandardV1(val json.RawMessage) (*txSchema, error) {
-	key, val, err := onlyKey(val, "schema.standard_v1", "receipt", "order", "other")
+	key, val, err := onlyKey(val, "body/schema/standard_v1", "receipt", "order", "other")
 	if err != nil {
 		return nil, err
 	}
@@ -175,8 +175,8 @@ func parseStandardV1(val json.RawMessage) (*txSchema, error) {
 // missing currency_code shown as its default EUR.
 func parseReceipt(val json.RawMessage) (*txSchema, error) {
 	var r tse.Receipt
-	if err := json.Unmarshal(val, &r); err != nil {
-		return nil, schemaErr("schema.standard_v1.receipt: %v", err)
+	if err := decodeJSON(val, &r, "body/schema/standard_v1/receipt", false); err != nil {
+		return nil, err
 	}
 	if err := tse.ValidateReceipt(&r); err != nil {
 		return nil, &errSchema{err.Error()}
@@ -226,8 +226,8 @@ func parseOrder(val json.RawMessage) (*txSchema, error) {
 			PricePerUnit *string `json:"price_per_unit"`
 		} `json:"line_items"`
 	}
-	if err := json.Unmarshal(val, &w); err != nil {
-		return nil, schemaErr("schema.standard_v1.order: %v", err)
+	if err := decodeJSON(val, &w, "body/schema/standard_v1/order", false); err != nil {
+		return nil, err
 	}
 	if w.LineItems == nil {
 		return nil, schemaErr("schema.standard_v1.order.line_items is required")
@@ -269,7 +269,7 @@ func orderProcessData(lines []orderLine) string {
 func parseOther(val json.RawMessage) (*txSchema, error) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(val, &m); err != nil || m == nil {
-		return nil, schemaErr("schema.standard_v1.other must be an object")
+		return nil, schemaErr("body/schema/standard_v1/other must be object")
 	}
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, val); err != nil || !utf8.Valid(buf.Bytes()) {
@@ -284,5 +284,5 @@ func schemaMessage(err error) string {
 	if errors.As(err, &se) {
 		return se.msg
 	}
-	return "body: " + err.Error()
+	return "body is not valid JSON" // not reached: parsing returns errSchema
 }

@@ -217,7 +217,8 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 // decodeBody reads a JSON body strictly: unknown keys are a schema error,
-// as fiskaly's validation reports them. An empty body is an empty object.
+// as fiskaly's validation reports them, and so is a value of the wrong
+// type (jsonerr.go). An empty body is an empty object.
 func decodeBody(r *http.Request, v any) error {
 	b, err := io.ReadAll(r.Body)
 	if err != nil {
@@ -230,10 +231,8 @@ func decodeBody(r *http.Request, v any) error {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "body: "+err.Error())
+	if err := decodeJSON(b, v, "body", true); err != nil {
+		return tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", schemaMessage(err))
 	}
 	return nil
 }
