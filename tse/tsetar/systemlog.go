@@ -10,9 +10,10 @@ import (
 // element is a run of context-specific elements that TR-03151 defines
 // per operation (certified TSEs write them without a SEQUENCE around
 // them; checkers such as konfidas TTC read [1] as that SEQUENCE). Verify
-// checks the operations whose mandatory fields are known from TR-03151
-// as TTC and the BSI's TSE simulator encode them, confirmed by fiskaly
-// and D-Trust exports:
+// checks the operations whose mandatory fields are known: unblockUser and
+// logOut as TTC and the BSI's TSE simulator encode them (fiskaly's and
+// D-Trust's exports agree), updateDevice's oldVersion under the tag TTC
+// checks (no public export holds one):
 //
 //	unblockUser:  [1] userId PrintableString, [2] unblockResult ENUMERATED
 //	logOut:       [1] userId PrintableString, [2] logOutCause ENUMERATED
