@@ -1,7 +1,6 @@
 package tse_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/asn1"
 	"math/big"
@@ -50,20 +49,10 @@ func TestExportCheckedByTarAndOpenSSL(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, fin := simtest.Sell(t, s, tse.NewUUID4())
-	id := tse.NewUUID4()
-	if _, err := s.StartExport(ctx, id, tse.ExportFilter{}); err != nil {
-		t.Fatal(err)
-	}
-	if e, err := s.Export(ctx, id); err != nil || e.State != tse.ExportCompleted {
-		t.Fatalf("export: %+v %v", e, err)
-	}
-	var b bytes.Buffer
-	if _, err := s.DownloadExport(ctx, id, &b); err != nil {
-		t.Fatal(err)
-	}
+	tarBytes := simtest.ExportAll(t, s)
 	dir := t.TempDir()
 	tarPath := filepath.Join(dir, "export.tar")
-	if err := os.WriteFile(tarPath, b.Bytes(), 0o600); err != nil {
+	if err := os.WriteFile(tarPath, tarBytes, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	files := filepath.Join(dir, "files")

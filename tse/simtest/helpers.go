@@ -1,6 +1,7 @@
 package simtest
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"testing"
@@ -33,6 +34,26 @@ func Open(t testing.TB, dir string, clk *storetest.Clock, mod ...func(*tsesim.Co
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
+}
+
+// ExportAll exports every log message of s's default TSS and returns
+// the TAR. s must be opened with Config.ExportDelay -1 (the export ready
+// at once).
+func ExportAll(t testing.TB, s *tsesim.Simulator) []byte {
+	t.Helper()
+	ctx := context.Background()
+	id := tse.NewUUID4()
+	if _, err := s.StartExport(ctx, id, tse.ExportFilter{}); err != nil {
+		t.Fatal(err)
+	}
+	if e, err := s.Export(ctx, id); err != nil || e.State != tse.ExportCompleted {
+		t.Fatalf("export: %+v %v", e, err)
+	}
+	var b bytes.Buffer
+	if _, err := s.DownloadExport(ctx, id, &b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }
 
 // ClientID is the client (terminal) the tests register.

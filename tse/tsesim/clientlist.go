@@ -65,7 +65,7 @@ func readListParams(q url.Values, orderBy ...string) (listParams, error) {
 
 // queryErr is fiskaly's schema violation of a query parameter.
 func queryErr(name, msg string) error {
-	return tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "querystring/"+name+" "+msg)
+	return schemaViolation("querystring/" + name + " " + msg)
 }
 
 // listClients is the TSS's clients filtered by serial number and state,
@@ -109,7 +109,7 @@ func (h *Server) listClients(w http.ResponseWriter, r *http.Request) error {
 		for i, c := range cs {
 			data[i] = clientJSON(c)
 		}
-		writeJSON(w, 200, map[string]any{"data": data, "count": len(data), "_type": "CLIENT_LIST", "_env": simEnv, "_version": simAPIVersion})
+		writeList(w, "CLIENT_LIST", data)
 		return nil
 	})
 }

@@ -304,10 +304,8 @@ func (t *simTSS) client(id string) *simClient {
 
 func (s *Simulator) findClient(id string) *simClient {
 	for _, t := range s.order {
-		for _, c := range t.clients {
-			if c.id == id {
-				return c
-			}
+		if c := t.client(id); c != nil {
+			return c
 		}
 	}
 	return nil

@@ -70,18 +70,8 @@ func TestExportOfAnOldJournal(t *testing.T) {
 	}
 
 	s2 := simtest.Open(t, dir, clk, func(c *tsesim.Config) { c.ExportDelay = -1 })
-	id := tse.NewUUID4()
-	if _, err := s2.StartExport(ctx, id, tse.ExportFilter{}); err != nil {
-		t.Fatal(err)
-	}
-	if e, err := s2.Export(ctx, id); err != nil || e.State != tse.ExportCompleted {
-		t.Fatalf("export: %+v %v", e, err)
-	}
-	var b bytes.Buffer
-	if _, err := s2.DownloadExport(ctx, id, &b); err != nil {
-		t.Fatal(err)
-	}
-	rep, err := tsetar.Verify(bytes.NewReader(b.Bytes()), tsetar.Options{FirstCounter: 1, LastCounter: oldTxs[len(oldTxs)-1].Signature.Counter})
+	raw := simtest.ExportAll(t, s2)
+	rep, err := tsetar.Verify(bytes.NewReader(raw), tsetar.Options{FirstCounter: 1, LastCounter: oldTxs[len(oldTxs)-1].Signature.Counter})
 	if err != nil || rep.Transactions != 2 || len(rep.Certificates) != 1 {
 		t.Fatalf("verify: %+v %v", rep, err)
 	}

@@ -4,7 +4,6 @@ import (
 	"archive/tar"
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/hex"
 	"encoding/json"
 	"io"
@@ -19,25 +18,6 @@ import (
 	"posbox/tse/tsesim"
 	"posbox/tse/tsetar"
 )
-
-// exportAll exports every log message of the default TSS (the export
-// ready at once) and returns the TAR.
-func exportAll(t testing.TB, s *tsesim.Simulator) []byte {
-	t.Helper()
-	ctx := context.Background()
-	id := tse.NewUUID4()
-	if _, err := s.StartExport(ctx, id, tse.ExportFilter{}); err != nil {
-		t.Fatal(err)
-	}
-	if e, err := s.Export(ctx, id); err != nil || e.State != tse.ExportCompleted {
-		t.Fatalf("export: %+v %v", e, err)
-	}
-	var b bytes.Buffer
-	if _, err := s.DownloadExport(ctx, id, &b); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
 
 // systemLogs parses the TAR's system log messages by operation.
 func systemLogs(t testing.TB, b []byte) map[string][]*tsetar.LogMessage {
@@ -77,7 +57,7 @@ func TestSimSystemLogsCarryTheirMandatoryFields(t *testing.T) {
 	if err := s.SetState(tse.TSSDisabled); err != nil {
 		t.Fatal(err)
 	}
-	b := exportAll(t, s)
+	b := simtest.ExportAll(t, s)
 	if _, err := tsetar.Verify(bytes.NewReader(b), tsetar.Options{PublicKey: s.PublicKey(), FirstCounter: 1}); err != nil {
 		t.Fatalf("verify: %v", err)
 	}
@@ -157,7 +137,7 @@ func TestSimExportCompletesOldSystemLogs(t *testing.T) {
 	}
 
 	s2 := simtest.Open(t, dir, clk, func(c *tsesim.Config) { c.ExportDelay = -1 })
-	b := exportAll(t, s2)
+	b := simtest.ExportAll(t, s2)
 	rep, err := tsetar.Verify(bytes.NewReader(b), tsetar.Options{PublicKey: serial, FirstCounter: 1, LastCounter: 5})
 	if err != nil || rep.Count != 5 {
 		t.Fatalf("verify: %+v %v", rep, err)

@@ -41,6 +41,7 @@ func checkMetadata(at string, m map[string]string) error {
 	return nil
 }
 
+// schemaViolation is fiskaly's answer to a request its schema refuses.
 func schemaViolation(msg string) error {
 	return tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", msg)
 }

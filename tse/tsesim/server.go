@@ -357,7 +357,7 @@ func (h *Server) listTSS(w http.ResponseWriter, r *http.Request) error {
 		data = append(data, h.tssJSON(t, false))
 	}
 	h.sim.mu.Unlock()
-	writeJSON(w, 200, map[string]any{"data": data, "count": len(data), "_type": "TSS_LIST", "_env": simEnv, "_version": simAPIVersion})
+	writeList(w, "TSS_LIST", data)
 	return nil
 }
 
@@ -673,7 +673,13 @@ func writeTxList(w http.ResponseWriter, t *simTSS, views []revView) {
 	for i, v := range views {
 		data[i] = txJSON(v, t.txs[v.ID].metadata)
 	}
-	writeJSON(w, 200, map[string]any{"data": data, "count": len(data), "_type": "TRANSACTION_LIST", "_env": simEnv, "_version": simAPIVersion})
+	writeList(w, "TRANSACTION_LIST", data)
+}
+
+// writeList answers fiskaly's list envelope: the page's items, their
+// count and the list's type.
+func writeList(w http.ResponseWriter, typ string, data []map[string]any) {
+	writeJSON(w, 200, map[string]any{"data": data, "count": len(data), "_type": typ, "_env": simEnv, "_version": simAPIVersion})
 }
 
 // orEmpty shows a missing metadata map as {} as fiskaly does.
