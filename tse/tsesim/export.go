@@ -426,8 +426,7 @@ func (s *Simulator) retryAfter(e *simExport) time.Duration {
 func (s *Simulator) exportJSON(t *simTSS, e *simExport) map[string]any {
 	v := s.exportView(e)
 	m := map[string]any{"_id": e.id, "_type": "EXPORT", "_env": simEnv, "_version": simAPIVersion,
-		"tss_id": t.id, "state": e.state, "time_request": e.requested,
-		"href": "/tss/" + t.id + "/export/" + e.id + "/file", "metadata": map[string]string{}}
+		"tss_id": t.id, "state": e.state, "time_request": e.requested, "metadata": map[string]string{}}
 	if e.exception != "" {
 		m["exception"] = e.exception
 	}
@@ -490,8 +489,8 @@ func exportFilterQuery(r *http.Request) (simExportFilter, error) {
 }
 
 func (h *Server) putExport(w http.ResponseWriter, r *http.Request) error {
-	var body struct{}
-	if err := decodeBody(r, &body); err != nil {
+	// triggerExport declares no body (its filters are the query).
+	if err := ignoreBody(r); err != nil {
 		return err
 	}
 	f, err := exportFilterQuery(r)

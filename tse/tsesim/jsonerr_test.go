@@ -43,7 +43,6 @@ func TestSimServerAnswersWrongJSONTypesAsSchemaViolations(t *testing.T) {
 		{"PUT", tss + "/client/" + tse.NewUUID4(), tok, `{"serial_number":"K","metadata":{"a":"1","b":2}}`, "body/metadata/b must be string"},
 		{"PATCH", tss + "/metadata", tok, `[]`, "body must be object"},
 		{"PATCH", tss + "/metadata", tok, `{"note":{"x":"y"}}`, "body/note must be string"},
-		{"PUT", tss + "/export/" + tse.NewUUID4(), tok, `[]`, "body must be object"},
 		{"PUT", tx(), tok, `[]`, "body must be object"},
 		{"PUT", tx(), tok, `{"state":1,"client_id":"` + simtest.ClientID + `"}`, "body/state must be string"},
 		{"PUT", tx(), tok, start + `"metadata":{"receipt":7}}`, "body/metadata/receipt must be string"},

@@ -216,25 +216,54 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	json.NewEncoder(w).Encode(v)
 }
 
-// decodeBody reads a JSON body strictly: unknown keys are a schema error,
-// as fiskaly's validation reports them, and so is a value of the wrong
-// type (jsonerr.go). An empty body is an empty object.
+// decodeBody reads a JSON body as fiskaly's validation checks it against
+// the operation's schema (jsonerr.go): a value of the wrong type is a
+// schema error; a key the schema does not declare is accepted and ignored,
+// as JSON Schema allows unless the schema says additionalProperties: false
+// (decodeClosedBody). An empty body is an empty object.
 func decodeBody(r *http.Request, v any) error {
+	return decodeBodyAs(r, v, false)
+}
+
+// decodeClosedBody is decodeBody for a schema with additionalProperties:
+// false (updateTss): an undeclared key is a schema error too.
+func decodeClosedBody(r *http.Request, v any) error {
+	return decodeBodyAs(r, v, true)
+}
+
+func decodeBodyAs(r *http.Request, v any, closed bool) error {
+	b, err := readBody(r)
+	if err != nil || len(b) == 0 {
+		return err
+	}
+	if err := decodeJSON(b, v, "body", closed); err != nil {
+		return tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", schemaMessage(err))
+	}
+	return nil
+}
+
+// readBody reads a request body (at most 1 MB), blank as empty.
+func readBody(r *http.Request) ([]byte, error) {
 	b, err := io.ReadAll(r.Body)
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return tse.NewError(413, "E_PAYLOAD_TOO_LARGE", "the body exceeds 1 MB")
+			return nil, tse.NewError(413, "E_PAYLOAD_TOO_LARGE", "the body exceeds 1 MB")
 		}
-		return tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "body: "+err.Error())
+		return nil, tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "body: "+err.Error())
 	}
-	if len(bytes.TrimSpace(b)) == 0 {
-		return nil
+	return bytes.TrimSpace(b), nil
+}
+
+// ignoreBody reads the body of an operation whose OpenAPI declares none
+// (triggerExport): any JSON is accepted and ignored, only JSON that does
+// not parse is refused.
+func ignoreBody(r *http.Request) error {
+	b, err := readBody(r)
+	if err == nil && len(b) > 0 && !json.Valid(b) {
+		err = tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", "body is not valid JSON")
 	}
-	if err := decodeJSON(b, v, "body", true); err != nil {
-		return tse.NewError(400, "E_FAILED_SCHEMA_VALIDATION", schemaMessage(err))
-	}
-	return nil
+	return err
 }
 
 func randomHex(n int) string {
@@ -251,7 +280,9 @@ func (h *Server) auth(w http.ResponseWriter, r *http.Request) {
 		APISecret    string `json:"api_secret"`
 		RefreshToken string `json:"refresh_token"`
 	}
-	if err := decodeBody(r, &req); err != nil {
+	// authenticateApi refuses undeclared keys, as before: its body is one
+	// of two schemas (key and secret, or refresh token), not modelled here.
+	if err := decodeClosedBody(r, &req); err != nil {
 		h.fail(w, err)
 		return
 	}
@@ -395,7 +426,8 @@ func (h *Server) patchTSS(w http.ResponseWriter, r *http.Request) error {
 		Description *string           `json:"description"`
 		Metadata    map[string]string `json:"metadata"`
 	}
-	if err := decodeBody(r, &req); err != nil {
+	// updateTss's schema alone says additionalProperties: false.
+	if err := decodeClosedBody(r, &req); err != nil {
 		return err
 	}
 	if err := checkMetadata("body/metadata", req.Metadata); err != nil {
