@@ -129,6 +129,9 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 		return err
 	}
 	startReplicaStall(workCtx, &workers, st, rep, cfg, log)
+	if err := startRegistrationWatch(workCtx, &workers, sched, st, tq, log); err != nil {
+		return err
+	}
 	sched.Start()
 
 	ln, scheme, err := listen(cfg.Addr, cert)

@@ -25,7 +25,9 @@
 // register's closings by covered_until (a closing's sales); 00022 the
 // retention guard's hold and the admins' confirmations of the clock;
 // 00023 a restaurant's open entries through the one-open index; 00024
-// small indexes for a listed sale's storno link and the archive's status.
+// small indexes for a listed sale's storno link and the archive's status;
+// 00026 the §146a (4) AO registration: what is known in service, the
+// changes that make a registration due, the submitted files (append-only).
 package migrations
 
 import "embed"

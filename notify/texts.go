@@ -277,6 +277,24 @@ var subjects = map[string]func(v view, typ string) string{
 			fmt.Sprintf("TSE-Zertifikat läuft am %s ab (noch %s Tage): bitte erneuern", v.when("expires_at", "certificate_expiry"), v.s("days_remaining", "days_left")),
 			fmt.Sprintf("TSE certificate expires on %s (%s days left): please renew", v.when("expires_at", "certificate_expiry"), v.s("days_remaining", "days_left")))
 	},
+	"registration_due": func(v view, _ string) string {
+		what := map[string][2]string{
+			"register_in_service":     {"Kasse %s am %s in Betrieb genommen", "register %s put into service on %s"},
+			"register_out_of_service": {"Kasse %s am %s außer Betrieb genommen", "register %s taken out of service on %s"},
+			"tse_in_service":          {"TSE %s am %s in Betrieb genommen", "TSE %s put into service on %s"},
+			"tse_out_of_service":      {"TSE %s am %s außer Betrieb genommen", "TSE %s taken out of service on %s"},
+		}[v.s("change")]
+		if what[0] == "" {
+			what = [2]string{"Änderung %s am %s", "change %s on %s"}
+		}
+		subject := v.s("subject")
+		if len(subject) > 16 { // a TSS serial: 64 hex digits
+			subject = subject[:8] + "…"
+		}
+		return v.pick(
+			fmt.Sprintf("Meldung ans Finanzamt fällig bis %s: "+what[0]+" (§146a Abs. 4 AO, über Mein ELSTER)", germanDay(v.s("due_by")), subject, germanDay(v.s("date"))),
+			fmt.Sprintf("Registration with the tax office due by %s: "+what[1]+" (§146a (4) AO, via Mein ELSTER)", v.s("due_by"), subject, v.s("date")))
+	},
 	"daily_report": func(v view, _ string) string {
 		return v.pick(
 			fmt.Sprintf("Tagesbericht %s: %s Std. gearbeitet, %s Rabatte (%s), %s TSE-Buchungen (%s Belege ohne TSE), %s TSE-Ausfälle",
@@ -387,4 +405,12 @@ func (v view) tseCause() [2]string {
 	}
 	m := v.s("message", "error_code")
 	return [2]string{m, m}
+}
+
+// germanDay is a YYYY-MM-DD as 20.12.2026 (as given when it is none).
+func germanDay(d string) string {
+	if t, err := time.Parse("2006-01-02", d); err == nil {
+		return t.Format("02.01.2006")
+	}
+	return d
 }

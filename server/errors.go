@@ -65,6 +65,8 @@ var statusOf = map[string]int{
 	store.ETSEArchiveOverlap:    http.StatusConflict,
 	store.EClosingEmpty:         http.StatusConflict,
 	store.EAlreadyCancelled:     http.StatusConflict,
+	// The ELSTER file of §146a (4) AO cannot be made from the master data.
+	store.ERegistrationIncomplete: http.StatusConflict,
 
 	// Notifications: events only posbox raises; a channel not set up
 	store.EEventTypeReserved:    http.StatusUnprocessableEntity,

@@ -941,6 +941,18 @@ func componentSchemas() jobj {
 				pr("simulated", sBool("The built-in simulator: no certified TSE; nothing to register, set up fiskaly (docs/TSE.md)."))), "")),
 			pr("missing", sArray(sStr(""), "What the owner still has to fill in.")),
 			pr("generated_at", sInstant(""))),
+		"RegistrationChange", sAnswer("A register or the TSE put into or out of service: the tax office must be told within a month.",
+			pr("change", sEnum("", "register_in_service", "register_out_of_service", "tse_in_service", "tse_out_of_service")),
+			pr("subject", sStr("The register's client serial, or the TSS's serial number (empty when no TSE was known).")),
+			pr("date", sDate("The day it was put into or out of service.")), pr("due_by", sDate("One month later (the month's last day when it has no such day)."))),
+		"RegistrationDue", sAnswer("The changes no submission covers yet.",
+			pr("due_by", sNullable(sDate("The earliest deadline; null when nothing is due."))),
+			pr("changes", sArray(sRef("RegistrationChange"), "Earliest deadline first."))),
+		"RegistrationSubmitted", sBody("", prReq("submitted_on", sDate("The day the file was uploaded in Mein ELSTER; not after today."))),
+		"RegistrationSubmission", sAnswer("A registration the owner marked as submitted; its file is kept unchanged as proof.",
+			pr("id", sID("")), pr("submitted_on", sDate("")), pr("sha256", sStr("The kept file's SHA-256 (hex).", "pattern", "^[0-9a-f]{64}$")),
+			pr("created_by", sID("The admin who marked it.")), pr("created_at", sInstant("")),
+			pr("changes", sArray(sRef("RegistrationChange"), "The changes it covers."))),
 		"TSEOutage", sAnswer("An outage record (AEAO zu § 146a, 1.14.1).",
 			pr("id", sID("")), pr("started_at", sInstant("")), pr("ended_at", sNullable(sInstant("Null while open."))),
 			pr("reason", sStr("A short sentence for a person.")),
@@ -1348,6 +1360,28 @@ func apiOps() []apiOp {
 		{method: "GET", path: "/api/fiscal/registration/print", id: "printFiscalRegistration", tag: "Fiscal", access: adminOnly,
 			summary: "The same report as a page to print (HTML in German, no script, the console's style sheet and CSP)",
 			ok:      []apiOK{{status: 200, desc: "The page.", ctype: "text/html; charset=utf-8", schema: sStr("")}}},
+		{method: "GET", path: "/api/fiscal/registration/elster.xml", id: "getFiscalRegistrationELSTER", tag: "Fiscal", access: adminOnly,
+			summary: "The upload file of Mein ELSTER (Aufzeichnung146a v1): one AngabenAufzeichnungssystem per register with the TSE's data",
+			desc: "Refused with `registration_incomplete` while the master data lacks what the file needs (each item in `errors`), " +
+				"and never made for the built-in simulator (`tse`: `not_certified`).",
+			ok: []apiOK{{status: 200, desc: "The XML file.", ctype: "application/xml; charset=utf-8", schema: sStr(""),
+				headers: jo("Content-Disposition", jo("$ref", "#/components/headers/ContentDisposition"))}},
+			errs: map[int][]string{409: {"registration_incomplete"}}},
+		{method: "GET", path: "/api/fiscal/registration/due", id: "getFiscalRegistrationDue", tag: "Fiscal", access: adminOnly,
+			summary: "Whether a registration with the tax office is due, and by when",
+			ok:      []apiOK{okJSON(200, "The open changes.", sWrap("due", sRef("RegistrationDue")))}},
+		{method: "POST", path: "/api/fiscal/registration/submitted", id: "markFiscalRegistrationSubmitted", tag: "Fiscal", access: adminOnly,
+			summary: "Mark the registration as submitted in Mein ELSTER: the file as it is now is kept unchanged, and every open change is covered",
+			reqBody: "RegistrationSubmitted", ok: []apiOK{okJSON(201, "Kept.", sWrap("submission", sRef("RegistrationSubmission")))},
+			errs: map[int][]string{400: bad, 409: {"registration_incomplete"}, 422: {invalid}}},
+		{method: "GET", path: "/api/fiscal/registration/submissions", id: "listFiscalRegistrationSubmissions", tag: "Fiscal", access: adminOnly,
+			summary: "The registrations marked as submitted, newest first",
+			ok:      []apiOK{okJSON(200, "The submissions.", sWrap("submissions", sArray(sRef("RegistrationSubmission"), "")))}},
+		{method: "GET", path: "/api/fiscal/registration/submissions/:id/elster.xml", id: "getFiscalRegistrationSubmissionFile", tag: "Fiscal",
+			access: adminOnly, summary: "The file kept when a registration was marked as submitted",
+			ok: []apiOK{{status: 200, desc: "The XML file, as it was.", ctype: "application/xml; charset=utf-8", schema: sStr(""),
+				headers: jo("Content-Disposition", jo("$ref", "#/components/headers/ContentDisposition"))}},
+			errs: map[int][]string{404: {notFound}}},
 		{method: "GET", path: "/api/tse/closings/:id", id: "getClosing", tag: "Fiscal", access: anyUser, summary: "A closing",
 			ok: []apiOK{okJSON(200, "The closing.", sWrap("closing", sRef("Closing")))}, errs: map[int][]string{404: {notFound}}},
 
@@ -1438,6 +1472,7 @@ var problemExamples = []struct{ code, detail string }{
 	{"tse_queue_state", "the transaction has no item that needs attention"},
 	{"closing_empty", "register KASSE-01 has no sale to close before 2026-11-22T09:00:00.000Z"},
 	{"already_cancelled", "this sale has already been cancelled by a storno; a sale is cancelled once"},
+	{"registration_incomplete", "the master data lacks what the ELSTER file needs (see errors)"},
 	{"tse_not_configured", "no TSE is set up for this restaurant: the appliance's TSS signs for another restaurant only (see docs/TSE.md, \"Several restaurants\")"},
 	{"event_type_reserved", "only the POS's events can be posted: new_order, order_cancelled, payment_received, low_stock, or a name starting with pos."},
 	{"channel_not_configured", "email (SMTP) is not set up: save its settings first, or add the rule disabled"},
@@ -1457,6 +1492,12 @@ func problemExample(code, detail string) jobj {
 		v = append(v, jmember{"errors", []any{
 			jo("field", "shift_date", "code", "not_date", "message", "must be a date YYYY-MM-DD"),
 			jo("field", "start_time", "code", "not_time", "message", "must be a time HH:MM (00:00-23:59)"),
+		}})
+	}
+	if code == "registration_incomplete" {
+		v = append(v, jmember{"errors", []any{
+			jo("field", "registers[KASSE-02].acquired_on", "code", "required", "message", "missing or empty"),
+			jo("field", "tse", "code", "not_certified", "message", "must be a certified TSE: the built-in simulator is none and is never registered"),
 		}})
 	}
 	return jo("summary", code, "value", v)

@@ -87,6 +87,11 @@ func (s *Server) routes(r *httprouter.Router) {
 	s.route(r, "PUT", "/api/fiscal/master-data", adminOnly, s.putMasterData)
 	s.route(r, "GET", "/api/fiscal/registration", adminOnly, s.getRegistration)
 	s.route(r, "GET", "/api/fiscal/registration/print", adminOnly, s.printRegistration)
+	s.route(r, "GET", "/api/fiscal/registration/elster.xml", adminOnly, s.getRegistrationELSTER)
+	s.route(r, "GET", "/api/fiscal/registration/due", adminOnly, s.getRegistrationDue)
+	s.route(r, "POST", "/api/fiscal/registration/submitted", adminOnly, s.postRegistrationSubmitted)
+	s.route(r, "GET", "/api/fiscal/registration/submissions", adminOnly, s.listRegistrationSubmissions)
+	s.route(r, "GET", "/api/fiscal/registration/submissions/:id/elster.xml", adminOnly, s.getRegistrationSubmissionFile)
 
 	// Notifications and events
 	s.route(r, "GET", "/api/notifications/settings", adminOnly, s.listNotificationSettings)

@@ -30,6 +30,9 @@ const (
 	// EAlreadyCancelled: a storno names a sale that another storno has
 	// already reversed (docs/FISCAL.md, "Stornos").
 	EAlreadyCancelled = "already_cancelled"
+	// ERegistrationIncomplete: the ELSTER file of §146a (4) AO cannot be
+	// made; its fields name each missing item (docs/FISCAL.md).
+	ERegistrationIncomplete = "registration_incomplete"
 )
 
 // FieldError names one invalid field: the stable Code with its Params

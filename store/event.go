@@ -24,6 +24,9 @@ const (
 	// Replication off the box (docs/REPLICATION.md, "Offline for days").
 	EventReplicationStalled   = "replication_stalled"
 	EventReplicationRecovered = "replication_recovered"
+	// A register or the TSE put into or out of service: the tax office
+	// must be told within a month (docs/FISCAL.md, §146a (4) AO).
+	EventRegistrationDue = "registration_due"
 )
 
 // Event types the POS terminals post, named in the contract; a

@@ -36,6 +36,8 @@ var (
 	FWrongType  = fieldCode("wrong_type", "has the wrong JSON type; `type` is string, integer, number, boolean, array or object", "type")
 	FNotUTF8    = fieldCode("not_utf8", "the body is not valid UTF-8")
 	FBadFormat  = fieldCode("bad_format", "does not have the documented form (the message says which)")
+	// The §146a (4) AO registration: the simulator is no TSE to register.
+	FNotCertified = fieldCode("not_certified", "must be a certified TSE: the built-in simulator is none and is never registered")
 
 	// Text.
 	FLength       = fieldCode("length", "must have `min` to `max` characters", "min", "max")

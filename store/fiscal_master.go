@@ -149,6 +149,15 @@ func (s *Store) SetFiscalMasterData(ctx context.Context, restaurantID string, m 
 	}
 	err := s.write(ctx, func(tx *Tx) error {
 		now := FormatTime(tx.Now)
+		// What is put into or out of service is compared with what was
+		// known before the save, in its transaction: two saves at once
+		// report a change once (registration_due.go).
+		if err := noteTSEDates(ctx, tx, restaurantID, m.TSEInServiceOn, m.TSEOutOfServiceOn); err != nil {
+			return err
+		}
+		if err := noteRegisterChanges(ctx, tx, restaurantID, m.Registers); err != nil {
+			return err
+		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO fiscal_master_data (restaurant_id, business_name, street, postcode, city, country,
 			tax_number, vat_id, location_name, location_street, location_postcode, location_city, location_country, tse_in_service_on,
 			tse_out_of_service_on, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
