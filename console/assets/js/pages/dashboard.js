@@ -11,6 +11,7 @@ import { problems } from '../tse_words.js';
 import { replicaCard } from './dashboard_replica.js';
 import { afterRestoreCard } from './tse_after_restore.js';
 import { retentionCard } from './dashboard_retention.js';
+import { dueCard } from './fiscal_registration_elster.js';
 import { recoverySheetPrompt } from './recovery_sheet.js';
 
 addStrings({
@@ -49,14 +50,14 @@ export default {
       h('p', { class: 'muted' }, t('dash.auto')), recoverySheetPrompt(navigate), body);
 
     async function load() {
-      const [dash, tse, rep, ar, ret] = await Promise.allSettled([api.get('/api/dashboard'), api.get('/api/tse/status'), api.get('/api/replica'),
-        api.get('/api/tse/after-restore'), api.get('/api/retention')]);
+      const [dash, tse, rep, ar, ret, due] = await Promise.allSettled([api.get('/api/dashboard'), api.get('/api/tse/status'), api.get('/api/replica'),
+        api.get('/api/tse/after-restore'), api.get('/api/retention'), api.get('/api/fiscal/registration/due')]);
       if (dash.status === 'rejected') {
         clear(body, h('p', { role: 'alert', class: 'form-error' }, errorText(dash.reason)));
         return;
       }
       const d = dash.value.dashboard;
-      clear(body, afterRestoreCard(ar, navigate), retentionCard(ret, load), clockedIn(d), today(d), tseCard(tse, navigate), replicaCard(rep), notifications(d, navigate));
+      clear(body, afterRestoreCard(ar, navigate), retentionCard(ret, load), dueCard(due, navigate), clockedIn(d), today(d), tseCard(tse, navigate), replicaCard(rep), notifications(d, navigate));
       stamp.textContent = t('common.updated_at', { time: fmtTime(new Date().toISOString()) });
       stamp.dataset.generatedAt = d.generated_at;
     }

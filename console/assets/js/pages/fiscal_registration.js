@@ -5,6 +5,7 @@
 import { t, addStrings } from '../i18n.js';
 import * as api from '../api.js';
 import { h, clear, badge, field, withBusy, showError, clearErrors, errorText, errorLine, toast, bindDraft, readDraft, dropDraft } from '../ui.js';
+import { elsterSection } from './fiscal_registration_elster.js';
 
 addStrings({
   de: {
@@ -87,6 +88,7 @@ export function registrationSection({ onRegisters }) {
   const printFallback = h('p', { id: 'print-fallback', hidden: true });
   printButton.addEventListener('click', () => openReport());
   const registerBox = h('div', { class: 'wide registers', id: 'registers' });
+  const elster = elsterSection();
   const saveButton = h('button', { type: 'submit' }, t('common.save'));
   const txt = (name, label, attrs, extra = {}) => field({ name, label: t(label), attrs, ...extra });
   const masterForm = h('form', { class: 'panel', id: 'master-data', novalidate: true, 'aria-labelledby': 'master-heading' },
@@ -180,6 +182,7 @@ export function registrationSection({ onRegisters }) {
   }
 
   async function loadRegistration() {
+    elster.load();
     try {
       const r = (await api.get('/api/fiscal/registration')).registration;
       onRegisters(r.cash_registers);
@@ -187,8 +190,8 @@ export function registrationSection({ onRegisters }) {
       clear(missingBox,
         simulated ? h('p', { class: 'notice bad', id: 'registration-simulated', role: 'alert' }, t('fiscal.simulated')) : null,
         r.missing.length
-          ? [h('p', {}, badge(t('fiscal.missing'), 'warn')), h('ul', { class: 'problems' }, r.missing.map((m) => h('li', {}, missingText(m, simulated))))]
-          : h('p', {}, badge(t('fiscal.complete'), 'ok')));
+          ? [h('p', {}, badge(t('fiscal.missing'), 'warn wrap')), h('ul', { class: 'problems' }, r.missing.map((m) => h('li', {}, missingText(m, simulated))))]
+          : h('p', {}, badge(t('fiscal.complete'), 'ok wrap')));
     } catch (err) {
       clear(missingBox, errorLine(err));
     }
@@ -229,7 +232,7 @@ export function registrationSection({ onRegisters }) {
 
   const card = h('section', { class: 'card', id: 'fiscal-registration', 'aria-labelledby': 'registration-heading' },
     h('h2', { id: 'registration-heading' }, t('fiscal.registration')), h('p', { class: 'muted' }, t('fiscal.registration_hint')),
-    missingBox, h('div', { class: 'buttons' }, printButton), printFallback,
+    missingBox, h('div', { class: 'buttons' }, printButton), printFallback, elster.box,
     h('h3', { id: 'master-heading' }, t('fiscal.master')), masterForm);
   return {
     card, load: loadRegistration, loadMaster,
