@@ -125,13 +125,10 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 		return err
 	}
 	startBackups(workCtx, sched, st, cfg, log)
-	if err := startClosings(workCtx, sched, st, cfg, log); err != nil {
+	if err := startFiscalJobs(workCtx, &workers, sched, st, tq, cfg, log); err != nil {
 		return err
 	}
 	startReplicaStall(workCtx, &workers, st, rep, cfg, log)
-	if err := startRegistrationWatch(workCtx, &workers, sched, st, tq, log); err != nil {
-		return err
-	}
 	sched.Start()
 
 	ln, scheme, err := listen(cfg.Addr, cert)

@@ -11,6 +11,16 @@ import (
 	"posbox/store"
 )
 
+// startFiscalJobs schedules the fiscal jobs that need no worker of
+// their own: the daily closing and the registration's TSS watch.
+func startFiscalJobs(ctx context.Context, workers *sync.WaitGroup, sched *cron.Cron, st *store.Store, tss registration.TSS, cfg Config,
+	log *slog.Logger) error {
+	if err := startClosings(ctx, sched, st, cfg, log); err != nil {
+		return err
+	}
+	return startRegistrationWatch(ctx, workers, sched, st, tss, log)
+}
+
 // startRegistrationWatch notes the certified TSS the box signs with, at
 // start and every five minutes, so a TSS put into service by anything
 // (setup, a replacement) raises registration_due once (docs/FISCAL.md,

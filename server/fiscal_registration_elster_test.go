@@ -26,8 +26,8 @@ func (c certifiedSim) TSS(ctx context.Context) (tse.TSSInfo, error) {
 	return info, err
 }
 
-func newCertifiedEnv(t *testing.T) *tseEnv {
-	return newTSEEnv(t, tseEnvOpts{provider: func(s *tsesim.Simulator) tse.Provider { return certifiedSim{s} }})
+func newCertifiedEnv(tb testing.TB) *tseEnv {
+	return newTSEEnv(tb, tseEnvOpts{provider: func(s *tsesim.Simulator) tse.Provider { return certifiedSim{s} }})
 }
 
 var completeMaster = map[string]any{"business_name": "Zum Löwen GmbH", "street": "Marktplatz 1", "postcode": "79098", "city": "Freiburg",

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"net/http"
 	"testing"
 	"time"
 )
@@ -31,4 +32,13 @@ func FuzzPutMasterData(f *testing.F) {
 		`{"business_name":"","registers":[{"client_serial":"KASSE-01"},{"client_serial":"KASSE-01"}]}`,
 		`{"business_name":"A","tse_in_service_on":"2026-02-30"}`, `{"registers":null}`, `{"country":"Germany"}`,
 		`{"registers":[{"client_serial":"K","decommissioned_on":"2025-01-01","acquired_on":"2026-01-01"}]}`)
+}
+
+func FuzzMarkRegistrationSubmitted(f *testing.F) {
+	e := newCertifiedEnv(f)
+	e.sell(f, sale("KASSE-01", 100), e.adminToken)
+	wantStatus(f, e.do(f, "PUT", "/api/fiscal/master-data", completeMaster, e.adminToken), http.StatusOK)
+	fuzzRoute(f, fuzzTarget{e: e.testEnv, method: "POST", path: fixed("/api/fiscal/registration/submitted"), token: e.adminToken},
+		`{"submitted_on":"2026-11-22"}`, `{"submitted_on":"2026-11-23"}`, `{"submitted_on":"22.11.2026"}`, `{"submitted_on":null}`,
+		`{}`, `{"submitted_on":"2026-02-30"}`, `{"submitted_on":20261122}`)
 }

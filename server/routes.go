@@ -78,20 +78,7 @@ func (s *Server) routes(r *httprouter.Router) {
 	s.route(r, "GET", "/api/tse/archives/:id", adminOnly, s.getTSEArchive)
 	s.route(r, "GET", "/api/tse/archives/:id/file", adminOnly, s.downloadTSEArchive)
 
-	// Fiscal records (docs/FISCAL.md)
-	s.route(r, "POST", "/api/tse/closings", anyUser, s.createClosing)
-	s.route(r, "GET", "/api/tse/closings", adminOnly, s.listClosings)
-	s.route(r, "GET", "/api/tse/closings/:id", anyUser, s.getClosing)
-	s.route(r, "GET", "/api/fiscal/dsfinvk", adminOnly, s.exportDSFinVK)
-	s.route(r, "GET", "/api/fiscal/master-data", adminOnly, s.getMasterData)
-	s.route(r, "PUT", "/api/fiscal/master-data", adminOnly, s.putMasterData)
-	s.route(r, "GET", "/api/fiscal/registration", adminOnly, s.getRegistration)
-	s.route(r, "GET", "/api/fiscal/registration/print", adminOnly, s.printRegistration)
-	s.route(r, "GET", "/api/fiscal/registration/elster.xml", adminOnly, s.getRegistrationELSTER)
-	s.route(r, "GET", "/api/fiscal/registration/due", adminOnly, s.getRegistrationDue)
-	s.route(r, "POST", "/api/fiscal/registration/submitted", adminOnly, s.postRegistrationSubmitted)
-	s.route(r, "GET", "/api/fiscal/registration/submissions", adminOnly, s.listRegistrationSubmissions)
-	s.route(r, "GET", "/api/fiscal/registration/submissions/:id/elster.xml", adminOnly, s.getRegistrationSubmissionFile)
+	s.fiscalRoutes(r)
 
 	// Notifications and events
 	s.route(r, "GET", "/api/notifications/settings", adminOnly, s.listNotificationSettings)
@@ -106,4 +93,23 @@ func (s *Server) routes(r *httprouter.Router) {
 	s.route(r, "PUT", "/api/settings/email", adminOnly, s.putEmailSettings)
 	s.route(r, "GET", "/api/settings/sms", adminOnly, s.getSMSSettings)
 	s.route(r, "PUT", "/api/settings/sms", adminOnly, s.putSMSSettings)
+}
+
+// fiscalRoutes is the route table's fiscal records (docs/FISCAL.md):
+// closings, the DSFinV-K export, the master data and the §146a (4) AO
+// registration.
+func (s *Server) fiscalRoutes(r *httprouter.Router) {
+	s.route(r, "POST", "/api/tse/closings", anyUser, s.createClosing)
+	s.route(r, "GET", "/api/tse/closings", adminOnly, s.listClosings)
+	s.route(r, "GET", "/api/tse/closings/:id", anyUser, s.getClosing)
+	s.route(r, "GET", "/api/fiscal/dsfinvk", adminOnly, s.exportDSFinVK)
+	s.route(r, "GET", "/api/fiscal/master-data", adminOnly, s.getMasterData)
+	s.route(r, "PUT", "/api/fiscal/master-data", adminOnly, s.putMasterData)
+	s.route(r, "GET", "/api/fiscal/registration", adminOnly, s.getRegistration)
+	s.route(r, "GET", "/api/fiscal/registration/print", adminOnly, s.printRegistration)
+	s.route(r, "GET", "/api/fiscal/registration/elster.xml", adminOnly, s.getRegistrationELSTER)
+	s.route(r, "GET", "/api/fiscal/registration/due", adminOnly, s.getRegistrationDue)
+	s.route(r, "POST", "/api/fiscal/registration/submitted", adminOnly, s.postRegistrationSubmitted)
+	s.route(r, "GET", "/api/fiscal/registration/submissions", adminOnly, s.listRegistrationSubmissions)
+	s.route(r, "GET", "/api/fiscal/registration/submissions/:id/elster.xml", adminOnly, s.getRegistrationSubmissionFile)
 }

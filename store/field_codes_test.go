@@ -49,14 +49,14 @@ func codeIdents(t *testing.T) map[string]FieldCodeDoc {
 }
 
 // TestFieldErrorsUseDocumentedCodes reads every field error the store,
-// the server and fiscal can produce (each Fields.Add and Invalid call) and checks its
+// the server, fiscal and the registration (fiscal/registration) can produce (each Fields.Add and Invalid call) and checks its
 // code is one of FieldCodes, named by its constant, with exactly the
 // params FieldCodes documents for it.
 func TestFieldErrorsUseDocumentedCodes(t *testing.T) {
 	idents := codeIdents(t)
 	seen := map[string]bool{}
 	calls := 0
-	for _, dir := range []string{".", "../server", "../fiscal"} {
+	for _, dir := range []string{".", "../server", "../fiscal", "../fiscal/registration"} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 		for _, path := range files {
 			if strings.HasSuffix(path, "_test.go") {
