@@ -2,6 +2,7 @@ package retention
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -18,6 +19,7 @@ var fiscalTables = []string{
 	"tse_closings", "tse_closing_transactions", "tse_closing_totals",
 	"fiscal_master_data", "fiscal_registers", "discounts", "discount_redemptions",
 	"tse_after_restore", "tse_after_restore_missing", "replica_sheet_confirmations",
+	"registration_known", "registration_submissions", "registration_changes",
 }
 
 // seedFiscal records, at `at`, a signed sale with two TSE revisions, its
@@ -64,5 +66,10 @@ func seedFiscal(t *testing.T, f *fixture, at time.Time) {
 		q(`INSERT INTO tse_after_restore_missing (check_id, tx_id, number, signature_counter, state, time_start, client_id, acknowledged_at, acknowledged_by)
 			VALUES ('%s', 'tx-missing', 3, 5, 'FINISHED', '%s', 'c1', '%s', '%s')`, check, when, when, f.admin.ID),
 		q(`INSERT INTO replica_sheet_confirmations (public_key, confirmed_by, confirmed_by_name, confirmed_at) VALUES ('age1x', '%s', 'Anna Admin', '%s')`, f.admin.ID, when),
+		q(`INSERT INTO registration_known (restaurant_id, kind, subject, in_service_on, seen_at) VALUES ('%s', 'register', 'KASSE-1', '%s', '%s')`, r, day, when),
+		q(`INSERT INTO registration_submissions (id, restaurant_id, submitted_on, file, sha256, created_by, created_at)
+			VALUES ('sub1', '%s', '%s', '<Aufzeichnung146a/>', '%s', '%s', '%s')`, r, day, strings.Repeat("ab", 32), f.admin.ID, when),
+		q(`INSERT INTO registration_changes (id, restaurant_id, change, subject, on_date, due_on, created_at, submission_id)
+			VALUES ('%s', '%s', 'register_in_service', 'KASSE-1', '%s', '%s', '%s', 'sub1')`, store.NewID(), r, day, day, when),
 	)
 }
