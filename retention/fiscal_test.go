@@ -25,10 +25,15 @@ func TestFiscalRecordsAreNeverPruned(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t, local(2026, time.January, 10, 12, 0))
 	seedFiscal(t, f, f.clock.Now())
+	// The auditor log is kept too (migration 00028).
+	f.exec(t, `INSERT INTO users (id, restaurant_id, email, name, role, password_hash, valid_until, created_at, updated_at)
+		VALUES ('auditor-2026', '`+f.rest.ID+`', 'p@finanzamt.example', 'Prüfer', 'auditor', 'x', '2026-01-31', '2026-01-10T12:00:00.000Z', '2026-01-10T12:00:00.000Z')`,
+		`INSERT INTO auditor_requests (restaurant_id, user_id, user_name, user_email, at, method, target, status)
+		VALUES ('`+f.rest.ID+`', 'auditor-2026', 'Prüfer', 'p@finanzamt.example', '2026-01-10T12:00:00.000Z', 'GET', '/api/tse/closings', 200)`)
 	f.exec(t, `INSERT INTO time_entries (id, restaurant_id, user_id, clock_in, clock_out, created_at, updated_at)
 		VALUES ('te-2026', '`+f.rest.ID+`', '`+f.staff.ID+`', '2026-01-10T09:00:00.000Z', '2026-01-10T17:00:00.000Z', '2026-01-10T17:00:00.000Z', '2026-01-10T17:00:00.000Z')`)
 	before := f.tableSums(t)
-	for _, name := range fiscalTables {
+	for _, name := range append(slices.Clone(fiscalTables), "auditor_requests") {
 		if before[name] == "" || before[name][:2] == "0 " {
 			t.Fatalf("the seed left %s empty: %q", name, before[name])
 		}
@@ -56,11 +61,12 @@ func TestFiscalRecordsAreNeverPruned(t *testing.T) {
 }
 
 // otherTables are neither fiscal nor pruned: settings, the schema's
-// version and the admins' confirmations of the clock (kept for good: they
-// say why time records went), which the job leaves alone like the fiscal
-// tables.
+// version, the admins' confirmations of the clock (kept for good: they
+// say why time records went) and the auditor log (append-only, kept for
+// good: what the tax office's auditor saw), which the job leaves alone
+// like the fiscal tables.
 var otherTables = []string{"restaurants", "notification_settings", "email_settings", "sms_settings",
-	"idempotency_keys", "goose_db_version", "retention_confirmations"}
+	"idempotency_keys", "goose_db_version", "retention_confirmations", "auditor_requests"}
 
 // Every table is classified: a table added later must be named prunable,
 // fiscal or other here (and in docs/RETENTION.md), so that nobody adds

@@ -48,8 +48,31 @@ func IssueToken(key []byte, u *store.User, now time.Time, ttl time.Duration) (st
 // authenticate checks the bearer token and loads the caller. The user is
 // checked on every request against the store's auth view, which every
 // commit touching users drops, so a disabled or deleted user is out at
-// once.
-func (s *Server) authenticate(r *http.Request, a access) (context.Context, error) {
+// once. The user is returned whenever the token names a live one, with a
+// refusal too, so that an auditor's refused request is logged as well.
+func (s *Server) authenticate(r *http.Request, a access) (context.Context, *store.User, error) {
+	u, err := s.tokenUser(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	rest, err := s.store.AuthRestaurant(r.Context(), u.RestaurantID)
+	if err != nil {
+		return nil, u, err
+	}
+	if !u.AuditorValid(s.now(), rest.Location()) {
+		return nil, u, auditorEnded(u)
+	}
+	if !a.admits(u.Role) {
+		if u.Role == store.RoleAuditor {
+			return nil, u, errHTTP(eAuditorNotAllowed, "an auditor's access reads the fiscal records only (docs/FISCAL.md)")
+		}
+		return nil, u, errHTTP(eForbidden, "this endpoint is for administrators")
+	}
+	return context.WithValue(r.Context(), principalKey, principal{user: u, restaurant: rest}), u, nil
+}
+
+// tokenUser is the live user the request's bearer token names.
+func (s *Server) tokenUser(r *http.Request) (*store.User, error) {
 	unauth := func(detail string) error { return errHTTP(eUnauthenticated, detail) }
 	h := r.Header.Get("Authorization")
 	scheme, raw, ok := strings.Cut(h, " ")
@@ -78,14 +101,7 @@ func (s *Server) authenticate(r *http.Request, a access) (context.Context, error
 	if c.TV != u.TokenVersion {
 		return nil, unauth("the token was issued before a change of password or role; log in again")
 	}
-	if a == adminOnly && u.Role != store.RoleAdmin {
-		return nil, errHTTP(eForbidden, "this endpoint is for administrators")
-	}
-	rest, err := s.store.AuthRestaurant(r.Context(), u.RestaurantID)
-	if err != nil {
-		return nil, err
-	}
-	return context.WithValue(r.Context(), principalKey, principal{user: u, restaurant: rest}), nil
+	return u, nil
 }
 
 // clientAddr is the caller's IP. The appliance is reached directly on the
@@ -149,6 +165,15 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, _ httprouter.Para
 		return err
 	}
 	s.loginLimiter.succeeded(ip, email, s.now())
+	if u.Role == store.RoleAuditor {
+		aw, err := s.auditorLogin(w, r, u) // auditor.go
+		defer aw.finish()
+		if err != nil {
+			s.writeError(aw, r, err)
+			return nil
+		}
+		w = aw
+	}
 	return s.answerToken(w, u)
 }
 

@@ -236,7 +236,7 @@ func TestContractAccessRules(t *testing.T) {
 				}
 				return
 			}
-			if got := r.access == adminOnly; got != wantAdmin {
+			if got := r.access&staffToo == 0; got != wantAdmin {
 				t.Fatalf("%s: admin only = %v, the contract says %v", key, got, wantAdmin)
 			}
 			path := e.path(t, r.path, e.own)
@@ -540,7 +540,7 @@ func TestContractResponseFormats(t *testing.T) {
 	}{
 		{"POST /api/shifts", "shift", []string{"id", "user_id", "user_name", "shift_date", "start_time", "end_time", "break_minutes", "role", "status", "notes", "created_at", "updated_at", "warnings", "published_at", "unstaffed", "planned_hours"}, true},
 		{"POST /api/discounts", "discount", []string{"id", "name", "description", "discount_type", "value", "min_order_amount", "max_discount_amount", "applicable_to", "category_id", "item_id", "valid_from", "valid_until", "usage_limit", "usage_count", "is_active", "created_at", "updated_at"}, true},
-		{"GET /api/auth/me", "user", []string{"id", "restaurant_id", "email", "name", "role", "is_active", "created_at", "updated_at", "staff_number", "must_change_password", "has_pin"}, true},
+		{"GET /api/auth/me", "user", []string{"id", "restaurant_id", "email", "name", "role", "is_active", "created_at", "updated_at", "staff_number", "must_change_password", "has_pin", "valid_until"}, true},
 		{"GET /api/restaurant", "restaurant", []string{"id", "name", "timezone", "created_at"}, false},
 		{"GET /api/shifts/my-status", "", []string{"clocked_in", "time_entry"}, true},
 		{"GET /api/shifts/my-status", "time_entry", []string{"id", "user_id", "clock_in", "clock_out", "break_minutes"}, true},
@@ -627,6 +627,7 @@ func TestContractWrapperKeys(t *testing.T) {
 		"GET /api/tse/archives": "archives", "GET /api/tse/archives/:id": "archive",
 		"GET /api/shifts/mine": "shifts", "GET /api/time-entries/history/:id": "time_entry",
 		"GET /api/time-entries/report": "report", "GET /api/settings/email": "email", "GET /api/settings/sms": "sms",
+		"GET /api/audit-log": "requests",
 	}
 	for _, r := range e.srv.registered {
 		key := r.method + " " + r.path

@@ -30,6 +30,8 @@ const (
 var statusOf = map[string]int{
 	eUnauthenticated:          http.StatusUnauthorized,
 	eForbidden:                http.StatusForbidden,
+	eAuditorNotAllowed:        http.StatusForbidden,
+	eAuditorEnded:             http.StatusForbidden,
 	store.ENotFound:           http.StatusNotFound,
 	eMethodNotAllowed:         http.StatusMethodNotAllowed,
 	eHTTPSRequired:            http.StatusForbidden,

@@ -357,7 +357,10 @@ func componentSchemas() jobj {
 		pr("open_too_long", sBool("Open past the restaurant's `open_entry_limit_hours`: to review.")),
 		pr("open_flagged_at", sNullable(sInstant("When the open-entry check flagged it and raised `time_entry_open_too_long`."))),
 		pr("warnings", sArray(sRef("LabourWarning"), "The ArbZG warnings of its working day."))}
-	userRole := sEnum("`admin` may do everything; `staff` the routes open to any user.", "admin", "staff")
+	userRole := sEnum("`admin` may do everything; `staff` the routes open to any user; `auditor` (the tax office) reads the fiscal records only, "+
+		"until `valid_until` (docs/FISCAL.md, \"The auditor's access\").", "admin", "staff", "auditor")
+	validUntil := sDate("An auditor's last day (the restaurant's timezone): from yesterday (ends the access now) to a year ahead; " +
+		"required for an auditor, refused for another role.")
 	channel := sEnum("", "email", "sms", "webhook")
 	settingsSource := sEnum("`console`: saved here; `config_file`: the configuration file's keys; `none`: not set up.", "console", "config_file", "none")
 	vatLine := sBody("One line per VAT rate.",
@@ -433,7 +436,7 @@ func componentSchemas() jobj {
 			pr("code", sStr("Stable: `unauthenticated`, `forbidden`, `not_found`, `method_not_allowed`, `malformed_json`, `unknown_field`, "+
 				"`unsupported_media_type`, `request_too_large`, `validation_failed`, `already_clocked_in`, `not_clocked_in`, `shift_overlap`, "+
 				"`last_admin`, `user_active`, `user_erased`, `user_clocked_in`, `conflict`, `time_entry_closed`, `time_entry_open`, `time_entry_overlap`, `discount_inactive`, `discount_not_started`, `discount_expired`, `usage_limit_reached`, `min_order_not_met`, "+
-				"`idempotency_key_reused`, `tse_queue_state`, `tse_not_configured`, `rate_limited`, `https_required`, `internal`, `tse_unavailable`, `unavailable`. "+
+				"`idempotency_key_reused`, `tse_queue_state`, `tse_not_configured`, `rate_limited`, `https_required`, `internal`, `tse_unavailable`, `unavailable`, `auditor_not_allowed`, `auditor_access_ended`. "+
 				"Each answer lists the codes it can carry as its examples.", "pattern", "^[a-z][a-z0-9_]*$")),
 			prOpt("detail", sStr("A sentence for a person.")),
 			prOpt("errors", sArray(sRef("FieldError"), "Each invalid field (422 `validation_failed`).", "minItems", 1)),
@@ -470,7 +473,8 @@ func componentSchemas() jobj {
 			pr("staff_number", sNullable(staffNumber)),
 			pr("must_change_password", sBool("The password was set by someone else (the generated first one, an admin's create or reset): "+
 				"its owner is to choose their own with `POST /api/auth/password`, which clears it. Other calls still work.")),
-			pr("has_pin", sBool("The user can log in at a till with staff number and PIN."))),
+			pr("has_pin", sBool("The user can log in at a till with staff number and PIN.")),
+			pr("valid_until", sNullable(sDate("An auditor's last day (the restaurant's timezone); null for every other role.")))),
 		"UserCreate", sBody("`email` with `password`, or for staff neither: then `staff_number` and `pin` are required. "+
 			"A password given here must be changed by its owner at the first login.",
 			pr("email", sNullable(sStr("One bare address, unique across the appliance (422 when taken).", "format", "email", "maxLength", 254))),
@@ -478,7 +482,8 @@ func componentSchemas() jobj {
 			prReq("role", userRole),
 			pr("password", sNullable(sStr("8-72 bytes; required with `email`, refused without.", "minLength", 8, "maxLength", 72))),
 			pr("staff_number", sNullable(staffNumber)),
-			pr("pin", sNullable(sStr("The till PIN: 4-8 digits; staff only, needs a `staff_number`.", "pattern", "^[0-9]{4,8}$")))),
+			pr("pin", sNullable(sStr("The till PIN: 4-8 digits; staff only, needs a `staff_number`.", "pattern", "^[0-9]{4,8}$"))),
+			pr("valid_until", sNullable(validUntil))),
 		"UserUpdate", sBody("Only the members given change; `null` is 422 except where said. Demoting or disabling the last active admin is 409 `last_admin`.",
 			pr("email", sNullable(sStr("`null` removes it and the password with it (staff with staff number and PIN only). "+
 				"Giving one to a user without needs a `password` too.", "format", "email", "maxLength", 254))),
@@ -487,7 +492,14 @@ func componentSchemas() jobj {
 			pr("is_active", sBool("")),
 			pr("password", sStr("8-72 bytes. Set by another admin, its owner must change it at the next login.", "minLength", 8, "maxLength", 72)),
 			pr("staff_number", sNullable(staffNumber.with("description", "`null` clears it (not for a user with a PIN)."))),
-			pr("pin", sNullable(sStr("The till PIN, 4-8 digits (staff only); `null` removes it. A change ends the user's tokens.", "pattern", "^[0-9]{4,8}$")))),
+			pr("pin", sNullable(sStr("The till PIN, 4-8 digits (staff only); `null` removes it. A change ends the user's tokens.", "pattern", "^[0-9]{4,8}$"))),
+			pr("valid_until", sNullable(validUntil.with("description", "An auditor's last day: from yesterday (ends the access now) to a year ahead. "+
+				"Leaving the role auditor clears it.")))),
+		"AuditorRequest", sAnswer("One request of an auditor; name and email as they were then.",
+			pr("seq", sInt("Increasing in the order the requests were answered.", "minimum", 1)), pr("at", sInstant("")),
+			pr("user_id", sID("The auditor.")), pr("user_name", sStr("")), pr("user_email", sStr("")),
+			pr("method", sStr("")), pr("target", sStr("The path with its query, as sent (at most 2048 bytes).")),
+			pr("status", sInt("The answer's HTTP status.", "minimum", 100, "maximum", 599))),
 		"PasswordChange", sBody("The caller's own password.",
 			prReq("current_password", sStr("The password now (422 when wrong; counts against the login limits).", "minLength", 1, "maxLength", 72)),
 			prReq("new_password", sStr("8-72 bytes; not the current one.", "minLength", 8, "maxLength", 72))),
@@ -1051,14 +1063,21 @@ var (
 // The error statuses every route can give: 403 https_required for plain
 // HTTP from another machine when the port speaks HTTPS, 413 and 415 for a
 // body on any route, 500; 401 without a valid token on a protected route,
-// 403 forbidden for staff on an admin route.
+// 403 forbidden for staff on a route not open to staff, 403
+// auditor_not_allowed for an auditor outside its routes and
+// auditor_access_ended for an auditor after its last day.
 func (op apiOp) errorStatuses() map[int][]string {
 	out := map[int][]string{403: {eHTTPSRequired}, 413: {eTooLarge}, 415: {eUnsupportedMedia}, 500: {eInternal}}
 	if op.access != public {
 		out[401] = []string{eUnauthenticated}
-	}
-	if op.access == adminOnly {
-		out[403] = []string{eForbidden, eHTTPSRequired}
+		var codes []string
+		if op.access&staffToo == 0 {
+			codes = append(codes, eForbidden)
+		}
+		if op.access&auditorToo == 0 {
+			codes = append(codes, eAuditorNotAllowed)
+		}
+		out[403] = append(codes, eAuditorEnded, eHTTPSRequired)
 	}
 	for st, codes := range op.errs {
 		out[st] = append(out[st], codes...)
@@ -1093,15 +1112,15 @@ func apiOps() []apiOp {
 				"Rate limited per client address, per account and address, and per account " +
 				"(not for an address that logged in to the account in the last 30 days): 429 with `Retry-After`.",
 			reqBody: "LoginRequest", ok: []apiOK{okJSON(200, "Logged in.", sRef("Login"))},
-			errs: map[int][]string{400: bad, 401: {eUnauthenticated}, 422: {invalid}, 429: {eRateLimited}}},
-		{method: "GET", path: "/api/auth/me", id: "getMe", tag: "Authentication", access: anyUser, summary: "The caller",
+			errs: map[int][]string{400: bad, 401: {eUnauthenticated}, 403: {eAuditorEnded}, 422: {invalid}, 429: {eRateLimited}}},
+		{method: "GET", path: "/api/auth/me", id: "getMe", tag: "Authentication", access: ownAccount, summary: "The caller",
 			ok: []apiOK{okJSON(200, "The caller.", sWrap("user", sRef("User")))}},
-		{method: "POST", path: "/api/auth/password", id: "changeOwnPassword", tag: "Authentication", access: anyUser,
+		{method: "POST", path: "/api/auth/password", id: "changeOwnPassword", tag: "Authentication", access: ownAccount,
 			summary: "Change the caller's own password (the current one required); every older token ends",
 			desc:    "Answers like the login, with a fresh token: the one the request carried ends with the change. Wrong current passwords count against the login limits (429).",
 			reqBody: "PasswordChange", ok: []apiOK{okJSON(200, "Changed; a fresh token.", sRef("Login"))},
 			errs: map[int][]string{400: bad, 409: {"conflict"}, 422: {invalid}, 429: {eRateLimited}}},
-		{method: "GET", path: "/api/restaurant", id: "getRestaurant", tag: "Authentication", access: anyUser, summary: "The caller's restaurant",
+		{method: "GET", path: "/api/restaurant", id: "getRestaurant", tag: "Authentication", access: ownAccount, summary: "The caller's restaurant",
 			ok: []apiOK{okJSON(200, "The restaurant.", sWrap("restaurant", sRef("Restaurant")))}},
 		{method: "PATCH", path: "/api/restaurant", id: "updateRestaurant", tag: "Authentication", access: adminOnly,
 			summary: "Change the restaurant's name and time-clock settings (partial)",
@@ -1128,6 +1147,14 @@ func apiOps() []apiOp {
 		{method: "GET", path: "/api/retention", id: "getRetention", tag: "Users", access: adminOnly,
 			summary: "What the retention job deletes of the time records, and whether it holds them back because it doubts the clock",
 			ok:      []apiOK{okJSON(200, "The state.", sWrap("retention", sRef("Retention")))}},
+		{method: "GET", path: "/api/audit-log", id: "listAuditLog", tag: "Users", access: adminOnly,
+			summary: "The auditors' requests, newest first (append-only)",
+			desc:    "Every request of an auditor, allowed or refused, as the database keeps it (it refuses UPDATE and DELETE); a page at a time.",
+			params: []any{qParam("limit", "Default 100; above 500 is cut to 500; anything that is not an integer ≥ 1 is 422.", sInt("", "minimum", 1), false),
+				qParam("before", "A row's `seq`: the rows older than it (the next page: the last row's `seq`).", sInt("", "minimum", 1), false)},
+			ok: []apiOK{okJSON(200, "One page of the log; a page shorter than `limit` is the last.",
+				sWrap("requests", sArray(sRef("AuditorRequest"), "", "maxItems", 500)))},
+			errs: map[int][]string{422: {invalid}}},
 		{method: "POST", path: "/api/retention/confirm-clock", id: "confirmRetentionClock", tag: "Users", access: adminOnly,
 			summary: "Confirm that the box's clock is right: the job's next run deletes the time records that ended before `delete_before`",
 			desc:    "Records who and when (kept for good). It covers that day only: a later jump of the clock is held back again.",
@@ -1270,20 +1297,20 @@ func apiOps() []apiOp {
 			ok: []apiOK{okJSON(201, "Signed.", sWrap("transaction", sRef("TSETransaction"))),
 				okJSON(202, "Recorded and queued: the receipt goes out without TSE data.", sWrap("transaction", sRef("TSETransaction")))},
 			errs: map[int][]string{400: bad, 409: {tseNotConfigured, "already_cancelled"}, 422: {invalid, "idempotency_key_reused"}, 503: {tseUnavailable}}},
-		{method: "GET", path: "/api/tse/transactions/:id", id: "getTSETransaction", tag: "TSE", access: anyUser, summary: "A sale, to poll a queued one",
+		{method: "GET", path: "/api/tse/transactions/:id", id: "getTSETransaction", tag: "TSE", access: fiscalRead | staffToo, summary: "A sale, to poll a queued one",
 			ok: []apiOK{okJSON(200, "The transaction.", sWrap("transaction", sRef("TSETransaction")))}, errs: map[int][]string{404: {notFound}}},
-		{method: "GET", path: "/api/tse/transactions", id: "listTSETransactions", tag: "TSE", access: adminOnly,
+		{method: "GET", path: "/api/tse/transactions", id: "listTSETransactions", tag: "TSE", access: fiscalRead,
 			summary: "Signed transactions whose time_start lies in [from, to], by number (a bare array)",
 			params: []any{qParam("from", "Inclusive; an offset's `+` is sent as `%2B`.", sInstantIn(""), true),
 				qParam("to", "Inclusive; not before `from`.", sInstantIn(""), true)},
 			ok: []apiOK{okJSON(200, "The transactions (the one bare array of the API).", sArray(sRef("TSETransactionListItem"), ""))}, errs: map[int][]string{422: {invalid}}},
-		{method: "GET", path: "/api/tse/status", id: "getTSEStatus", tag: "TSE", access: adminOnly, summary: "The TSE's health",
+		{method: "GET", path: "/api/tse/status", id: "getTSEStatus", tag: "TSE", access: fiscalRead, summary: "The TSE's health",
 			ok: []apiOK{okJSON(200, "The status.", sWrap("status", sRef("TSEStatus")))}, errs: map[int][]string{409: {tseNotConfigured}, 503: {tseUnavailable}}},
 		{method: "POST", path: "/api/tse/self-test", id: "startTSESelfTest", tag: "TSE", access: adminOnly,
 			summary: "Start the appliance's TSE checks (no body); while one runs, answers it and starts nothing",
 			ok:      []apiOK{okJSON(202, "Running (or the one already running).", sWrap("self_test", sRef("TSESelfTest")))},
 			errs:    map[int][]string{409: {tseNotConfigured}, 503: {tseUnavailable}}},
-		{method: "GET", path: "/api/tse/info", id: "getTSEInfo", tag: "TSE", access: adminOnly, summary: "The TSS (the last known when the provider is unreachable)",
+		{method: "GET", path: "/api/tse/info", id: "getTSEInfo", tag: "TSE", access: fiscalRead, summary: "The TSS (the last known when the provider is unreachable)",
 			ok:   []apiOK{okJSON(200, "The TSS.", sWrap("info", sRef("TSEInfo")))},
 			errs: map[int][]string{409: {tseNotConfigured}, 503: {tseUnavailable}}},
 		{method: "GET", path: "/api/tse/queue", id: "getTSEQueue", tag: "TSE", access: adminOnly, summary: "What is not yet at the TSE",
@@ -1296,7 +1323,7 @@ func apiOps() []apiOp {
 			summary: "Close a transaction the TSE started but can never finish (no body)",
 			ok:      []apiOK{okJSON(200, "The transaction.", sWrap("transaction", sRef("TSETransaction")))},
 			errs:    map[int][]string{404: {notFound}, 409: {queueState, tseNotConfigured}, 503: {tseUnavailable}}},
-		{method: "GET", path: "/api/tse/outages", id: "listTSEOutages", tag: "TSE", access: adminOnly, summary: "The outage record, newest first",
+		{method: "GET", path: "/api/tse/outages", id: "listTSEOutages", tag: "TSE", access: fiscalRead, summary: "The outage record, newest first",
 			ok: []apiOK{okJSON(200, "The outages.", sWrap("outages", sArray(sRef("TSEOutage"), "")))}},
 		{method: "GET", path: "/api/tse/after-restore", id: "getTSEAfterRestore", tag: "TSE", access: adminOnly,
 			summary: "After a restore from the replica: what the TSE signed that the restored box lacks",
@@ -1305,7 +1332,7 @@ func apiOps() []apiOp {
 			summary: "Mark missing transactions as re-entered (who and when are recorded; one already marked keeps its first)",
 			reqBody: "TSEAfterRestoreAcknowledge", ok: []apiOK{okJSON(200, "The comparison.", sWrap("after_restore", sRef("TSEAfterRestore")))},
 			errs: map[int][]string{400: bad, 404: {notFound}, 422: {invalid}}},
-		{method: "GET", path: "/api/tse/archives", id: "listTSEArchives", tag: "TSE", access: adminOnly,
+		{method: "GET", path: "/api/tse/archives", id: "listTSEArchives", tag: "TSE", access: fiscalRead,
 			summary: "The fiscal archive: the incremental ranges (highest counters first), then the exports of dates (newest first)",
 			ok:      []apiOK{okJSON(200, "The archives.", sWrap("archives", sArray(sRef("TSEArchive"), "")))}},
 		{method: "POST", path: "/api/tse/archives", id: "exportTSEArchive", tag: "TSE", access: adminOnly,
@@ -1314,9 +1341,9 @@ func apiOps() []apiOp {
 				"The provider holds three months; older dates come from the archived ranges.",
 			reqBody: "TSEArchiveRequest", ok: []apiOK{okJSON(202, "Recorded and started.", sWrap("archive", sRef("TSEArchive")))},
 			errs: map[int][]string{400: bad, 409: {tseNotConfigured}, 422: {invalid}, 503: {tseUnavailable}}},
-		{method: "GET", path: "/api/tse/archives/:id", id: "getTSEArchive", tag: "TSE", access: adminOnly, summary: "One archive, to follow an export",
+		{method: "GET", path: "/api/tse/archives/:id", id: "getTSEArchive", tag: "TSE", access: fiscalRead, summary: "One archive, to follow an export",
 			ok: []apiOK{okJSON(200, "The archive.", sWrap("archive", sRef("TSEArchive")))}, errs: map[int][]string{404: {notFound}}},
-		{method: "GET", path: "/api/tse/archives/:id/file", id: "downloadTSEArchive", tag: "TSE", access: adminOnly,
+		{method: "GET", path: "/api/tse/archives/:id/file", id: "downloadTSEArchive", tag: "TSE", access: fiscalRead,
 			summary: "The archived TAR file, as verified (BSI TR-03151)",
 			desc:    "`ETag` is the quoted SHA-256 (also `X-Checksum-SHA256`); revalidate with `If-None-Match`. Only an `archived` archive has a file (else 409).",
 			ok: []apiOK{
@@ -1332,12 +1359,12 @@ func apiOps() []apiOp {
 				"numbered 1, 2, ... per register without a gap (Z_NR); immutable once taken.",
 			reqBody: "ClosingCreate", ok: []apiOK{okJSON(201, "Taken.", sWrap("closing", sRef("Closing")))},
 			errs: map[int][]string{400: bad, 409: {"closing_empty"}, 422: {invalid}}},
-		{method: "GET", path: "/api/tse/closings", id: "listClosings", tag: "Fiscal", access: adminOnly,
+		{method: "GET", path: "/api/tse/closings", id: "listClosings", tag: "Fiscal", access: fiscalRead,
 			summary: "Closings by register and Z_NR",
 			params: []any{qParam("client_serial", "Only this register's.", sStr(""), false), qParam("from", "Business dates from (inclusive).", sDate(""), false),
 				qParam("to", "Business dates to (inclusive); not before `from`.", sDate(""), false)},
 			ok: []apiOK{okJSON(200, "The closings.", sWrap("closings", sArray(sRef("Closing"), "")))}, errs: map[int][]string{422: {invalid}}},
-		{method: "GET", path: "/api/fiscal/dsfinvk", id: "exportDSFinVK", tag: "Fiscal", access: adminOnly,
+		{method: "GET", path: "/api/fiscal/dsfinvk", id: "exportDSFinVK", tag: "Fiscal", access: fiscalRead,
 			summary: "The DSFinV-K export (ZIP) of the closings of a date range or of one register's Z_NR range",
 			desc: "Give `from` and `to` (business dates), or `client_serial`, `z_from` and `z_to`. The ZIP holds the 20 CSV files of DSFinV-K 2.4, " +
 				"`index.xml` and `gdpdu-01-09-2004.dtd`; an empty selection gives the files with their header rows only.",
@@ -1347,20 +1374,20 @@ func apiOps() []apiOp {
 			ok: []apiOK{{status: 200, desc: "The ZIP file.", ctype: "application/zip", schema: jo("type", "string", "contentMediaType", "application/zip"),
 				headers: jo("Content-Disposition", jo("$ref", "#/components/headers/ContentDisposition"))}},
 			errs: map[int][]string{422: {invalid}, 503: {tseUnavailable}}},
-		{method: "GET", path: "/api/fiscal/master-data", id: "getFiscalMasterData", tag: "Fiscal", access: adminOnly,
+		{method: "GET", path: "/api/fiscal/master-data", id: "getFiscalMasterData", tag: "Fiscal", access: fiscalRead,
 			summary: "The owner's fiscal master data (business, location, TSE dates, cash registers)",
 			ok:      []apiOK{okJSON(200, "The master data (defaults when never saved).", sWrap("master_data", sRef("FiscalMasterData")))}},
 		{method: "PUT", path: "/api/fiscal/master-data", id: "putFiscalMasterData", tag: "Fiscal", access: adminOnly,
 			summary: "Replace the fiscal master data (a member left out is empty; the register list is the whole list)",
 			reqBody: "FiscalMasterDataPut", ok: []apiOK{okJSON(200, "Saved.", sWrap("master_data", sRef("FiscalMasterData")))},
 			errs: map[int][]string{400: bad, 422: {invalid}}},
-		{method: "GET", path: "/api/fiscal/registration", id: "getFiscalRegistration", tag: "Fiscal", access: adminOnly,
+		{method: "GET", path: "/api/fiscal/registration", id: "getFiscalRegistration", tag: "Fiscal", access: fiscalRead,
 			summary: "What the ELSTER form of §146a (4) AO asks: the cash registers and TSEs with their dates",
 			ok:      []apiOK{okJSON(200, "The report.", sWrap("registration", sRef("FiscalRegistration")))}},
-		{method: "GET", path: "/api/fiscal/registration/print", id: "printFiscalRegistration", tag: "Fiscal", access: adminOnly,
+		{method: "GET", path: "/api/fiscal/registration/print", id: "printFiscalRegistration", tag: "Fiscal", access: fiscalRead,
 			summary: "The same report as a page to print (HTML in German, no script, the console's style sheet and CSP)",
 			ok:      []apiOK{{status: 200, desc: "The page.", ctype: "text/html; charset=utf-8", schema: sStr("")}}},
-		{method: "GET", path: "/api/fiscal/registration/elster.xml", id: "getFiscalRegistrationELSTER", tag: "Fiscal", access: adminOnly,
+		{method: "GET", path: "/api/fiscal/registration/elster.xml", id: "getFiscalRegistrationELSTER", tag: "Fiscal", access: fiscalRead,
 			summary: "The upload file of Mein ELSTER (Aufzeichnung146a v1): one AngabenAufzeichnungssystem per register with the TSE's data",
 			desc: "Refused with `registration_incomplete` while the master data lacks what the file needs (each item in `errors`), " +
 				"and never made for the built-in simulator (`tse`: `not_certified`).",
@@ -1374,15 +1401,15 @@ func apiOps() []apiOp {
 			summary: "Mark the registration as submitted in Mein ELSTER: the file as it is now is kept unchanged, and every open change is covered",
 			reqBody: "RegistrationSubmitted", ok: []apiOK{okJSON(201, "Kept.", sWrap("submission", sRef("RegistrationSubmission")))},
 			errs: map[int][]string{400: bad, 409: {"registration_incomplete"}, 422: {invalid}}},
-		{method: "GET", path: "/api/fiscal/registration/submissions", id: "listFiscalRegistrationSubmissions", tag: "Fiscal", access: adminOnly,
+		{method: "GET", path: "/api/fiscal/registration/submissions", id: "listFiscalRegistrationSubmissions", tag: "Fiscal", access: fiscalRead,
 			summary: "The registrations marked as submitted, newest first",
 			ok:      []apiOK{okJSON(200, "The submissions.", sWrap("submissions", sArray(sRef("RegistrationSubmission"), "")))}},
 		{method: "GET", path: "/api/fiscal/registration/submissions/:id/elster.xml", id: "getFiscalRegistrationSubmissionFile", tag: "Fiscal",
-			access: adminOnly, summary: "The file kept when a registration was marked as submitted",
+			access: fiscalRead, summary: "The file kept when a registration was marked as submitted",
 			ok: []apiOK{{status: 200, desc: "The XML file, as it was.", ctype: "application/xml; charset=utf-8", schema: sStr(""),
 				headers: jo("Content-Disposition", jo("$ref", "#/components/headers/ContentDisposition"))}},
 			errs: map[int][]string{404: {notFound}}},
-		{method: "GET", path: "/api/tse/closings/:id", id: "getClosing", tag: "Fiscal", access: anyUser, summary: "A closing",
+		{method: "GET", path: "/api/tse/closings/:id", id: "getClosing", tag: "Fiscal", access: fiscalRead | staffToo, summary: "A closing",
 			ok: []apiOK{okJSON(200, "The closing.", sWrap("closing", sRef("Closing")))}, errs: map[int][]string{404: {notFound}}},
 
 		{method: "GET", path: "/api/notifications/settings", id: "listNotificationSettings", tag: "Notifications", access: adminOnly,
@@ -1444,6 +1471,8 @@ func oaDocPath(path string) string {
 // problemExamples are the problems of docs/API.md, one per code: each
 // answer lists the codes it can carry as its examples.
 var problemExamples = []struct{ code, detail string }{
+	{eAuditorNotAllowed, "an auditor's access reads the fiscal records only (docs/FISCAL.md)"},
+	{eAuditorEnded, "this auditor's access ended on 2026-11-30"},
 	{eUnauthenticated, "an Authorization: Bearer token is required"},
 	{eForbidden, "this endpoint is for administrators"},
 	{"not_found", "shift not found"},
@@ -1522,8 +1551,15 @@ var sharedAnswers = []struct {
 }{
 	{"Unauthenticated", 401, []string{eUnauthenticated}, "No valid bearer token: none, not Bearer, bad signature or algorithm, expired, " +
 		"a disabled or deleted user, or one issued before a change of the user's password, role or access."},
-	{"Forbidden", 403, []string{eForbidden, eHTTPSRequired}, "A staff token on an administrator-only route; or plain HTTP from another machine " +
+	{"Forbidden", 403, []string{eForbidden, eAuditorNotAllowed, eAuditorEnded, eHTTPSRequired}, "A staff token on an administrator-only route; " +
+		"an auditor's outside the fiscal records (`auditor_not_allowed`) or after its last day (`auditor_access_ended`); or plain HTTP from another machine " +
 		"to a port that speaks HTTPS (`https_required`)."},
+	{"ForbiddenAuditor", 403, []string{eAuditorNotAllowed, eAuditorEnded, eHTTPSRequired}, "An auditor's token outside the fiscal records " +
+		"(`auditor_not_allowed`) or after its last day (`auditor_access_ended`); or plain HTTP from another machine to a port that speaks HTTPS."},
+	{"ForbiddenStaff", 403, []string{eForbidden, eAuditorEnded, eHTTPSRequired}, "A staff token on a route of the fiscal records an auditor reads; " +
+		"an auditor's after its last day (`auditor_access_ended`); or plain HTTP from another machine to a port that speaks HTTPS."},
+	{"AuditorEnded", 403, []string{eAuditorEnded, eHTTPSRequired}, "An auditor's token after its last day (`auditor_access_ended`); " +
+		"or plain HTTP from another machine to a port that speaks HTTPS."},
 	{"HTTPSRequired", 403, []string{eHTTPSRequired}, "Plain HTTP from another machine to a port that speaks HTTPS: nothing is acted on."},
 	{"RequestTooLarge", 413, []string{eTooLarge}, "A body over 1 MiB (on any route)."},
 	{"UnsupportedMediaType", 415, []string{eUnsupportedMedia}, "A body that is not `application/json` (on any route)."},
@@ -2132,8 +2168,11 @@ func TestOpenAPIRoutes(t *testing.T) {
 		if _, ok := resps["401"]; ok != (r.access != public) && r.path != "/api/auth/login" {
 			t.Errorf("%s: 401 declared %v", where, ok)
 		}
-		if forbidden := m.listsCode(oaDocPath(r.path), r.method, 403, eForbidden); forbidden != (r.access == adminOnly) {
-			t.Errorf("%s: 403 forbidden declared %v, admin only %v", where, forbidden, r.access == adminOnly)
+		if forbidden := m.listsCode(oaDocPath(r.path), r.method, 403, eForbidden); forbidden != (r.access != public && r.access&staffToo == 0) {
+			t.Errorf("%s: 403 forbidden declared %v, access %d", where, forbidden, r.access)
+		}
+		if refused := m.listsCode(oaDocPath(r.path), r.method, 403, eAuditorNotAllowed); refused != (r.access != public && r.access&auditorToo == 0) {
+			t.Errorf("%s: 403 auditor_not_allowed declared %v, access %d", where, refused, r.access)
 		}
 		_, hasBody := op["requestBody"]
 		if slices.Contains(noBody, where) && hasBody {
@@ -2230,7 +2269,7 @@ func TestOpenAPICheckCatchesDrift(t *testing.T) {
 	routes := e.srv.Routes()
 	user := `{"user":{"id":"01a206b7-9fdf-7851-b7c1-ed7ecb0abdae","restaurant_id":"01a206b7-443d-759a-8a2d-dfd33c7c0ee8","email":"a@b.example",` +
 		`"name":"A","role":"staff","is_active":true,"created_at":"2026-11-23T04:43:47.039Z","updated_at":"2026-11-23T04:43:47.039Z","staff_number":null,` +
-		`"must_change_password":false,"has_pin":false`
+		`"must_change_password":false,"has_pin":false,"valid_until":null`
 	jsonCT := http.Header{"Content-Type": {"application/json"}}
 	problemCT := http.Header{"Content-Type": {"application/problem+json"}}
 	put := func() *http.Request {

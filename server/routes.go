@@ -2,16 +2,18 @@ package server
 
 import "github.com/julienschmidt/httprouter"
 
-// routes is the one route table; it mirrors docs/API.md.
+// routes is the one route table; it mirrors docs/API.md. The access
+// classes are server.go's: public, ownAccount, anyUser, adminOnly and
+// fiscalRead (an auditor's, docs/FISCAL.md "The auditor's access").
 func (s *Server) routes(r *httprouter.Router) {
 	s.route(r, "GET", "/api/health", public, s.health)
 	s.route(r, "GET", "/api/openapi.json", public, s.openAPI)
 
 	// Authentication and users
 	s.route(r, "POST", "/api/auth/login", public, s.login)
-	s.route(r, "GET", "/api/auth/me", anyUser, s.me)
-	s.route(r, "POST", "/api/auth/password", anyUser, s.changeOwnPassword)
-	s.route(r, "GET", "/api/restaurant", anyUser, s.restaurant)
+	s.route(r, "GET", "/api/auth/me", ownAccount, s.me)
+	s.route(r, "POST", "/api/auth/password", ownAccount, s.changeOwnPassword)
+	s.route(r, "GET", "/api/restaurant", ownAccount, s.restaurant)
 	s.route(r, "PATCH", "/api/restaurant", adminOnly, s.updateRestaurant)
 	s.route(r, "GET", "/api/dashboard", adminOnly, s.dashboard)
 	s.route(r, "GET", "/api/replica", adminOnly, s.replicaState)
@@ -27,6 +29,7 @@ func (s *Server) routes(r *httprouter.Router) {
 	s.route(r, "POST", "/api/users/:id/erase", adminOnly, s.eraseUser)
 	s.route(r, "GET", "/api/retention", adminOnly, s.retention)
 	s.route(r, "POST", "/api/retention/confirm-clock", adminOnly, s.confirmRetentionClock)
+	s.route(r, "GET", "/api/audit-log", adminOnly, s.auditLog)
 
 	// HQ mode (posbox hq, docs/HQ.md): only the routes above from health to
 	// users, and this; a box answers 404 here.
@@ -62,21 +65,21 @@ func (s *Server) routes(r *httprouter.Router) {
 
 	// TSE
 	s.route(r, "POST", "/api/tse/transactions", anyUser, s.createTSETransaction)
-	s.route(r, "GET", "/api/tse/transactions/:id", anyUser, s.getTSETransaction)
-	s.route(r, "GET", "/api/tse/transactions", adminOnly, s.listTSETransactions)
-	s.route(r, "GET", "/api/tse/status", adminOnly, s.tseStatus)
+	s.route(r, "GET", "/api/tse/transactions/:id", fiscalRead|staffToo, s.getTSETransaction)
+	s.route(r, "GET", "/api/tse/transactions", fiscalRead, s.listTSETransactions)
+	s.route(r, "GET", "/api/tse/status", fiscalRead, s.tseStatus)
 	s.route(r, "POST", "/api/tse/self-test", adminOnly, s.startTSESelfTest)
-	s.route(r, "GET", "/api/tse/info", adminOnly, s.tseInfo)
+	s.route(r, "GET", "/api/tse/info", fiscalRead, s.tseInfo)
 	s.route(r, "GET", "/api/tse/queue", adminOnly, s.tseQueueView)
 	s.route(r, "POST", "/api/tse/queue/:id/retry", adminOnly, s.tseQueueAction("retry"))
 	s.route(r, "POST", "/api/tse/queue/:id/cancel", adminOnly, s.tseQueueAction("cancel"))
-	s.route(r, "GET", "/api/tse/outages", adminOnly, s.tseOutages)
+	s.route(r, "GET", "/api/tse/outages", fiscalRead, s.tseOutages)
 	s.route(r, "GET", "/api/tse/after-restore", adminOnly, s.afterRestore)
 	s.route(r, "POST", "/api/tse/after-restore/acknowledge", adminOnly, s.acknowledgeAfterRestore)
-	s.route(r, "GET", "/api/tse/archives", adminOnly, s.listTSEArchives)
+	s.route(r, "GET", "/api/tse/archives", fiscalRead, s.listTSEArchives)
 	s.route(r, "POST", "/api/tse/archives", adminOnly, s.exportTSEArchive)
-	s.route(r, "GET", "/api/tse/archives/:id", adminOnly, s.getTSEArchive)
-	s.route(r, "GET", "/api/tse/archives/:id/file", adminOnly, s.downloadTSEArchive)
+	s.route(r, "GET", "/api/tse/archives/:id", fiscalRead, s.getTSEArchive)
+	s.route(r, "GET", "/api/tse/archives/:id/file", fiscalRead, s.downloadTSEArchive)
 
 	s.fiscalRoutes(r)
 
@@ -100,16 +103,16 @@ func (s *Server) routes(r *httprouter.Router) {
 // registration.
 func (s *Server) fiscalRoutes(r *httprouter.Router) {
 	s.route(r, "POST", "/api/tse/closings", anyUser, s.createClosing)
-	s.route(r, "GET", "/api/tse/closings", adminOnly, s.listClosings)
-	s.route(r, "GET", "/api/tse/closings/:id", anyUser, s.getClosing)
-	s.route(r, "GET", "/api/fiscal/dsfinvk", adminOnly, s.exportDSFinVK)
-	s.route(r, "GET", "/api/fiscal/master-data", adminOnly, s.getMasterData)
+	s.route(r, "GET", "/api/tse/closings", fiscalRead, s.listClosings)
+	s.route(r, "GET", "/api/tse/closings/:id", fiscalRead|staffToo, s.getClosing)
+	s.route(r, "GET", "/api/fiscal/dsfinvk", fiscalRead, s.exportDSFinVK)
+	s.route(r, "GET", "/api/fiscal/master-data", fiscalRead, s.getMasterData)
 	s.route(r, "PUT", "/api/fiscal/master-data", adminOnly, s.putMasterData)
-	s.route(r, "GET", "/api/fiscal/registration", adminOnly, s.getRegistration)
-	s.route(r, "GET", "/api/fiscal/registration/print", adminOnly, s.printRegistration)
-	s.route(r, "GET", "/api/fiscal/registration/elster.xml", adminOnly, s.getRegistrationELSTER)
+	s.route(r, "GET", "/api/fiscal/registration", fiscalRead, s.getRegistration)
+	s.route(r, "GET", "/api/fiscal/registration/print", fiscalRead, s.printRegistration)
+	s.route(r, "GET", "/api/fiscal/registration/elster.xml", fiscalRead, s.getRegistrationELSTER)
 	s.route(r, "GET", "/api/fiscal/registration/due", adminOnly, s.getRegistrationDue)
 	s.route(r, "POST", "/api/fiscal/registration/submitted", adminOnly, s.postRegistrationSubmitted)
-	s.route(r, "GET", "/api/fiscal/registration/submissions", adminOnly, s.listRegistrationSubmissions)
-	s.route(r, "GET", "/api/fiscal/registration/submissions/:id/elster.xml", adminOnly, s.getRegistrationSubmissionFile)
+	s.route(r, "GET", "/api/fiscal/registration/submissions", fiscalRead, s.listRegistrationSubmissions)
+	s.route(r, "GET", "/api/fiscal/registration/submissions/:id/elster.xml", fiscalRead, s.getRegistrationSubmissionFile)
 }

@@ -140,8 +140,8 @@ func (s *Server) newRouter() *httprouter.Router {
 	// The contract wants 404 problem+json, not redirects to a fixed path.
 	r.RedirectTrailingSlash, r.RedirectFixedPath = false, false
 	r.HandleMethodNotAllowed = true
-	r.NotFound = drained(s.notFound)
-	r.MethodNotAllowed = drained(s.methodNotAllowed)
+	r.NotFound = drained(s.peeked(s.notFound))
+	r.MethodNotAllowed = drained(s.peeked(s.methodNotAllowed))
 	r.PanicHandler = s.panicked
 	return r
 }
@@ -166,14 +166,39 @@ func (s *Server) Close() { s.loginLimiter.stop() }
 // them, and writeError answers them.
 type handlerFunc func(w http.ResponseWriter, r *http.Request, p httprouter.Params) error
 
-// access says who may call a route.
-type access int
+// access says who may call a route: nobody need sign in (public), or
+// the roles it admits. An auditor is admitted only where auditorToo says
+// so, and only while its access is valid (auditor.go).
+type access uint8
 
 const (
-	public access = iota
-	anyUser
-	adminOnly
+	public     access = 0
+	adminOnly  access = 1 << 0
+	staffToo   access = 1 << 1
+	auditorToo access = 1 << 2
+
+	// anyUser: the restaurant's people, admin and staff.
+	anyUser = adminOnly | staffToo
+	// ownAccount: every signed-in user, an auditor too: the caller's own
+	// account and the restaurant's name and timezone the console needs.
+	ownAccount = anyUser | auditorToo
+	// fiscalRead: the fiscal records an auditor reads (docs/FISCAL.md,
+	// "The auditor's access"); GETs only.
+	fiscalRead = adminOnly | auditorToo
 )
+
+// admits reports whether a user of role may call a route of access a.
+func (a access) admits(role string) bool {
+	switch role {
+	case store.RoleAdmin:
+		return a&adminOnly != 0
+	case store.RoleStaff:
+		return a&staffToo != 0
+	case store.RoleAuditor:
+		return a&auditorToo != 0
+	}
+	return false
+}
 
 // route registers one handler with its access rule.
 func (s *Server) route(r *httprouter.Router, method, path string, a access, h handlerFunc) {
@@ -181,12 +206,20 @@ func (s *Server) route(r *httprouter.Router, method, path string, a access, h ha
 	r.Handle(method, path, s.gateMode(path, func(w http.ResponseWriter, req *http.Request, p httprouter.Params) {
 		defer drainBody(w, req.Body)
 		if a != public {
-			ctx, err := s.authenticate(req, a)
+			ctx, u, err := s.authenticate(req, a)
+			if u != nil && u.Role == store.RoleAuditor {
+				aw := s.audited(w, req, u) // every request of an auditor is logged
+				defer aw.finish()
+				w = aw
+			}
 			if err != nil {
 				s.writeError(w, req, err)
 				return
 			}
 			req = req.WithContext(ctx)
+		} else if aw := s.peekAuditor(w, req); aw != nil {
+			defer aw.finish()
+			w = aw
 		}
 		if err := checkBody(w, req); err != nil {
 			s.writeError(w, req, err)

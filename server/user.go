@@ -26,6 +26,9 @@ type userJSON struct {
 	MustChangePassword bool `json:"must_change_password"`
 	// Whether the user can log in at a till with staff number and PIN.
 	HasPIN bool `json:"has_pin"`
+	// An auditor's last day (YYYY-MM-DD, the restaurant's timezone); null
+	// for every other role.
+	ValidUntil *string `json:"valid_until"`
 }
 
 func toUserJSON(u *store.User) userJSON {
@@ -36,7 +39,7 @@ func toUserJSON(u *store.User) userJSON {
 		return &s
 	}
 	return userJSON{u.ID, u.RestaurantID, orNull(u.Email), u.Name, u.Role, u.IsActive, ts(u.CreatedAt), ts(u.UpdatedAt),
-		orNull(u.StaffNumber), u.MustChangePassword, u.HasPIN()}
+		orNull(u.StaffNumber), u.MustChangePassword, u.HasPIN(), orNull(u.ValidUntil)}
 }
 
 // pathID is the :id parameter, or a 404 when it is not a canonical UUID.
@@ -71,6 +74,8 @@ type createUserRequest struct {
 	StaffNumber *string `json:"staff_number"`
 	// PIN is optional: 4-8 digits for the till login (staff only).
 	PIN *string `json:"pin"`
+	// ValidUntil: an auditor's last day, required for one, else absent.
+	ValidUntil *string `json:"valid_until"`
 }
 
 func (s *Server) createUser(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
@@ -96,7 +101,7 @@ func (s *Server) createUser(w http.ResponseWriter, r *http.Request, _ httprouter
 	// The admin chose the password: its owner must replace it at the
 	// first login.
 	u := &store.User{RestaurantID: caller(r.Context()).restaurant.ID, Email: str(req.Email), Name: *req.Name, Role: *req.Role,
-		MustChangePassword: true}
+		MustChangePassword: true, ValidUntil: str(req.ValidUntil)}
 	if req.Email != nil && strings.TrimSpace(*req.Email) == "" {
 		return store.Invalid("email", store.FNotEmail, "must be an email address, or null")
 	}
@@ -128,6 +133,8 @@ type updateUserRequest struct {
 	StaffNumber store.Field[string] `json:"staff_number"`
 	// PIN: null removes it.
 	PIN store.Field[string] `json:"pin"`
+	// ValidUntil: an auditor's last day.
+	ValidUntil store.Field[string] `json:"valid_until"`
 }
 
 func (s *Server) updateUser(w http.ResponseWriter, r *http.Request, p httprouter.Params) error {
@@ -141,7 +148,8 @@ func (s *Server) updateUser(w http.ResponseWriter, r *http.Request, p httprouter
 	}
 	c := caller(r.Context())
 	u, err := s.store.UpdateUser(r.Context(), c.restaurant.ID, id, store.UserUpdate{Email: req.Email, Name: req.Name, Role: req.Role,
-		IsActive: req.IsActive, Password: req.Password, StaffNumber: req.StaffNumber, PIN: req.PIN, ByUserID: c.user.ID})
+		IsActive: req.IsActive, Password: req.Password, StaffNumber: req.StaffNumber, PIN: req.PIN, ValidUntil: req.ValidUntil,
+		ByUserID: c.user.ID})
 	if err != nil {
 		return err
 	}

@@ -16,9 +16,13 @@ import (
 const (
 	RoleAdmin = "admin"
 	RoleStaff = "staff"
+	// RoleAuditor is the tax office's auditor: reads the fiscal records
+	// only, until ValidUntil (auditor.go, docs/FISCAL.md).
+	RoleAuditor = "auditor"
 )
 
-// User is a person who logs in: an administrator or a staff member.
+// User is a person who logs in: an administrator, a staff member or the
+// tax office's auditor.
 type User struct {
 	ID           string
 	RestaurantID string
@@ -38,8 +42,11 @@ type User struct {
 	// for a new one before anything else.
 	MustChangePassword bool
 	// PINHash is the bcrypt of the till PIN; "" when the user has none.
-	PINHash   string
-	CreatedAt time.Time
+	PINHash string
+	// ValidUntil is an auditor's last day, a local date YYYY-MM-DD in the
+	// restaurant's timezone; "" for every other role.
+	ValidUntil string
+	CreatedAt  time.Time
 	UpdatedAt time.Time
 }
 
@@ -59,6 +66,8 @@ type UserUpdate struct {
 	StaffNumber Field[string]
 	// PIN: null removes it.
 	PIN Field[string]
+	// ValidUntil: an auditor's last day (YYYY-MM-DD); another role has none.
+	ValidUntil Field[string]
 	// ByUserID is who makes the change: a password set by anyone but its
 	// owner must be changed by the owner at the next login.
 	ByUserID string
@@ -100,9 +109,10 @@ func (u *User) validate(f *Fields) {
 		f.Add("name", FLength, "must be 1-200 characters", "min", 1, "max", 200)
 	}
 	checkName(f, "name", u.Name)
-	if u.Role != RoleAdmin && u.Role != RoleStaff {
-		f.Add("role", FOneOf, "must be admin or staff", "values", []string{"admin", "staff"})
+	if u.Role != RoleAdmin && u.Role != RoleStaff && u.Role != RoleAuditor {
+		f.Add("role", FOneOf, "must be admin, staff or auditor", "values", []string{"admin", "staff", "auditor"})
 	}
+	u.validateAuditor(f) // auditor.go
 	if u.StaffNumber != "" && !validStaffNumber(u.StaffNumber) {
 		f.Add("staff_number", FNotStaffNumber, "must be 1-20 letters, digits or '-'", "max", 20)
 	}
@@ -245,6 +255,9 @@ func (s *Store) CreateUserWith(ctx context.Context, u *User, password, pin strin
 	// What the user will have, for the checks; the hashes follow.
 	u.PasswordHash, u.PINHash = password, pin
 	u.validate(&f)
+	if err := s.checkValidUntil(ctx, &f, u, ""); err != nil {
+		return err
+	}
 	if err := f.Err(); err != nil {
 		u.PasswordHash, u.PINHash = "", ""
 		return err
@@ -267,10 +280,10 @@ func (s *Store) CreateUserWith(ctx context.Context, u *User, password, pin strin
 		u.ID, u.IsActive = NewID(), true
 		u.CreatedAt, u.UpdatedAt = tx.Now, tx.Now
 		_, err := tx.ExecContext(ctx, `INSERT INTO users (id, restaurant_id, email, name, role, password_hash, is_active, staff_number,
-			must_change_password, pin_hash, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)`,
+			must_change_password, pin_hash, valid_until, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?)`,
 			u.ID, u.RestaurantID, emptyToNull(u.Email), u.Name, u.Role, u.PasswordHash, emptyToNull(u.StaffNumber),
-			u.MustChangePassword, emptyToNull(u.PINHash), FormatTime(tx.Now), FormatTime(tx.Now))
+			u.MustChangePassword, emptyToNull(u.PINHash), emptyToNull(u.ValidUntil), FormatTime(tx.Now), FormatTime(tx.Now))
 		if isUnique(err) {
 			return uniqueUserError(err)
 		}
@@ -279,18 +292,18 @@ func (s *Store) CreateUserWith(ctx context.Context, u *User, password, pin strin
 }
 
 const userColumns = `id, restaurant_id, email, name, role, password_hash, is_active, token_version, staff_number,
-	must_change_password, pin_hash, created_at, updated_at`
+	must_change_password, pin_hash, valid_until, created_at, updated_at`
 
 func scanUser(row scanner) (*User, error) {
 	var u User
 	var created, updated string
-	var email, staffNumber, pinHash sql.NullString
+	var email, staffNumber, pinHash, validUntil sql.NullString
 	if err := row.Scan(&u.ID, &u.RestaurantID, &email, &u.Name, &u.Role, &u.PasswordHash, &u.IsActive, &u.TokenVersion, &staffNumber,
-		&u.MustChangePassword, &pinHash, &created, &updated); err != nil {
+		&u.MustChangePassword, &pinHash, &validUntil, &created, &updated); err != nil {
 		return nil, err
 	}
 	u.CreatedAt, u.UpdatedAt = ParseTime(created), ParseTime(updated)
-	u.Email, u.StaffNumber, u.PINHash = email.String, staffNumber.String, pinHash.String
+	u.Email, u.StaffNumber, u.PINHash, u.ValidUntil = email.String, staffNumber.String, pinHash.String, validUntil.String
 	return &u, nil
 }
 
@@ -357,6 +370,9 @@ func (s *Store) UpdateUser(ctx context.Context, restaurantID, id string, upd Use
 		upd.apply(u, hash, pinHash)
 		var f Fields
 		u.validate(&f)
+		if err := s.checkValidUntil(ctx, &f, u, before.ValidUntil); err != nil {
+			return err
+		}
 		if err := f.Err(); err != nil {
 			return err
 		}
@@ -372,9 +388,9 @@ func (s *Store) UpdateUser(ctx context.Context, restaurantID, id string, upd Use
 			u.TokenVersion++
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE users SET email = ?, name = ?, role = ?, is_active = ?, password_hash = ?,
-			token_version = ?, staff_number = ?, must_change_password = ?, pin_hash = ?, updated_at = ? WHERE id = ?`,
+			token_version = ?, staff_number = ?, must_change_password = ?, pin_hash = ?, valid_until = ?, updated_at = ? WHERE id = ?`,
 			emptyToNull(u.Email), u.Name, u.Role, u.IsActive, u.PasswordHash, u.TokenVersion, emptyToNull(u.StaffNumber),
-			u.MustChangePassword, emptyToNull(u.PINHash), FormatTime(tx.Now), id)
+			u.MustChangePassword, emptyToNull(u.PINHash), emptyToNull(u.ValidUntil), FormatTime(tx.Now), id)
 		if isUnique(err) {
 			return uniqueUserError(err)
 		}
@@ -442,6 +458,7 @@ func (upd UserUpdate) apply(u *User, hash, pinHash string) {
 		// An admin logs in with email and password only.
 		u.PINHash = ""
 	}
+	upd.applyValidUntil(u) // auditor.go
 	switch {
 	case hash != "":
 		u.PasswordHash = hash
