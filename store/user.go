@@ -47,7 +47,7 @@ type User struct {
 	// restaurant's timezone; "" for every other role.
 	ValidUntil string
 	CreatedAt  time.Time
-	UpdatedAt time.Time
+	UpdatedAt  time.Time
 }
 
 // HasPIN reports whether the user can log in with staff number and PIN.
