@@ -24,8 +24,8 @@ export class ApiError extends Error {
 export function token() { return sessionStorage.getItem(TOKEN); }
 export function setToken(t) { t ? sessionStorage.setItem(TOKEN, t) : sessionStorage.removeItem(TOKEN); }
 
-// whenExpired sets what happens when a request answers 401: the token
-// ran out or was revoked. That is the one place an ended session is
+// whenExpired sets what happens when a request answers 401 (or 403
+// auditor_access_ended): the token ran out or was revoked. That is the one place an ended session is
 // handled: the request that met it never settles (see request), so no
 // page has to tell a 401 from its other errors.
 export function whenExpired(fn) { onExpired = fn; }
@@ -63,7 +63,10 @@ export async function request(method, path, body, { raw = false } = {}) {
     try { problem = await res.json(); } catch { /* not problem+json */ }
     problem.retryAfter = Number(res.headers.get('Retry-After')) || 0;
     const err = new ApiError(res.status, problem);
-    if (res.status === 401 && t && path !== '/api/auth/login') {
+    // An auditor's access that ended (its last day passed) ends the
+    // session the same way.
+    const ended = res.status === 403 && problem.code === 'auditor_access_ended';
+    if ((res.status === 401 || ended) && t && path !== '/api/auth/login') {
       // The session ended: whenExpired's handler puts the login in the
       // page's place, and the caller waits for good, so no page shows an
       // error for it or goes on as after a failure (its drafts stay).

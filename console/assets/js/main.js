@@ -2,7 +2,7 @@
 // under pages/, loaded when first opened.
 import { t, initLang, setLang, lang, addStrings } from './i18n.js';
 import * as api from './api.js';
-import { setZone } from './format.js';
+import { setZone, fmtDay } from './format.js';
 import { h, clear, toast, errorText } from './ui.js';
 import { simulatorBanner } from './tse_words.js';
 
@@ -15,6 +15,7 @@ const pages = {
   '/fiscal': { nav: 'nav.fiscal', load: () => import('./pages/fiscal.js') },
   '/notifications': { nav: 'nav.notifications', load: () => import('./pages/notifications.js') },
   '/users': { nav: 'nav.users', load: () => import('./pages/users.js') },
+  '/audit-log': { nav: 'nav.audit_log', load: () => import('./pages/audit_log.js') },
   '/account': { nav: 'nav.account', load: () => import('./pages/account.js') },
   '/settings': { nav: 'nav.settings', load: () => import('./pages/settings.js') },
   '/tse/after-restore': { nav: 'ar.title', hidden: true, load: () => import('./pages/tse_after_restore.js') }, // from the dashboard's card
@@ -30,7 +31,21 @@ const hqPages = {
   '/account': pages['/account'],
 };
 addStrings({ de: { 'nav.hq': 'Alle Standorte' }, en: { 'nav.hq': 'All locations' } });
-const table = () => (session && session.hq ? hqPages : pages);
+
+// The tax office's auditor (docs/FISCAL.md, "The auditor's access"): the
+// fiscal records only, read-only, and one's own password; the server
+// refuses everything else (403 auditor_not_allowed) and logs every call.
+const auditorPages = {
+  '/': { nav: 'nav.receipts', load: () => import('./pages/tse.js') },
+  '/fiscal': pages['/fiscal'],
+  '/account': pages['/account'],
+};
+addStrings({
+  de: { 'nav.receipts': 'Belege und TSE', 'nav.audit_log': 'Prüfzugriffe', 'auditor.banner': 'Prüfzugang bis {date}, nur lesen' },
+  en: { 'nav.receipts': 'Receipts and TSE', 'nav.audit_log': 'Audit access log', 'auditor.banner': 'Audit access until {date}, read only' },
+});
+const auditor = () => session && session.me.role === 'auditor';
+const table = () => (session && session.hq ? hqPages : auditor() ? auditorPages : pages);
 
 const RETURN = 'posbox.return';
 const app = document.getElementById('app');
@@ -59,7 +74,9 @@ async function render() {
       // page); staff get 403 there and are turned away below.
       const [me, rest, health] = await Promise.all([api.get('/api/auth/me'), api.get('/api/restaurant'), api.get('/api/health')]);
       const hq = health.mode === 'hq';
-      const dash = hq ? null : await api.get('/api/dashboard').catch(() => null);
+      // Not for an auditor: the dashboard names staff (and would be a
+      // refused call in its log).
+      const dash = hq || me.user.role !== 'admin' ? null : await api.get('/api/dashboard').catch(() => null);
       session = { me: me.user, restaurant: rest.restaurant, hq, simulated: !!(dash && dash.dashboard.tse && dash.dashboard.tse.simulated) };
       setZone(session.restaurant.timezone);
     } catch (err) {
@@ -67,7 +84,7 @@ async function render() {
       return;
     }
   }
-  if (session.me.role !== 'admin') {
+  if (session.me.role !== 'admin' && session.me.role !== 'auditor') {
     logout(t('login.staff_only'), 'warn');
     return;
   }
@@ -86,7 +103,7 @@ async function render() {
 }
 
 function ctx() {
-  return { me: session.me, restaurant: session.restaurant, navigate, signedIn };
+  return { me: session.me, restaurant: session.restaurant, navigate, signedIn, readOnly: auditor() };
 }
 
 // signedIn takes the fresh token of one's own password change (the old
@@ -118,7 +135,9 @@ function layout(page) {
       h('div', { class: 'who' }, h('span', { class: 'sr-only' }, t('nav.signed_in_as', { name: session.me.name })),
         h('span', { 'aria-hidden': 'true' }, session.me.name), langSwitch,
         h('button', { type: 'button', class: 'secondary', onclick: () => logout(t('login.logged_out'), 'ok') }, t('nav.logout')))),
-    session.simulated ? simulatorBanner() : null, nav, main);
+    session.simulated ? simulatorBanner() : null,
+    auditor() ? h('p', { class: 'auditor-banner', role: 'note' }, t('auditor.banner', { date: fmtDay(session.me.valid_until) })) : null,
+    nav, main);
   document.querySelector('.skip').textContent = t('app.skip');
   return main;
 }

@@ -2,7 +2,8 @@
 // module: the TSE archive (fiscal_archive.js: its state, the verified TAR
 // files, an export of dates), the daily closings (fiscal_closings.js),
 // the DSFinV-K export (fiscal_dsfinvk.js) and the §146a registration
-// (fiscal_registration.js: master data and the printable report).
+// (fiscal_registration.js: master data and the printable report). The tax
+// office's auditor (readOnly) sees all of it and can change none of it.
 // API: docs/API.md section 5; what the records are: docs/FISCAL.md.
 import { t, addStrings } from '../i18n.js';
 import { h } from '../ui.js';
@@ -24,15 +25,15 @@ addStrings({
 });
 
 export default {
-  async render(main) {
+  async render(main, { readOnly = false } = {}) {
     const today = localDate();
     const monthStart = `${today.slice(0, 8)}01`;
-    const archive = archiveSection({ today, monthStart });
-    const closings = closingsSection({ today });
+    const archive = archiveSection({ today, monthStart, readOnly });
+    const closings = closingsSection({ today, readOnly });
     const dsfinvk = dsfinvkSection({ today, monthStart });
     // The registration knows every register (sold or in the master
     // data): the closings offer them.
-    const registration = registrationSection({ onRegisters: closings.setRegisters });
+    const registration = registrationSection({ onRegisters: closings.setRegisters, readOnly });
 
     main.append(
       h('div', { class: 'page-head' }, h('h1', {}, t('fiscal.title')),

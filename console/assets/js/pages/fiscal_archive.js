@@ -86,7 +86,7 @@ function finding(a) { const k = `fiscal.finding.${a.reason_code}`; const s = t(k
 
 // archiveSection is the archive's card; load fetches its state and
 // files, stop ends the following of exports (the page's cleanup).
-export function archiveSection({ today, monthStart }) {
+export function archiveSection({ today, monthStart, readOnly = false }) {
   let archives = [];
   const watching = new Set();
   let poll = null;
@@ -238,7 +238,8 @@ export function archiveSection({ today, monthStart }) {
   const card = h('section', { class: 'card', id: 'fiscal-archive', 'aria-labelledby': 'archive-heading' },
     h('h2', { id: 'archive-heading' }, t('fiscal.archive')), stateBox,
     h('h3', {}, t('fiscal.archives')), archiveList,
-    h('h3', { id: 'archive-export-heading' }, t('fiscal.export_dates')), h('p', { class: 'muted' }, t('fiscal.export_hint')), exportForm);
+    // An export asks the TSE for one: not for the auditor's read-only view.
+    readOnly ? null : [h('h3', { id: 'archive-export-heading' }, t('fiscal.export_dates')), h('p', { class: 'muted' }, t('fiscal.export_hint')), exportForm]);
   return {
     card,
     load: () => Promise.all([loadArchiveState(), loadArchives()]),

@@ -40,7 +40,7 @@ const VAT = { NORMAL: '19 %', REDUCED_1: '7 %', SPECIAL_RATE_1: '10,7 %', SPECIA
 // closingsSection is the closings' card; load fetches the closings of
 // the chosen range, setRegisters offers the registers posbox knows (the
 // registration's list) for a closing.
-export function closingsSection({ today }) {
+export function closingsSection({ today, readOnly = false }) {
   const closingList = h('div', { id: 'closing-list' });
   const closingRange = h('form', { class: 'toolbar', id: 'closing-range', novalidate: true },
     field({ name: 'from', label: t('common.from'), type: 'date', value: addDays(today, -30), required: true }),
@@ -114,6 +114,7 @@ export function closingsSection({ today }) {
 
   const card = h('section', { class: 'card', id: 'fiscal-closings', 'aria-labelledby': 'closings-heading' },
     h('h2', { id: 'closings-heading' }, t('fiscal.closings')), closingRange, closingList,
-    h('h3', { id: 'take-closing-heading' }, t('fiscal.take_closing')), h('p', { class: 'muted' }, t('fiscal.take_hint')), takeForm);
+    // Taking a closing records one: not for the auditor's read-only view.
+    readOnly ? null : [h('h3', { id: 'take-closing-heading' }, t('fiscal.take_closing')), h('p', { class: 'muted' }, t('fiscal.take_hint')), takeForm]);
   return { card, load: loadClosings, setRegisters: setRegisterChoice };
 }

@@ -81,7 +81,7 @@ function missingText(m, simulated) {
 // registration lacks and hands its registers to onRegisters; loadMaster
 // fills the master data form (and its draft); stop closes a report
 // window still waiting (the page's cleanup: the session may have ended).
-export function registrationSection({ onRegisters }) {
+export function registrationSection({ onRegisters, readOnly = false }) {
   let waiting = null; // the report's window while its report is fetched
   const missingBox = h('div', { id: 'registration-missing', 'aria-live': 'polite' });
   const printButton = h('button', { type: 'button', class: 'secondary', id: 'print-registration' }, t('fiscal.print'));
@@ -152,9 +152,19 @@ export function registrationSection({ onRegisters }) {
     setRegisters(Array.from({ length: n }, (_, i) => m.registers[i] || {}), false);
   }
 
+  // lock shows the master data to the tax office's auditor: every value
+  // readable, nothing to change or save.
+  function lock() {
+    masterForm.classList.add('read-only');
+    for (const el of masterForm.querySelectorAll('input, select, textarea')) {
+      if (el.tagName === 'INPUT') el.readOnly = true; else el.disabled = true;
+    }
+  }
+
   async function loadMaster() {
     try {
       const m = (await api.get('/api/fiscal/master-data')).master_data;
+      if (readOnly) { fillMaster(m, null); lock(); return; }
       fillMaster(m, readDraft(DRAFT));
       bindDraft(masterForm, DRAFT); // restores the draft's values, then keeps it
     } catch (err) {

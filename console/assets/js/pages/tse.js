@@ -1,6 +1,8 @@
 // The TSE: health, self-test, device, the receipts signed (one row per
 // sale, with what it contained), the forwarding queue in plain words and
-// the outage record (docs/API.md section 5).
+// the outage record (docs/API.md section 5). For the tax office's auditor
+// (readOnly) the same page without the self-test and the queue, which act
+// on the TSE: the receipts, the TSE's state and device, the outages.
 import { t, addStrings } from '../i18n.js';
 import * as api from '../api.js';
 import { h, clear, append, badge, table, field, values, withBusy, showError, errorText, errorLine, confirmDialog, toast } from '../ui.js';
@@ -125,7 +127,7 @@ function txContent(x) {
 }
 
 export default {
-  async render(main) {
+  async render(main, { readOnly = false } = {}) {
     const statusBox = h('div');
     const deviceBox = h('div');
     const queueBox = h('div');
@@ -298,13 +300,13 @@ export default {
         h('button', { type: 'button', class: 'secondary', onclick: () => refresh() }, t('common.refresh'))),
       h('div', { class: 'grid' },
         h('section', { class: 'card', id: 'tse-status' }, h('h2', {}, t('tse.status')), statusBox),
-        h('section', { class: 'card' }, h('h2', {}, t('tse.self_test')), selfTestBox, testButton),
+        readOnly ? null : h('section', { class: 'card' }, h('h2', {}, t('tse.self_test')), selfTestBox, testButton),
         h('section', { class: 'card', id: 'tse-device' }, h('h2', {}, t('tse.device')), deviceBox)),
-      h('section', { class: 'card', id: 'tse-queue' }, h('h2', {}, t('tse.queue')), queueBox),
+      readOnly ? null : h('section', { class: 'card', id: 'tse-queue' }, h('h2', {}, t('tse.queue')), queueBox),
       h('section', { class: 'card', id: 'tse-transactions' }, h('h2', {}, t('tse.transactions')), txForm, txBox),
       h('section', { class: 'card', id: 'tse-outages' }, h('h2', {}, t('tse.outages')), outageBox));
 
-    async function refresh() { await loadStatus(); await Promise.all([loadDevice(), loadQueue(), loadOutages()]); }
+    async function refresh() { await loadStatus(); await Promise.all([loadDevice(), readOnly ? null : loadQueue(), loadOutages()]); }
     await refresh();
     await loadTransactions(txForm.querySelector('button'));
     return () => clearInterval(polling);

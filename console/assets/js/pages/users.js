@@ -8,13 +8,16 @@
 // record of the erasures (GET /api/users/erasures). Her own
 // password is changed on "My account" (with the current one), not here.
 // API: docs/API.md section 2. A password or PIN is sent and forgotten:
-// it is never shown, kept in a draft or put back into a field.
+// it is never shown, kept in a draft or put back into a field. The tax
+// office's auditor (role auditor, docs/FISCAL.md "The auditor's access")
+// is created here too, with the last day of the access; it can be moved
+// or the access ended at once ("end access now": yesterday).
 import { t, addStrings } from '../i18n.js';
 import * as api from '../api.js';
 import { ApiError } from '../api.js';
 import { h, clear, field, values, showError, clearErrors, confirmDialog, withBusy, bindDraft, dropDraft, readDraft,
   table, badge, toast, errorText } from '../ui.js';
-import { localDate, fmtDay, fmtDateTime } from '../format.js';
+import { localDate, fmtDay, fmtDateTime, addDays } from '../format.js';
 
 addStrings({
   de: {
@@ -22,8 +25,13 @@ addStrings({
     'users.name': 'Name', 'users.email': 'E-Mail', 'users.role': 'Rolle', 'users.status': 'Status', 'users.password': 'Passwort',
     'users.password_hint': '8 bis 72 Zeichen. Wird nach dem Speichern nicht mehr angezeigt; die Person wählt bei der ersten Anmeldung ein eigenes.',
     'users.password_repeat': 'Passwort wiederholen', 'users.password_mismatch': 'Die beiden Passwörter stimmen nicht überein.',
-    'users.role.admin': 'Administrator', 'users.role.staff': 'Mitarbeiter',
+    'users.role.admin': 'Administrator', 'users.role.staff': 'Mitarbeiter', 'users.role.auditor': 'Prüfer/in (Finanzamt)',
     'users.role_hint': 'Administratoren verwalten alles in dieser Konsole; Mitarbeiter stempeln und kassieren an der Kasse.',
+    'users.valid_until': 'Zugang gilt bis einschließlich',
+    'users.auditor_hint': 'Für die Kassennachschau oder Betriebsprüfung: Die Prüferin oder der Prüfer meldet sich mit E-Mail und Passwort an und sieht nur die Steuerdaten (Belege, Tagesabschlüsse, TSE-Archiv, DSFinV-K-Export, Stammdaten und Meldung). Nichts zum Personal, keine Arbeitszeiten, und ändern kann sie oder er nichts. Jeder Aufruf wird unter „Prüfzugriffe“ festgehalten. Nach dem gewählten Tag endet der Zugang von selbst (höchstens ein Jahr).',
+    'users.auditor_until': 'bis {date}', 'users.auditor_ended': 'Zugang beendet',
+    'users.end_access': 'Zugang jetzt beenden', 'users.confirm_end_access': 'Den Prüfzugang von {name} jetzt beenden? Sie oder er kann sich dann nicht mehr anmelden; Sie können den Zugang später wieder verlängern.',
+    'users.access_ended': 'Der Prüfzugang von {name} ist beendet.',
     'users.active': 'Aktiv', 'users.disabled': 'Deaktiviert', 'users.you': 'Sie',
     'users.make_admin': 'Zum Administrator machen', 'users.make_staff': 'Zum Mitarbeiter machen',
     'users.disable': 'Deaktivieren', 'users.enable': 'Aktivieren', 'users.reset_password': 'Passwort zurücksetzen',
@@ -77,8 +85,13 @@ addStrings({
     'users.name': 'Name', 'users.email': 'Email', 'users.role': 'Role', 'users.status': 'Status', 'users.password': 'Password',
     'users.password_hint': '8 to 72 characters. It is not shown again after saving; they choose their own at the first login.',
     'users.password_repeat': 'Repeat password', 'users.password_mismatch': 'The two passwords do not match.',
-    'users.role.admin': 'Admin', 'users.role.staff': 'Staff',
+    'users.role.admin': 'Admin', 'users.role.staff': 'Staff', 'users.role.auditor': 'Auditor (tax office)',
     'users.role_hint': 'Admins manage everything in this console; staff clock in and sell at the till.',
+    'users.valid_until': 'Access valid until (inclusive)',
+    'users.auditor_hint': 'For a cash audit or tax audit: the auditor logs in with email and password and sees the fiscal records only (receipts, daily closings, TSE archive, DSFinV-K export, master data and registration). Nothing about staff, no working hours, and they cannot change anything. Every request is recorded under "Audit access log". The access ends by itself after the chosen day (at most one year).',
+    'users.auditor_until': 'until {date}', 'users.auditor_ended': 'Access ended',
+    'users.end_access': 'End access now', 'users.confirm_end_access': 'End the audit access of {name} now? They can no longer log in; you can extend the access again later.',
+    'users.access_ended': 'The audit access of {name} has ended.',
     'users.active': 'Active', 'users.disabled': 'Disabled', 'users.you': 'You',
     'users.make_admin': 'Make admin', 'users.make_staff': 'Make staff',
     'users.disable': 'Disable', 'users.enable': 'Enable', 'users.reset_password': 'Reset password',
@@ -161,13 +174,17 @@ export default {
         { label: t('users.name'), cell: (u) => h('div', {}, h('strong', {}, u.name), u.id === me.id ? [' ', badge(t('users.you'), 'neutral')] : null) },
         { label: t('users.email'), class: 'wrap-anywhere', cell: (u) => u.email || h('span', { class: 'muted' }, t('users.no_email')) },
         { label: t('users.staff_number'), cell: (u) => u.staff_number || '–' },
-        { label: t('users.role'), cell: (u) => t(`users.role.${u.role}`) },
+        { label: t('users.role'), cell: (u) => u.role === 'auditor'
+          ? h('div', {}, t('users.role.auditor'), h('br'), h('span', { class: 'muted small-text' }, t('users.auditor_until', { date: fmtDay(u.valid_until) })))
+          : t(`users.role.${u.role}`) },
         { label: t('users.status'), cell: (u) => h('div', { class: 'buttons user-badges' }, u.is_active ? badge(t('users.active'), 'ok') : badge(t('users.disabled'), 'bad'),
           u.has_pin ? badge(t('users.has_pin'), 'neutral') : null,
-          u.must_change_password ? badge(t('users.must_change'), 'warn') : null) },
+          u.must_change_password ? badge(t('users.must_change'), 'warn') : null,
+          auditorEnded(u) ? badge(t('users.auditor_ended'), 'bad') : null) },
         { label: t('common.actions'), cell: (u) => h('div', { class: 'buttons row-actions' },
           action(u, 'users.edit', () => editDialog(u)),
-          u.email ? action(u, u.role === 'admin' ? 'users.make_staff' : 'users.make_admin', (b) => setRole(u, b)) : null,
+          u.email && u.role !== 'auditor' ? action(u, u.role === 'admin' ? 'users.make_staff' : 'users.make_admin', (b) => setRole(u, b)) : null,
+          u.role === 'auditor' && !auditorEnded(u) ? action(u, 'users.end_access', (b) => endAccess(u, b)) : null,
           action(u, u.is_active ? 'users.disable' : 'users.enable', (b) => setActive(u, b)),
           // Her own password needs her current one: "My account".
           u.id === me.id ? action(u, 'users.own_password', () => navigate('/account'))
@@ -244,6 +261,15 @@ export default {
       const role = u.role === 'admin' ? 'staff' : 'admin';
       if (u.id === me.id && role === 'staff' && !(await confirmDialog(t('users.confirm_self_demote')))) return;
       await change(u, button, { role }, (x) => t('users.role_changed', { name: x.name, role: t(`users.role.${x.role}`) }));
+    }
+
+    // An auditor's access has ended when its last day lies before today.
+    function auditorEnded(u) { return u.role === 'auditor' && u.valid_until < localDate(); }
+
+    // endAccess makes yesterday the auditor's last day: refused at once.
+    async function endAccess(u, button) {
+      if (!(await confirmDialog(t('users.confirm_end_access', { name: u.name }), t('users.end_access')))) return;
+      await change(u, button, { valid_until: addDays(localDate(), -1) }, (x) => t('users.access_ended', { name: x.name }));
     }
 
     async function setActive(u, button) {
@@ -401,10 +427,11 @@ export default {
     function editDialog(u) {
       const form = dialog('edit-dialog', t('users.edit_title', { name: u.name }), [
         field({ name: 'name', label: t('users.name'), required: true, value: u.name, attrs: { autocomplete: 'off', maxlength: 200 } }),
-        field({ name: 'email', label: t('users.email'), type: 'email', value: u.email || '', required: u.role === 'admin',
+        field({ name: 'email', label: t('users.email'), type: 'email', value: u.email || '', required: u.role !== 'staff',
           hint: u.role === 'staff' ? t('users.edit_email_hint') : null, attrs: { autocomplete: 'off' } }),
-        field({ name: 'staff_number', label: t('users.staff_number'), value: u.staff_number || '', hint: t('users.staff_number_hint'),
-          attrs: { autocomplete: 'off', maxlength: 20 } }),
+        u.role === 'auditor' ? validUntilField(u.valid_until)
+          : field({ name: 'staff_number', label: t('users.staff_number'), value: u.staff_number || '', hint: t('users.staff_number_hint'),
+            attrs: { autocomplete: 'off', maxlength: 20 } }),
         u.email ? null : field({ name: 'password', label: t('users.password'), type: 'password', hint: t('users.edit_password_hint'),
           attrs: { autocomplete: 'new-password' } }),
       ], async (v) => {
@@ -412,12 +439,24 @@ export default {
         if (v.name !== u.name) body.name = v.name;
         const email = v.email.trim();
         if (email !== (u.email || '')) body.email = email || null;
-        const sn = v.staff_number.trim();
-        if (sn !== (u.staff_number || '')) body.staff_number = sn || null;
+        if (u.role === 'auditor') {
+          if (v.valid_until !== u.valid_until) body.valid_until = v.valid_until || null;
+        } else {
+          const sn = v.staff_number.trim();
+          if (sn !== (u.staff_number || '')) body.staff_number = sn || null;
+        }
         if (!u.email && email) body.password = form.elements.namedItem('password').value;
         if (Object.keys(body).length) await api.put(`/api/users/${u.id}`, body);
         return t('users.saved', { name: v.name });
       });
+    }
+
+    // validUntilField is the auditor's last day: a date picker from today
+    // to a year ahead, with what the role may and may not see.
+    function validUntilField(value) {
+      const today = localDate();
+      return field({ name: 'valid_until', label: t('users.valid_until'), type: 'date', required: true, value: value || addDays(today, 14),
+        hint: t('users.auditor_hint'), attrs: { min: value && value < today ? value : today, max: addDays(today, 365) } });
     }
 
     function createForm() {
@@ -431,21 +470,25 @@ export default {
         attrs: { autocomplete: 'off', inputmode: 'numeric', pattern: '[0-9]*', maxlength: 8 } }));
       const pwInput = password.querySelector('input');
       const pinInput = pin.querySelector('input');
+      const validUntil = validUntilField('');
       const form = h('form', { class: 'panel', id: 'user-form', novalidate: true },
         field({ name: 'name', label: t('users.name'), required: true, attrs: { autocomplete: 'off', maxlength: 200 } }),
         field({ name: 'email', label: t('users.email'), type: 'email', hint: t('users.email_hint'), attrs: { autocomplete: 'off' } }),
         field({ name: 'role', label: t('users.role'), type: 'select', value: 'staff', hint: t('users.role_hint'),
-          options: [['staff', t('users.role.staff')], ['admin', t('users.role.admin')]] }),
+          options: [['staff', t('users.role.staff')], ['admin', t('users.role.admin')], ['auditor', t('users.role.auditor')]] }),
         field({ name: 'staff_number', label: t('users.staff_number'), hint: t('users.staff_number_hint'), attrs: { autocomplete: 'off', maxlength: 20 } }),
-        password, pin,
+        validUntil, password, pin,
         h('p', { class: 'form-error', role: 'alert' }),
         h('div', { class: 'buttons' }, submit));
       // The password is for a login by email, the PIN for staff: each
       // shows only where it can be used.
       const sync = () => {
         const v = values(form);
-        password.hidden = v.email.trim() === '';
+        const auditor = v.role === 'auditor';
+        password.hidden = v.email.trim() === '' && !auditor;
         pin.hidden = v.role !== 'staff';
+        validUntil.hidden = !auditor;
+        form.querySelector('[data-field="staff_number"]').hidden = auditor;
       };
       form.addEventListener('input', sync);
       form.addEventListener('change', sync);
@@ -456,8 +499,9 @@ export default {
         clearErrors(form);
         const v = values(form);
         const body = { name: v.name, role: v.role };
-        if (v.email.trim()) { body.email = v.email.trim(); body.password = pwInput.value; }
-        if (v.staff_number.trim()) body.staff_number = v.staff_number.trim();
+        if (v.email.trim() || v.role === 'auditor') { body.email = v.email.trim(); body.password = pwInput.value; }
+        if (v.role === 'auditor') body.valid_until = v.valid_until;
+        else if (v.staff_number.trim()) body.staff_number = v.staff_number.trim();
         if (v.role === 'staff' && pinInput.value) body.pin = pinInput.value;
         await withBusy(submit, async () => {
           try {
