@@ -36,6 +36,8 @@
 // X-Frame-Options, ETags with no-cache), openapi.go.
 //
 // One file per area: restaurant, user, user_erase (the GDPR erasure),
+// auditor (the tax office's read-only access: its error codes, the log
+// of its every request written before the answer, GET /api/audit-log),
 // shift, shift_mine, shift_week
 // (publishing and copying a week), time_entry, time_entry_correction,
 // time_entry_report (the MiLoG record), time_entry_export and

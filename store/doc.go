@@ -72,7 +72,9 @@
 // null.go, text.go (names without control characters), kv.go (small settings), backup.go (a consistent copy
 // of the open database).
 //
-// People and the plan: user.go, restaurant.go, settings.go (the email and
+// People and the plan: user.go, auditor.go (the tax office's auditor: its
+// last day and shape), auditor_log.go (the append-only log of its
+// requests), restaurant.go, settings.go (the email and
 // SMS settings saved from the console), shift.go, shift_event.go (the
 // payloads of shift_change, clock_in and clock_out), shift_publish.go
 // (drafts and publishing a week), shift_copy.go (copying a week).
