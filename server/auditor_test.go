@@ -48,6 +48,7 @@ var fiscalRecordRoutes = []string{
 	"GET /api/tse/closings", "GET /api/tse/closings/:id",
 	"GET /api/tse/archives", "GET /api/tse/archives/:id", "GET /api/tse/archives/:id/file",
 	"GET /api/fiscal/dsfinvk", "GET /api/fiscal/master-data", "GET /api/fiscal/registration", "GET /api/fiscal/registration/print",
+	"GET /api/fiscal/registration/elster.xml", "GET /api/fiscal/registration/submissions", "GET /api/fiscal/registration/submissions/:id/elster.xml",
 	"GET /api/tse/status", "GET /api/tse/info", "GET /api/tse/outages",
 }
 
