@@ -74,6 +74,13 @@ func TestConsoleAuditor(t *testing.T) {
 		[...document.querySelectorAll('#master-data button')].every((x) => !x.offsetParent)`) {
 		t.Fatal("the master data can be edited by the auditor")
 	}
+	b.wait("the kept registrations", `document.querySelector('#elster-history h4')`)
+	if eval[bool](b, `!!document.querySelector('#elster-submitted, #registration-due, #registration-not-due')`) {
+		t.Fatal("the auditor is offered the owner's registration to-do")
+	}
+	if !eval[bool](b, `!!document.querySelector('#download-elster')`) {
+		t.Fatal("the auditor cannot download the ELSTER file")
+	}
 	b.screenshot("auditor-fiscal")
 
 	// A page that is not hers leads back to her first page.
@@ -96,4 +103,15 @@ func TestConsoleAuditor(t *testing.T) {
 		t.Fatalf("the auditor's old token on the log: %d %s", code, body)
 	}
 	b.screenshot("auditor-log")
+
+	// Her pages asked for nothing she may not read: no refused request
+	// but the one address typed by hand (/users is no API call).
+	adminTok := a.token(t, "chef@linde.test", adminPassword)
+	code, body = a.call(t, "GET", "/api/audit-log?limit=200", adminTok, "")
+	if code != http.StatusOK {
+		t.Fatalf("the log: %d %s", code, body)
+	}
+	if strings.Contains(body, `"status":403`) {
+		t.Fatalf("the auditor's pages made a refused request: %s", body)
+	}
 }

@@ -88,7 +88,7 @@ export function registrationSection({ onRegisters, readOnly = false }) {
   const printFallback = h('p', { id: 'print-fallback', hidden: true });
   printButton.addEventListener('click', () => openReport());
   const registerBox = h('div', { class: 'wide registers', id: 'registers' });
-  const elster = elsterSection();
+  const elster = elsterSection({ readOnly });
   const saveButton = h('button', { type: 'submit' }, t('common.save'));
   const txt = (name, label, attrs, extra = {}) => field({ name, label: t(label), attrs, ...extra });
   const masterForm = h('form', { class: 'panel', id: 'master-data', novalidate: true, 'aria-labelledby': 'master-heading' },

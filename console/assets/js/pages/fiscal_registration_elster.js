@@ -111,8 +111,10 @@ function problemBox(err) {
 }
 
 // elsterSection is the ELSTER part of the registration card; reload
-// redraws the registration after a submission.
-export function elsterSection() {
+// redraws the registration after a submission. readOnly is the tax
+// office's auditor's: the file and the kept submissions, not the owner's
+// to-do (what is due, marking a submission).
+export function elsterSection({ readOnly = false } = {}) {
   const dueBox = h('div', { id: 'registration-due-box', 'aria-live': 'polite' });
   const problem = h('div', { id: 'elster-problem', 'aria-live': 'polite' });
   const history = h('div', { id: 'elster-history' });
@@ -147,8 +149,9 @@ export function elsterSection() {
   });
 
   async function load() {
-    const [due, subs] = await Promise.allSettled([api.get('/api/fiscal/registration/due'), api.get('/api/fiscal/registration/submissions')]);
-    if (due.status === 'rejected') clear(dueBox, errorLine(due.reason));
+    const [due, subs] = await Promise.allSettled([readOnly ? null : api.get('/api/fiscal/registration/due'), api.get('/api/fiscal/registration/submissions')]);
+    if (readOnly) clear(dueBox);
+    else if (due.status === 'rejected') clear(dueBox, errorLine(due.reason));
     else clear(dueBox, due.value.due.due_by ? dueNotice(due.value.due) : h('p', { class: 'muted', id: 'registration-not-due' }, t('elster.nothing_due')));
     if (subs.status === 'rejected') {
       clear(history, errorLine(subs.reason));
@@ -163,8 +166,10 @@ export function elsterSection() {
         }) }, t('elster.kept_file'))))));
   }
 
-  const box = h('div', { id: 'elster' }, h('h3', {}, t('elster.title')), dueBox, h('p', { class: 'hint' }, t('elster.how')),
-    h('div', { class: 'buttons' }, downloadButton), problem,
-    h('h4', { id: 'elster-submitted-heading' }, t('elster.after')), h('p', { class: 'muted' }, t('elster.after_hint')), markForm, history);
+  const box = readOnly
+    ? h('div', { id: 'elster' }, h('h3', {}, t('elster.title')), h('div', { class: 'buttons' }, downloadButton), problem, history)
+    : h('div', { id: 'elster' }, h('h3', {}, t('elster.title')), dueBox, h('p', { class: 'hint' }, t('elster.how')),
+      h('div', { class: 'buttons' }, downloadButton), problem,
+      h('h4', { id: 'elster-submitted-heading' }, t('elster.after')), h('p', { class: 'muted' }, t('elster.after_hint')), markForm, history);
   return { box, load };
 }
