@@ -80,11 +80,8 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 		closeTSE() // nothing else holds the provider yet
 		return err
 	}
-	scfg := server.Config{Version: version, Build: build, JWTKey: key, TokenTTL: cfg.TokenTTL,
-		TSE: tq, Notifier: notifier, Console: console.Files, DSFinVK: newDSFinVK(st), Replica: replicaView(cfg, rep)}
-	if arc != nil {
-		scfg.Archive = arc
-	}
+	scfg := server.Config{Version: version, Build: build, JWTKey: key, TokenTTL: cfg.TokenTTL, TSE: tq, Archive: serverArchive(arc), Notifier: notifier,
+		Console: console.Files, DSFinVK: newDSFinVK(st), Replica: replicaView(cfg, rep), ProcDoc: newProcDoc(st, tq, arc != nil, cfg)}
 	if cert != nil {
 		scfg.RequireTLS, scfg.TLSFingerprint = true, cert.Fingerprint
 	}
@@ -129,6 +126,9 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 		return err
 	}
 	startReplicaStall(workCtx, &workers, st, rep, cfg, log)
+	if err := startProcDoc(workCtx, &workers, sched, st, scfg.ProcDoc, log); err != nil {
+		return err
+	}
 	sched.Start()
 
 	ln, scheme, err := listen(cfg.Addr, cert)

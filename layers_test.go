@@ -19,6 +19,7 @@ var layerRules = map[string][]string{
 	"posbox/tse/simtest":     {"posbox/tse", "posbox/tse/tsesim", "posbox/store/storetest"},
 	"posbox/fiscal":          {"posbox/store", "posbox/tse"},
 	"posbox/fiscal/":         {"posbox/fiscal", "posbox/store", "posbox/tse", "posbox/tse/tsetar"},
+	"posbox/fiscal/procdoc":  {"posbox/fiscal", "posbox/store", "posbox/tse"},
 	"posbox/notify":          {"posbox/store", "posbox/internal/retryafter"},
 	"posbox/server":          {"posbox/fiscal", "posbox/fiscal/registration", "posbox/store", "posbox/tse"},
 	"posbox/backup":          {"posbox/store", "posbox/tse"},

@@ -11,6 +11,7 @@ import (
 	"github.com/robfig/cron/v3"
 
 	"posbox/fiscal/archive"
+	"posbox/server"
 	"posbox/store"
 	"posbox/tse"
 )
@@ -37,6 +38,15 @@ func openArchive(st *store.Store, p tse.Provider, restaurantID string, cfg Confi
 	}
 	return archive.New(p, ex, st, archive.Options{RestaurantID: restaurantID,
 		Dir: filepath.Join(cfg.DataDir, archiveTSEDir), Logger: log})
+}
+
+// serverArchive is a for the server: nil when the provider cannot
+// export (a nil *archive.Archive would be a non-nil server.Archive).
+func serverArchive(a *archive.Archive) server.Archive {
+	if a == nil {
+		return nil
+	}
+	return a
 }
 
 // startArchive makes restored TARs read-only again and resumes, on

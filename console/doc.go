@@ -34,7 +34,9 @@
 //     entries; fiscal_archive.js (TSE archive and exports of dates),
 //     fiscal_closings.js (daily closings), fiscal_dsfinvk.js (DSFinV-K
 //     export) and fiscal_registration.js (§146a registration, master data,
-//     printable report) for the fiscal records; dashboard_replica.js (the
+//     printable report) for the fiscal records; procedure_document.js is
+//     the Verfahrensdokumentation (owner's sections, print, versions);
+//     dashboard_replica.js (the
 //     copy off the box: off, where to, last copy, backlog, errors in plain
 //     words) for the dashboard.
 //

@@ -51,8 +51,8 @@ func TestConsoleAuditor(t *testing.T) {
 	b.clickText("header button", "Abmelden")
 	b.login("pruefer@finanzamt.test", "pruef-eigen-2")
 	b.wait("the receipts", `document.querySelector('#tse-transactions')`)
-	nav := eval[[]string](b, `[...document.querySelectorAll('nav#nav a')].map((a) => a.innerText.trim())`)
-	if !slices.Equal(nav, []string{"Belege und TSE", "Steuerdaten", "Mein Konto"}) {
+	nav := eval[[]string](b, `[...document.querySelectorAll('nav#nav a')].map((a) => a.innerText.replace(/\u00ad/g, '').trim())`)
+	if !slices.Equal(nav, []string{"Belege und TSE", "Steuerdaten", "Verfahrensdokumentation", "Mein Konto"}) {
 		t.Fatalf("the auditor's navigation: %v", nav)
 	}
 	banner := b.text(".auditor-banner")
@@ -82,6 +82,13 @@ func TestConsoleAuditor(t *testing.T) {
 		t.Fatal("the auditor cannot download the ELSTER file")
 	}
 	b.screenshot("auditor-fiscal")
+
+	// The procedure document: read, never edited.
+	b.clickText("nav#nav a", "Verfahrens")
+	b.wait("the document", `document.querySelector('#procdoc-current li') && document.querySelector('#procdoc-owner-read dt')`)
+	if eval[bool](b, `!!document.querySelector('#procdoc-owner, #procdoc-owner textarea')`) {
+		t.Fatal("the auditor is offered to edit the owner's sections")
+	}
 
 	// A page that is not hers leads back to her first page.
 	b.open("/users")

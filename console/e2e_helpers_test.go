@@ -31,6 +31,7 @@ import (
 	"posbox/console"
 	"posbox/fiscal/archive"
 	"posbox/fiscal/dsfinvk"
+	"posbox/fiscal/procdoc"
 	"posbox/fiscal/queue"
 	"posbox/internal/poll"
 	"posbox/notify"
@@ -121,7 +122,8 @@ func newApplianceWith(tb testing.TB, provider tse.Provider, rep ...server.Replic
 	}
 	cfg := server.Config{Version: "test", JWTKey: []byte("0123456789abcdef0123456789abcdef"),
 		TSE: q, Archive: arc, DSFinVK: &dsfinvk.Exporter{St: st, SoftwareVersion: "test"},
-		Notifier: d, Console: console.Files, TLSFingerprint: testFingerprint}
+		Notifier: d, Console: console.Files, TLSFingerprint: testFingerprint,
+		ProcDoc: &procdoc.Builder{St: st, TSE: q, Setup: procdoc.Setup{Version: "test"}}}
 	if len(rep) > 0 {
 		cfg.Replica = rep[0]
 	}

@@ -11,8 +11,10 @@ import (
 
 // fiscalTables are the tables of the cash desk (receipts and their TSE
 // revisions, closings, DSFinV-K data, the TSE archive's records, fiscal
-// master data, redemptions at the till, restore checks) and what records
-// who confirmed the recovery sheet: seedFiscal puts a row in each.
+// master data, redemptions at the till, restore checks), what records
+// who confirmed the recovery sheet, and the procedure document with its
+// program-change log (an Organisationsunterlage, kept ten years like the
+// books: § 147 (1) Nr. 1 AO): seedFiscal puts a row in each.
 var fiscalTables = []string{
 	"tse_clients", "tse_jobs", "tse_transactions", "tse_outages", "tse_self_tests", "tse_archives",
 	"tse_sale_details", "tse_sale_vat", "tse_sale_payments", "tse_sale_lines",
@@ -20,6 +22,7 @@ var fiscalTables = []string{
 	"fiscal_master_data", "fiscal_registers", "discounts", "discount_redemptions",
 	"tse_after_restore", "tse_after_restore_missing", "replica_sheet_confirmations",
 	"registration_known", "registration_submissions", "registration_changes",
+	"program_changes", "procdoc_owner_texts", "procdoc_versions",
 }
 
 // seedFiscal records, at `at`, a signed sale with two TSE revisions, its
@@ -71,5 +74,9 @@ func seedFiscal(t *testing.T, f *fixture, at time.Time) {
 			VALUES ('sub1', '%s', '%s', '<Aufzeichnung146a/>', '%s', '%s', '%s')`, r, day, strings.Repeat("ab", 32), f.admin.ID, when),
 		q(`INSERT INTO registration_changes (id, restaurant_id, change, subject, on_date, due_on, created_at, submission_id)
 			VALUES ('%s', '%s', 'register_in_service', 'KASSE-1', '%s', '%s', '%s', 'sub1')`, store.NewID(), r, day, day, when),
+		q(`INSERT INTO program_changes (version, build, schema_version, schema_from, first_seen_at) VALUES ('v1.0.0', 'abc', 29, 0, '%s')`, when),
+		q(`INSERT INTO procdoc_owner_texts (restaurant_id, version, organisation, till_operation, cash_counting, internal_control, saved_by, saved_at)
+			VALUES ('%s', 1, 'GmbH', '', '', '', '%s', '%s')`, r, f.admin.ID, when),
+		q(`INSERT INTO procdoc_versions (restaurant_id, version, sha256, content, generated_at) VALUES ('%s', 1, '%064d', '{}', '%s')`, r, 0, when),
 	)
 }

@@ -49,6 +49,8 @@ var fiscalRecordRoutes = []string{
 	"GET /api/tse/archives", "GET /api/tse/archives/:id", "GET /api/tse/archives/:id/file",
 	"GET /api/fiscal/dsfinvk", "GET /api/fiscal/master-data", "GET /api/fiscal/registration", "GET /api/fiscal/registration/print",
 	"GET /api/fiscal/registration/elster.xml", "GET /api/fiscal/registration/submissions", "GET /api/fiscal/registration/submissions/:id/elster.xml",
+	"GET /api/fiscal/procedure-document", "GET /api/fiscal/procedure-document/print", "GET /api/fiscal/procedure-document/versions",
+	"GET /api/fiscal/procedure-document/versions/:id", "GET /api/fiscal/procedure-document/versions/:id/print", "GET /api/fiscal/procedure-document/owner-texts",
 	"GET /api/tse/status", "GET /api/tse/info", "GET /api/tse/outages",
 }
 

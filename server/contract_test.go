@@ -33,7 +33,7 @@ type contractEnv struct {
 
 // families maps a path with :id to the kind of record the id names.
 func family(path string) string {
-	for _, f := range []string{"/api/users/", "/api/shifts/", "/api/time-entries/", "/api/discounts/", "/api/tse/transactions/", "/api/tse/queue/", "/api/tse/closings/", "/api/notifications/settings/", "/api/tse/archives/", "/api/fiscal/registration/submissions/"} {
+	for _, f := range []string{"/api/users/", "/api/shifts/", "/api/time-entries/", "/api/discounts/", "/api/tse/transactions/", "/api/tse/queue/", "/api/tse/closings/", "/api/notifications/settings/", "/api/tse/archives/", "/api/fiscal/registration/submissions/", "/api/fiscal/procedure-document/versions/"} {
 		if strings.HasPrefix(path, f) {
 			if f == "/api/tse/queue/" {
 				return "/api/tse/transactions/" // queue actions name a transaction
@@ -63,6 +63,8 @@ func newContractEnv(tb testing.TB) *contractEnv {
 	e.own["/api/tse/archives/"] = e.archiveRow(tb, e.restaurant.ID, e.tssID)
 	e.own["/api/tse/closings/"] = e.create(tb, "POST", "/api/tse/closings", staffToken, map[string]any{"client_serial": "KASSE-01"}, "closing")
 	e.own["/api/fiscal/registration/submissions/"] = e.submission(tb, e.restaurant.ID)
+	wantStatus(tb, e.do(tb, "GET", "/api/fiscal/procedure-document", nil, e.adminToken), http.StatusOK)
+	e.own["/api/fiscal/procedure-document/versions/"] = "1"
 
 	other := &store.Restaurant{Name: "Other", Timezone: "Europe/Berlin"}
 	if err := e.st.CreateRestaurant(context.Background(), other); err != nil {
@@ -83,6 +85,9 @@ func newContractEnv(tb testing.TB) *contractEnv {
 	e.foreign["/api/tse/archives/"] = e.archiveRow(tb, other.ID, store.NewID())
 	e.foreign["/api/tse/closings/"] = store.NewID()
 	e.foreign["/api/fiscal/registration/submissions/"] = e.submission(tb, other.ID)
+	// Versions are numbered per restaurant: another's is a number this
+	// one never had.
+	e.foreign["/api/fiscal/procedure-document/versions/"] = "999"
 	// HQ's route answers 404 on a box; hq_test.go holds it to the
 	// contract on a server in HQ mode.
 	e.srv.registered = slices.DeleteFunc(e.srv.registered, func(r registeredRoute) bool { return strings.HasPrefix(r.path, "/api/hq/") })
@@ -155,41 +160,43 @@ var validBody = map[string]any{
 	"PUT /api/users/:id":                       map[string]any{"name": "Renamed"},
 	// A wrong current password (422): a right one would end the staff
 	// token the walk goes on using.
-	"POST /api/auth/password":                 map[string]any{"current_password": "not-the-password", "new_password": "password2"},
-	"PATCH /api/restaurant":                   map[string]any{"min_rest_hours": 10},
-	"PATCH /api/time-entries/:id":             map[string]any{"break_minutes": 15, "reason": "took a break"},
-	"POST /api/time-entries/:id/close":        map[string]any{"clock_out": "2026-11-21T13:00:00Z", "reason": "forgot to clock out"},
-	"POST /api/shifts/clock-out":              map[string]any{"break_minutes": 0},
-	"PUT /api/shifts/:id":                     map[string]any{"notes": "bring keys"},
-	"PATCH /api/shifts/:id/status":            map[string]any{"status": "confirmed"},
-	"POST /api/discounts":                     map[string]any{"name": "X", "discount_type": "fixed", "value": 1},
-	"PUT /api/discounts/:id":                  map[string]any{"description": "x"},
-	"POST /api/discounts/:id/redeem":          map[string]any{"order_total": 10},
-	"POST /api/tse/transactions":              sale("KASSE-02", 100),
-	"POST /api/tse/closings":                  map[string]any{"client_serial": "KASSE-01"},
-	"PUT /api/fiscal/master-data":             map[string]any{"business_name": "Zum Löwen"},
-	"POST /api/fiscal/registration/submitted": map[string]any{"submitted_on": "2026-11-22"},
-	"POST /api/notifications/settings":        map[string]any{"channel": "sms", "event_type": "low_stock", "is_enabled": false, "destination": "+4915112345678"},
-	"PUT /api/notifications/settings/:id":     map[string]any{"is_enabled": false},
-	"POST /api/notifications/test":            map[string]any{"channel": "email", "destination": "a@example.com"},
-	"POST /api/events":                        map[string]any{"type": "new_order", "data": map[string]any{"table": 4}},
-	"PUT /api/settings/email":                 map[string]any{"host": "smtp.example.com", "from": "kasse@example.com", "password": "geheim"},
-	"PUT /api/settings/sms":                   map[string]any{"provider": "generic", "url": "http://192.168.1.20/send"},
-	"POST /api/tse/archives":                  map[string]any{"from": "2026-11-22", "to": "2026-11-22"},
-	"POST /api/tse/queue/:id/retry":           nil,
-	"POST /api/tse/queue/:id/cancel":          nil,
-	"POST /api/shifts/clock-in":               nil,
-	"POST /api/tse/self-test":                 nil,
-	"DELETE /api/users/:id":                   nil,
-	"POST /api/users/:id/erase":               nil,
-	"DELETE /api/shifts/:id":                  nil,
-	"DELETE /api/discounts/:id":               nil,
-	"DELETE /api/notifications/settings/:id":  nil,
+	"POST /api/auth/password":                       map[string]any{"current_password": "not-the-password", "new_password": "password2"},
+	"PATCH /api/restaurant":                         map[string]any{"min_rest_hours": 10},
+	"PATCH /api/time-entries/:id":                   map[string]any{"break_minutes": 15, "reason": "took a break"},
+	"POST /api/time-entries/:id/close":              map[string]any{"clock_out": "2026-11-21T13:00:00Z", "reason": "forgot to clock out"},
+	"POST /api/shifts/clock-out":                    map[string]any{"break_minutes": 0},
+	"PUT /api/shifts/:id":                           map[string]any{"notes": "bring keys"},
+	"PATCH /api/shifts/:id/status":                  map[string]any{"status": "confirmed"},
+	"POST /api/discounts":                           map[string]any{"name": "X", "discount_type": "fixed", "value": 1},
+	"PUT /api/discounts/:id":                        map[string]any{"description": "x"},
+	"POST /api/discounts/:id/redeem":                map[string]any{"order_total": 10},
+	"POST /api/tse/transactions":                    sale("KASSE-02", 100),
+	"POST /api/tse/closings":                        map[string]any{"client_serial": "KASSE-01"},
+	"PUT /api/fiscal/master-data":                   map[string]any{"business_name": "Zum Löwen"},
+	"POST /api/fiscal/registration/submitted":       map[string]any{"submitted_on": "2026-11-22"},
+	"POST /api/notifications/settings":              map[string]any{"channel": "sms", "event_type": "low_stock", "is_enabled": false, "destination": "+4915112345678"},
+	"PUT /api/notifications/settings/:id":           map[string]any{"is_enabled": false},
+	"POST /api/notifications/test":                  map[string]any{"channel": "email", "destination": "a@example.com"},
+	"POST /api/events":                              map[string]any{"type": "new_order", "data": map[string]any{"table": 4}},
+	"PUT /api/settings/email":                       map[string]any{"host": "smtp.example.com", "from": "kasse@example.com", "password": "geheim"},
+	"PUT /api/settings/sms":                         map[string]any{"provider": "generic", "url": "http://192.168.1.20/send"},
+	"POST /api/tse/archives":                        map[string]any{"from": "2026-11-22", "to": "2026-11-22"},
+	"POST /api/tse/queue/:id/retry":                 nil,
+	"POST /api/tse/queue/:id/cancel":                nil,
+	"POST /api/shifts/clock-in":                     nil,
+	"POST /api/tse/self-test":                       nil,
+	"DELETE /api/users/:id":                         nil,
+	"POST /api/users/:id/erase":                     nil,
+	"DELETE /api/shifts/:id":                        nil,
+	"DELETE /api/discounts/:id":                     nil,
+	"DELETE /api/notifications/settings/:id":        nil,
+	"PUT /api/fiscal/procedure-document/owner-text": map[string]any{"cash_counting": "Jeden Abend"},
 }
 
 // fileRoutes answer a file, not JSON (their own tests check it).
 var fileRoutes = []string{"/api/time-entries/export", "/api/time-entries/payroll", "/api/tse/archives/:id/file", "/api/fiscal/dsfinvk", "/api/fiscal/registration/print",
-	"/api/fiscal/registration/elster.xml", "/api/fiscal/registration/submissions/:id/elster.xml"}
+	"/api/fiscal/registration/elster.xml", "/api/fiscal/registration/submissions/:id/elster.xml",
+	"/api/fiscal/procedure-document/print", "/api/fiscal/procedure-document/versions/:id/print"}
 
 // noBody are the routes that read no body (any JSON body is ignored).
 var noBody = []string{"POST /api/shifts/clock-in", "POST /api/tse/self-test", "POST /api/tse/queue/:id/retry", "POST /api/tse/queue/:id/cancel",
@@ -265,7 +272,14 @@ func TestContractIDsThatAreNotOursAre404(t *testing.T) {
 		}
 		key := r.method + " " + r.path
 		t.Run(key, func(t *testing.T) {
-			for _, id := range []string{"42", "not-a-uuid", strings.ToUpper(e.own[family(r.path)]), store.NewID(), e.foreign[family(r.path)]} {
+			own := e.own[family(r.path)]
+			// Another spelling of our own id: upper case, or for a number
+			// (a procedure document's version) a leading zero.
+			other := strings.ToUpper(own)
+			if other == own {
+				other = "0" + own
+			}
+			for _, id := range []string{"42", "not-a-uuid", other, store.NewID(), e.foreign[family(r.path)]} {
 				rec := e.do(t, r.method, e.path(t, r.path, nil, id), e.bodyFor(t, r), e.adminToken)
 				wantProblem(t, rec, http.StatusNotFound, store.ENotFound)
 			}
@@ -621,6 +635,8 @@ func TestContractWrapperKeys(t *testing.T) {
 		"GET /api/tse/closings": "closings", "GET /api/tse/closings/:id": "closing",
 		"GET /api/fiscal/master-data": "master_data", "GET /api/fiscal/registration": "registration",
 		"GET /api/fiscal/registration/due": "due", "GET /api/fiscal/registration/submissions": "submissions",
+		"GET /api/fiscal/procedure-document": "procedure_document", "GET /api/fiscal/procedure-document/versions": "versions",
+		"GET /api/fiscal/procedure-document/versions/:id": "procedure_document", "GET /api/fiscal/procedure-document/owner-texts": "owner_texts",
 		"GET /api/notifications/deliveries": "deliveries", "GET /api/restaurant": "restaurant", "GET /api/dashboard": "dashboard",
 		"GET /api/replica": "replica", "GET /api/tse/after-restore": "after_restore",
 		"GET /api/replica/recovery-sheet": "recovery_sheet", "GET /api/replica/recovery-sheet/status": "recovery_sheet_status",

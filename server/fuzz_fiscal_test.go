@@ -42,3 +42,10 @@ func FuzzMarkRegistrationSubmitted(f *testing.F) {
 		`{"submitted_on":"2026-11-22"}`, `{"submitted_on":"2026-11-23"}`, `{"submitted_on":"22.11.2026"}`, `{"submitted_on":null}`,
 		`{}`, `{"submitted_on":"2026-02-30"}`, `{"submitted_on":20261122}`)
 }
+
+func FuzzPutOwnerText(f *testing.F) {
+	e := newTSEEnv(f, tseEnvOpts{budget: time.Second})
+	fuzzRoute(f, fuzzTarget{e: e.testEnv, method: "PUT", path: fixed("/api/fiscal/procedure-document/owner-text"), token: e.adminToken},
+		`{"organisation":"GmbH\nInhaberin Ada","till_operation":"","cash_counting":"Abends","internal_control":"\tMonatlich"}`,
+		`{"organisation":null}`, `{"cash_counting":"a\u0000b"}`, `{"internal_control":1}`, `{"owner":"x"}`)
+}

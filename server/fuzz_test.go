@@ -272,7 +272,7 @@ func TestEveryBodyRouteIsFuzzed(t *testing.T) {
 		"POST /api/notifications/test": true, "POST /api/events": true,
 		"POST /api/auth/password": true, "PATCH /api/restaurant": true, "POST /api/time-entries": true,
 		"PATCH /api/time-entries/:id": true, "POST /api/time-entries/:id/close": true, "POST /api/tse/closings": true,
-		"POST /api/tse/archives": true, "PUT /api/fiscal/master-data": true, "POST /api/fiscal/registration/submitted": true,
+		"POST /api/tse/archives": true, "PUT /api/fiscal/master-data": true, "POST /api/fiscal/registration/submitted": true, "PUT /api/fiscal/procedure-document/owner-text": true,
 		"PUT /api/settings/email": true, "PUT /api/settings/sms": true,
 		"POST /api/shifts/publish": true, "POST /api/shifts/copy-week": true, "POST /api/tse/after-restore/acknowledge": true,
 		"POST /api/replica/recovery-sheet/confirm": true, "POST /api/retention/confirm-clock": true,

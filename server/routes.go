@@ -100,7 +100,7 @@ func (s *Server) routes(r *httprouter.Router) {
 
 // fiscalRoutes is the route table's fiscal records (docs/FISCAL.md):
 // closings, the DSFinV-K export, the master data and the §146a (4) AO
-// registration.
+// registration and the procedure document.
 func (s *Server) fiscalRoutes(r *httprouter.Router) {
 	s.route(r, "POST", "/api/tse/closings", anyUser, s.createClosing)
 	s.route(r, "GET", "/api/tse/closings", fiscalRead, s.listClosings)
@@ -115,4 +115,11 @@ func (s *Server) fiscalRoutes(r *httprouter.Router) {
 	s.route(r, "POST", "/api/fiscal/registration/submitted", adminOnly, s.postRegistrationSubmitted)
 	s.route(r, "GET", "/api/fiscal/registration/submissions", fiscalRead, s.listRegistrationSubmissions)
 	s.route(r, "GET", "/api/fiscal/registration/submissions/:id/elster.xml", fiscalRead, s.getRegistrationSubmissionFile)
+	s.route(r, "GET", "/api/fiscal/procedure-document", fiscalRead, s.getProcDoc)
+	s.route(r, "GET", "/api/fiscal/procedure-document/print", fiscalRead, s.printProcDoc)
+	s.route(r, "GET", "/api/fiscal/procedure-document/versions", fiscalRead, s.listProcDocVersions)
+	s.route(r, "GET", "/api/fiscal/procedure-document/versions/:id", fiscalRead, s.getProcDocVersion)
+	s.route(r, "GET", "/api/fiscal/procedure-document/versions/:id/print", fiscalRead, s.printProcDocVersion)
+	s.route(r, "GET", "/api/fiscal/procedure-document/owner-texts", fiscalRead, s.listOwnerTexts)
+	s.route(r, "PUT", "/api/fiscal/procedure-document/owner-text", adminOnly, s.putOwnerText)
 }

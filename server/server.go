@@ -40,6 +40,9 @@ type Config struct {
 	// DSFinVK builds the DSFinV-K export (package fiscal/dsfinvk's
 	// Exporter); nil answers 503 on GET /api/fiscal/dsfinvk.
 	DSFinVK DSFinVK
+	// ProcDoc makes the procedure document (package fiscal/procdoc's
+	// Builder); nil answers 503 on its document routes.
+	ProcDoc ProcedureDocuments
 	// Console is the admin console's files (package console), served at
 	// every path outside /api; nil serves none.
 	Console fs.FS

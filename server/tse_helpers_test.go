@@ -15,6 +15,7 @@ import (
 
 	"posbox/fiscal/archive"
 	"posbox/fiscal/dsfinvk"
+	"posbox/fiscal/procdoc"
 	"posbox/fiscal/queue"
 	"posbox/internal/poll"
 	"posbox/store"
@@ -102,7 +103,8 @@ func newTSEEnv(tb testing.TB, o tseEnvOpts) *tseEnv {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	cfg := Config{TSE: e.q, DSFinVK: &dsfinvk.Exporter{St: st, SoftwareVersion: "test"}}
+	cfg := Config{TSE: e.q, DSFinVK: &dsfinvk.Exporter{St: st, SoftwareVersion: "test"},
+		ProcDoc: &procdoc.Builder{St: st, TSE: e.q, Setup: procdoc.Setup{Version: "test"}}}
 	if o.archive {
 		e.arc, err = archive.New(p, e.sim, st, archive.Options{RestaurantID: e.restaurant.ID, Dir: filepath.Join(o.dbDir, "archive", "tse"),
 			Logger: log, Sleep: func(ctx context.Context, d time.Duration) error { o.clock.Add(d); return ctx.Err() }})

@@ -63,6 +63,9 @@ type Store struct {
 	w    *writer    // the group-commit writer goroutine's state
 	rs   *stmtCache // prepared statements of the reader pool
 	auth *authView  // users and restaurants as auth sees them
+
+	// The schema version Open found and the one it migrated to.
+	schemaBefore, schemaVersion int64
 }
 
 // Open opens (creating if needed) the database in dataDir and applies the
@@ -193,6 +196,9 @@ func (s *Store) migrate(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("migrations: %w", err)
 	}
+	// The program-change log (RecordProgramVersion) says which schema
+	// the start found and which it left.
+	s.schemaBefore, s.schemaVersion = have, sources[len(sources)-1].Version
 	for _, r := range results {
 		s.log.Info("migration applied", "version", r.Source.Version, "file", r.Source.Path, "duration", r.Duration)
 	}

@@ -13,6 +13,7 @@ const pages = {
   '/discounts': { nav: 'nav.discounts', load: () => import('./pages/discounts.js') },
   '/tse': { nav: 'nav.tse', load: () => import('./pages/tse.js') },
   '/fiscal': { nav: 'nav.fiscal', load: () => import('./pages/fiscal.js') },
+  '/procedure-document': { nav: 'nav.procdoc', load: () => import('./pages/procedure_document.js') },
   '/notifications': { nav: 'nav.notifications', load: () => import('./pages/notifications.js') },
   '/users': { nav: 'nav.users', load: () => import('./pages/users.js') },
   '/audit-log': { nav: 'nav.audit_log', load: () => import('./pages/audit_log.js') },
@@ -31,6 +32,8 @@ const hqPages = {
   '/account': pages['/account'],
 };
 addStrings({ de: { 'nav.hq': 'Alle Standorte' }, en: { 'nav.hq': 'All locations' } });
+// A soft hyphen: the menu's column is narrower than the word.
+addStrings({ de: { 'nav.procdoc': 'Verfahrens\u00addokumentation' }, en: { 'nav.procdoc': 'Procedure document' } });
 
 // The tax office's auditor (docs/FISCAL.md, "The auditor's access"): the
 // fiscal records only, read-only, and one's own password; the server
@@ -38,6 +41,7 @@ addStrings({ de: { 'nav.hq': 'Alle Standorte' }, en: { 'nav.hq': 'All locations'
 const auditorPages = {
   '/': { nav: 'nav.receipts', load: () => import('./pages/tse.js') },
   '/fiscal': pages['/fiscal'],
+  '/procedure-document': pages['/procedure-document'],
   '/account': pages['/account'],
 };
 addStrings({
