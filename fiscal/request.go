@@ -32,11 +32,14 @@ type VATLine struct {
 	Amount  *Decimal `json:"amount"`
 }
 
-// PaymentLine is one member of amounts_per_payment_type.
+// PaymentLine is one member of amounts_per_payment_type. AmountEUR is
+// posbox's own member, never sent to fiskaly: a foreign amount's euro
+// value (DSFinV-K BASISWAEH_BETRAG).
 type PaymentLine struct {
 	PaymentType  *string  `json:"payment_type"`
 	Amount       *Decimal `json:"amount"`
 	CurrencyCode *string  `json:"currency_code"`
+	AmountEUR    *Decimal `json:"amount_eur"`
 }
 
 // LineItem is one line of a sale or an order.

@@ -52,8 +52,12 @@ type VATAmount struct {
 type Payment struct {
 	PaymentType  string // CASH or NON_CASH
 	CurrencyCode string // ISO 4217 as sent, "" when absent (EUR)
-	Cents        int64
+	Cents        int64  // in the currency
+	EURCents     int64  // the euro value: Cents for EUR, amount_eur for a foreign currency
 }
+
+// Foreign reports whether the payment is in a currency other than EUR.
+func (p Payment) Foreign() bool { return p.CurrencyCode != "" && p.CurrencyCode != "EUR" }
 
 // Line is one line item. TotalCents is LineTotal(QuantityMilli,
 // UnitPriceCents). The fields' names and order are part of the

@@ -43,13 +43,13 @@ func (r *Request) Validate() (Sale, error) {
 	v.ClientSerial = clientSerial(&f, r.ClientSerial)
 	r.validateReceiptType(&f, &v)
 	r.validateVAT(&f, &v)
-	paid, allEUR := r.validatePayments(&f, &v)
+	paid := r.validatePayments(&f, &v)
 	if err := f.Err(); err != nil {
 		return v, err
 	}
-	// Payments in a foreign currency cannot be compared with the EUR
-	// gross; then the rule is skipped (documented in docs/API.md).
-	if allEUR && paid != v.TotalCents {
+	// The payments' euro values (a foreign payment's amount_eur) add up to
+	// the gross, which is in euro (docs/API.md).
+	if paid != v.TotalCents {
 		return v, store.Invalid("amounts_per_payment_type", store.FSumMismatch, fmt.Sprintf("payments add up to %s but the VAT lines to %s",
 			Amount(paid), Amount(v.TotalCents)))
 	}
@@ -124,13 +124,12 @@ func (r *Request) validateVAT(f *store.Fields, v *Sale) {
 	}
 }
 
-// validatePayments reads a receipt's amounts_per_payment_type: what was
-// paid in all, and whether all of it in EUR.
-func (r *Request) validatePayments(f *store.Fields, v *Sale) (paid int64, allEUR bool) {
+// validatePayments reads a receipt's amounts_per_payment_type: the euro
+// value of what was paid in all.
+func (r *Request) validatePayments(f *store.Fields, v *Sale) (paidEUR int64) {
 	if len(r.AmountsPerPaymentType) == 0 {
 		f.Add("amounts_per_payment_type", store.FTooFew, "must have at least one line", "min", 1)
 	}
-	allEUR = true
 	for i, l := range r.AmountsPerPaymentType {
 		field := fmt.Sprintf("amounts_per_payment_type[%d]", i)
 		if l.PaymentType == nil {
@@ -138,27 +137,65 @@ func (r *Request) validatePayments(f *store.Fields, v *Sale) (paid int64, allEUR
 		} else if !slices.Contains(PaymentTypes, *l.PaymentType) {
 			f.Add(field+".payment_type", store.FOneOf, "must be one of "+strings.Join(PaymentTypes, ", "), "values", PaymentTypes)
 		}
-		cur := ""
+		p := Payment{}
 		if l.CurrencyCode != nil {
 			if !currencyRE.MatchString(*l.CurrencyCode) {
 				f.Add(field+".currency_code", store.FNotCurrency, "must be an ISO 4217 code such as EUR")
 			}
-			cur = *l.CurrencyCode
+			p.CurrencyCode = *l.CurrencyCode
 		}
-		if cur != "" && cur != "EUR" {
-			allEUR = false
-		}
+		amountOK := false
 		if l.Amount == nil {
 			f.Add(field+".amount", store.FRequired, "is required")
-			continue
+		} else {
+			before := len(*f)
+			p.Cents = l.Amount.Cents(f, field+".amount")
+			amountOK = len(*f) == before
 		}
-		c := l.Amount.Cents(f, field+".amount")
-		paid += c
-		if l.PaymentType != nil {
-			v.Payments = append(v.Payments, Payment{PaymentType: *l.PaymentType, CurrencyCode: cur, Cents: c})
+		p.EURCents = euroValue(f, field, l, p, amountOK)
+		paidEUR += p.EURCents
+		if l.PaymentType != nil && l.Amount != nil {
+			p.PaymentType = *l.PaymentType
+			v.Payments = append(v.Payments, p)
 		}
 	}
-	return paid, allEUR
+	return paidEUR
+}
+
+// euroValue reads a payment's amount_eur: required for a foreign
+// currency, with the amount's sign (0 only for 0), and absent for EUR,
+// whose amount is its euro value.
+func euroValue(f *store.Fields, field string, l PaymentLine, p Payment, amountOK bool) int64 {
+	at := field + ".amount_eur"
+	if !currencyRE.MatchString(p.CurrencyCode) && p.CurrencyCode != "" {
+		return 0 // the currency is refused already
+	}
+	if !p.Foreign() {
+		if l.AmountEUR != nil {
+			f.Add(at, store.FNotAllowed, "must be absent for a payment in EUR: its amount is the euro value")
+		}
+		return p.Cents
+	}
+	if l.AmountEUR == nil {
+		f.Add(at, store.FRequired, "is required for a payment in "+p.CurrencyCode+": the euro value of amount, as the receipt shows it")
+		return 0
+	}
+	before := len(*f)
+	eur := l.AmountEUR.Cents(f, at)
+	if len(*f) == before && amountOK && sign(eur) != sign(p.Cents) {
+		f.Add(at, store.FSignOfField, "must have the sign of amount (0 only when amount is 0)", "field", field+".amount")
+	}
+	return eur
+}
+
+func sign(c int64) int {
+	switch {
+	case c > 0:
+		return 1
+	case c < 0:
+		return -1
+	}
+	return 0
 }
 
 // linesMatch is the rule that ties line items to the amounts: per VAT

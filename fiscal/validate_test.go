@@ -140,7 +140,7 @@ func TestValidateReceipt(t *testing.T) {
 	}
 	if s.Kind != KindReceipt || s.ReceiptType != "RECEIPT" || s.TotalCents != 1713 || s.AllocationGroup != "Tisch 4" || s.BusinessCase != "" ||
 		len(s.VAT) != 2 || s.VAT[0] != (VATAmount{"REDUCED_1", 933}) || s.VAT[1] != (VATAmount{"NORMAL", 780}) ||
-		len(s.Payments) != 2 || s.Payments[0] != (Payment{"NON_CASH", "", 1000}) || s.Payments[1] != (Payment{"CASH", "EUR", 713}) {
+		len(s.Payments) != 2 || s.Payments[0] != (Payment{"NON_CASH", "", 1000, 1000}) || s.Payments[1] != (Payment{"CASH", "EUR", 713, 713}) {
 		t.Fatalf("sale %+v", s)
 	}
 	want := []Line{
@@ -173,6 +173,45 @@ func TestValidateOrder(t *testing.T) {
 		len(s.VAT) != 2 || s.VAT[0] != (VATAmount{"NORMAL", 755}) || s.VAT[1] != (VATAmount{"REDUCED_1", 1935}) ||
 		len(s.Lines) != 3 || s.Lines[0].TotalCents != 1935 || s.Lines[2].TotalCents != -25 || s.Lines[1].BusinessCase != "Pfand" {
 		t.Fatalf("order %+v", s)
+	}
+}
+
+// foreignSale is 10.00 EUR at the NORMAL rate paid with pay (payment
+// lines).
+func foreignSale(pay string) string {
+	return `{"client_serial":"KASSE-01","receipt_type":"RECEIPT","amounts_per_vat_rate":[{"vat_rate":"NORMAL","amount":10.00}],` +
+		`"amounts_per_payment_type":[` + pay + `]}`
+}
+
+// A payment in a foreign currency carries its euro value, amount_eur:
+// the euro values add up to the gross, and the sale keeps both amounts.
+func TestValidateForeignCurrency(t *testing.T) {
+	s, err := request(t, foreignSale(`{"payment_type":"CASH","amount":4.75,"currency_code":"CHF","amount_eur":5.00},`+
+		`{"payment_type":"NON_CASH","amount":5}`)).Validate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Payments) != 2 || s.Payments[0] != (Payment{"CASH", "CHF", 475, 500}) || s.Payments[1] != (Payment{"NON_CASH", "", 500, 500}) {
+		t.Fatalf("payments %+v", s.Payments)
+	}
+	for _, c := range []struct{ name, pay, want string }{
+		{"no euro value", `{"payment_type":"CASH","amount":9.50,"currency_code":"CHF"}`, "amounts_per_payment_type[0].amount_eur required"},
+		{"euro value for EUR", `{"payment_type":"CASH","amount":10,"currency_code":"EUR","amount_eur":10}`, "amounts_per_payment_type[0].amount_eur not_allowed"},
+		{"euro value without a currency", `{"payment_type":"CASH","amount":10,"amount_eur":10}`, "amounts_per_payment_type[0].amount_eur not_allowed"},
+		{"three decimals", `{"payment_type":"CASH","amount":9.50,"currency_code":"CHF","amount_eur":10.001}`, "amounts_per_payment_type[0].amount_eur too_many_decimals"},
+		{"a string", `{"payment_type":"CASH","amount":9.50,"currency_code":"CHF","amount_eur":1e1}`, "amounts_per_payment_type[0].amount_eur not_decimal"},
+		{"other sign", `{"payment_type":"CASH","amount":9.50,"currency_code":"CHF","amount_eur":-10}`, "amounts_per_payment_type[0].amount_eur sign_of_field"},
+		{"zero for an amount", `{"payment_type":"CASH","amount":9.50,"currency_code":"CHF","amount_eur":0}`, "amounts_per_payment_type[0].amount_eur sign_of_field"},
+		// Before amount_eur, a foreign payment skipped the sum rule; its
+		// euro value now has to add up like any euro amount.
+		{"euro values do not add up", `{"payment_type":"CASH","amount":9.50,"currency_code":"CHF","amount_eur":9.99}`, "amounts_per_payment_type sum_mismatch"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := request(t, foreignSale(c.pay)).Validate()
+			if got := fieldErrors(t, err); len(got) != 1 || got[0] != c.want {
+				t.Fatalf("errors %v, want [%s]", got, c.want)
+			}
+		})
 	}
 }
 

@@ -406,9 +406,17 @@ func checkTotals(t *testing.T, x *export, closing map[string]any) {
 		t.Errorf("payments %d, Z_SE_ZAHLUNGEN %s, Z_SE_BARZAHLUNGEN %s; closing total %d cash %d", paid, cp[0]["Z_SE_ZAHLUNGEN"],
 			cp[0]["Z_SE_BARZAHLUNGEN"], total, cash)
 	}
-	bar := x.rows("cash_per_currency.csv", "Z_KASSE_ID", kasse, "Z_NR", z, "ZAHLART_WAEH", "EUR")
-	if len(bar) != 1 || units(t, bar[0]["ZAHLART_BETRAG_WAEH"]) != cash {
-		t.Errorf("cash per currency %v", bar)
+	// cash_per_currency.csv holds each currency's cash in that currency.
+	for _, v := range closing["amounts_per_payment_type"].([]any) {
+		p := v.(map[string]any)
+		if p["payment_type"] != "CASH" {
+			continue
+		}
+		bar := x.rows("cash_per_currency.csv", "Z_KASSE_ID", kasse, "Z_NR", z, "ZAHLART_WAEH", p["currency_code"].(string))
+		amount := units(t, strings.ReplaceAll(strconv.FormatFloat(p["amount"].(float64), 'f', 2, 64), ".", ","))
+		if len(bar) != 1 || units(t, bar[0]["ZAHLART_BETRAG_WAEH"]) != amount {
+			t.Errorf("cash per currency %v, closing %v", bar, p)
+		}
 	}
 }
 

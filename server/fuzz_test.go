@@ -216,7 +216,7 @@ func FuzzTSESale(f *testing.F) {
 		string(raw),
 		`{"client_serial":"KASSE 02","receipt_type":"TRAINING","amounts_per_vat_rate":[{"vat_rate":"REDUCED_1","amount":-3.5},{"vat_rate":"NORMAL","amount":10}],"amounts_per_payment_type":[{"payment_type":"NON_CASH","amount":6.5,"currency_code":"EUR"}]}`,
 		`{"client_serial":"KASSE/01","receipt_type":"ANNULATION","amounts_per_vat_rate":[],"amounts_per_payment_type":[{"payment_type":"CASH","amount":1.001}]}`,
-		`{"client_serial":"K","receipt_type":"RECEIPT","amounts_per_vat_rate":[{"vat_rate":"NORMAL","amount":1}],"amounts_per_payment_type":[{"payment_type":"CASH","amount":1,"currency_code":"USD"}]}`)
+		`{"client_serial":"K","receipt_type":"RECEIPT","amounts_per_vat_rate":[{"vat_rate":"NORMAL","amount":1}],"amounts_per_payment_type":[{"payment_type":"CASH","amount":1.1,"currency_code":"USD","amount_eur":1}]}`)
 }
 
 func settingSeeds(url string) []string {

@@ -370,7 +370,9 @@ func componentSchemas() jobj {
 	payment := sBody("",
 		prReq("payment_type", sEnum("", "CASH", "NON_CASH")),
 		prReq("amount", sMoney("", "minimum", -maxMoney, "maximum", maxMoney)),
-		pr("currency_code", sStr("ISO 4217; default EUR. With another currency the payments are not compared with the VAT lines.", "pattern", "^[A-Z]{3}$")))
+		pr("currency_code", sStr("ISO 4217; default EUR. `amount` is in this currency.", "pattern", "^[A-Z]{3}$")),
+		pr("amount_eur", sMoney("The amount's euro value: required when `currency_code` is not EUR (same sign as `amount`), absent otherwise. "+
+			"The payments' euro values add up to the VAT lines. Not sent to the TSE.", "minimum", -maxMoney, "maximum", maxMoney)))
 	// destination's rule depends on the channel.
 	destinationRules := []any{
 		sIfThen("channel", "email", jo("properties", jo("destination", jo("format", "email", "maxLength", 254))), nil),
@@ -803,7 +805,8 @@ func componentSchemas() jobj {
 			pr("cancels", sNullable(sID("A storno: the sale it reverses."))),
 			pr("cancelled_by", sNullable(sID("The storno that reversed this sale; null while none did.")))),
 		"TSESaleVAT", sAnswer("", pr("vat_rate", sEnum("", "NORMAL", "REDUCED_1", "SPECIAL_RATE_1", "SPECIAL_RATE_2", "NULL")), pr("amount", sMoney("Gross."))),
-		"TSESalePayment", sAnswer("", pr("payment_type", sEnum("", "CASH", "NON_CASH")), pr("currency_code", sStr("ISO 4217.")), pr("amount", sMoney(""))),
+		"TSESalePayment", sAnswer("", pr("payment_type", sEnum("", "CASH", "NON_CASH")), pr("currency_code", sStr("ISO 4217.")), pr("amount", sMoney("In the currency.")),
+			pr("amount_eur", sNullable(sMoney("The euro value (the amount for EUR); null for a foreign payment recorded before posbox took it.")))),
 		"TSESaleLine", sAnswer("",
 			pr("text", sStr("")), pr("quantity", jo("type", "number", "description", "At most 3 decimals.")),
 			pr("unit_price", sMoney("Gross.")), pr("total", sMoney("quantity × unit_price, rounded to the cent.")),
@@ -924,14 +927,15 @@ func componentSchemas() jobj {
 			pr("covered_until", sInstant("Sales recorded before this instant (at it, for a closing of today) are covered.")),
 			pr("transactions", sInt("Sales covered (of every kind).", "minimum", 1)),
 			pr("first_transaction_id", sID("")), pr("last_transaction_id", sID("")),
-			pr("total", sMoney("Gross revenue.")), pr("cash", sMoney("Paid in cash, EUR.")),
+			pr("total", sMoney("Gross revenue.")), pr("cash", sNullable(sMoney("Paid in cash, in euro: foreign cash at its euro value (Z_SE_BARZAHLUNGEN); null when a foreign payment's euro value is unknown."))),
 			pr("amounts_per_vat_rate", sArray(sRef("ClosingVAT"), "Gross per rate, in processData order.")),
 			pr("amounts_per_payment_type", sArray(sRef("ClosingPayment"), "")),
 			pr("automatic", sBool("Taken by the appliance at `closing_time`.")),
 			pr("created_by", sNullable(sID("The user who took it; null for the automatic closing."))),
 			pr("created_at", sInstant(""))),
 		"ClosingVAT", sAnswer("", pr("vat_rate", sEnum("", "NORMAL", "REDUCED_1", "SPECIAL_RATE_1", "SPECIAL_RATE_2", "NULL")), pr("amount", sMoney(""))),
-		"ClosingPayment", sAnswer("", pr("payment_type", sEnum("", "CASH", "NON_CASH")), pr("currency_code", sStr("", "pattern", "^[A-Z]{3}$")), pr("amount", sMoney(""))),
+		"ClosingPayment", sAnswer("", pr("payment_type", sEnum("", "CASH", "NON_CASH")), pr("currency_code", sStr("", "pattern", "^[A-Z]{3}$")),
+			pr("amount", sMoney("In the currency.")), pr("amount_eur", sNullable(sMoney("The euro value (the amount for EUR); null for a foreign payment recorded before posbox took it.")))),
 		"FiscalMasterData", sAnswer("The owner's fiscal master data (docs/FISCAL.md).", fiscalMasterProps(false)...),
 		"FiscalMasterDataPut", sBody("The whole record; a member left out is empty (`country` and `location_country` DEU, dates null).", fiscalMasterProps(true)...),
 		"FiscalRegister", sAnswer("", fiscalRegisterProps()...),
@@ -2392,7 +2396,7 @@ func TestOpenAPICheckCatchesDrift(t *testing.T) {
 		`"time_start":"2026-11-22T09:00:00.000Z","time_end":"2026-11-22T09:00:00.000Z","signature_counter":8,"signature":"x",` +
 		`"client_serial":"KASSE-01","signed_late":false,"source":"posbox","receipt_type":"RECEIPT","total":9.5,"receipt_without_tse":false,` +
 		`"kind":"receipt","amounts_per_vat_rate":[{"vat_rate":"NORMAL","amount":9.5}],` +
-		`"amounts_per_payment_type":[{"payment_type":"CASH","currency_code":"EUR","amount":9.5}],"line_items":[],"cancels":null,"cancelled_by":null}`
+		`"amounts_per_payment_type":[{"payment_type":"CASH","currency_code":"EUR","amount":9.5,"amount_eur":9.5}],"line_items":[],"cancels":null,"cancelled_by":null}`
 	list := "/api/tse/transactions?from=2026-11-22T00:00:00Z&to=2026-11-23T00:00:00Z"
 	if msg := checkExchange(routes, get(list), nil, 200, jsonCT, []byte("["+tx+"]")); msg != "" {
 		t.Fatalf("a good list fails: %s", msg)

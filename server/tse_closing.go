@@ -19,21 +19,21 @@ type closingRequest struct {
 
 // closingJSON is a daily closing (Kassenabschluss).
 type closingJSON struct {
-	ID                    string           `json:"id"`
-	ZNr                   int64            `json:"z_nr"`
-	ClientSerial          string           `json:"client_serial"`
-	BusinessDate          string           `json:"business_date"`
-	CoveredUntil          string           `json:"covered_until"`
-	Transactions          int              `json:"transactions"`
-	FirstTransactionID    string           `json:"first_transaction_id"`
-	LastTransactionID     string           `json:"last_transaction_id"`
-	Total                 json.Number      `json:"total"`
-	Cash                  json.Number      `json:"cash"`
-	AmountsPerVATRate     []closingVATJSON `json:"amounts_per_vat_rate"`
-	AmountsPerPaymentType []closingPayJSON `json:"amounts_per_payment_type"`
-	Automatic             bool             `json:"automatic"`
-	CreatedBy             *string          `json:"created_by"`
-	CreatedAt             string           `json:"created_at"`
+	ID                    string            `json:"id"`
+	ZNr                   int64             `json:"z_nr"`
+	ClientSerial          string            `json:"client_serial"`
+	BusinessDate          string            `json:"business_date"`
+	CoveredUntil          string            `json:"covered_until"`
+	Transactions          int               `json:"transactions"`
+	FirstTransactionID    string            `json:"first_transaction_id"`
+	LastTransactionID     string            `json:"last_transaction_id"`
+	Total                 json.Number       `json:"total"`
+	Cash                  *json.Number      `json:"cash"` // in euro, foreign cash at its euro value; null when one is unknown
+	AmountsPerVATRate     []closingVATJSON  `json:"amounts_per_vat_rate"`
+	AmountsPerPaymentType []salePaymentJSON `json:"amounts_per_payment_type"`
+	Automatic             bool              `json:"automatic"`
+	CreatedBy             *string           `json:"created_by"`
+	CreatedAt             string            `json:"created_at"`
 }
 
 type closingVATJSON struct {
@@ -41,22 +41,19 @@ type closingVATJSON struct {
 	Amount  json.Number `json:"amount"`
 }
 
-type closingPayJSON struct {
-	PaymentType  string      `json:"payment_type"`
-	CurrencyCode string      `json:"currency_code"`
-	Amount       json.Number `json:"amount"`
-}
-
 func closingView(c *store.TSEClosing) closingJSON {
 	out := closingJSON{ID: c.ID, ZNr: c.ZNr, ClientSerial: c.ClientSerial, BusinessDate: c.BusinessDate, CoveredUntil: ts(c.CoveredUntil),
 		Transactions: c.TxCount, FirstTransactionID: c.FirstTxID, LastTransactionID: c.LastTxID, Total: money(c.TotalCents),
-		Cash: money(c.CashCents), AmountsPerVATRate: []closingVATJSON{}, AmountsPerPaymentType: []closingPayJSON{},
+		AmountsPerVATRate: []closingVATJSON{}, AmountsPerPaymentType: []salePaymentJSON{},
 		Automatic: c.Automatic, CreatedBy: strPtr(c.CreatedBy), CreatedAt: ts(c.CreatedAt)}
 	for _, v := range c.VAT {
 		out.AmountsPerVATRate = append(out.AmountsPerVATRate, closingVATJSON{v.VATRate, money(v.Cents)})
 	}
+	if cash, ok := c.CashEUR(); ok {
+		out.Cash = moneyPtr(&cash)
+	}
 	for _, p := range c.Payments {
-		out.AmountsPerPaymentType = append(out.AmountsPerPaymentType, closingPayJSON{p.PaymentType, p.CurrencyCode, money(p.Cents)})
+		out.AmountsPerPaymentType = append(out.AmountsPerPaymentType, paymentView(p))
 	}
 	return out
 }

@@ -51,7 +51,7 @@ func TestClosingTotalsAndNumbers(t *testing.T) {
 	vat, _ := json.Marshal(c["amounts_per_vat_rate"])
 	pay, _ := json.Marshal(c["amounts_per_payment_type"])
 	if string(vat) != `[{"amount":15.95,"vat_rate":"NORMAL"},{"amount":12.9,"vat_rate":"REDUCED_1"}]` ||
-		string(pay) != `[{"amount":18.85,"currency_code":"EUR","payment_type":"CASH"},{"amount":10,"currency_code":"EUR","payment_type":"NON_CASH"}]` {
+		string(pay) != `[{"amount":18.85,"amount_eur":18.85,"currency_code":"EUR","payment_type":"CASH"},{"amount":10,"amount_eur":10,"currency_code":"EUR","payment_type":"NON_CASH"}]` {
 		t.Fatalf("totals %s %s", vat, pay)
 	}
 	rec := e.do(t, "POST", "/api/tse/closings", map[string]any{"client_serial": "KASSE-01"}, staffTok)

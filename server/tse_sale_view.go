@@ -16,10 +16,21 @@ type saleVATJSON struct {
 	Amount  json.Number `json:"amount"`
 }
 
+// salePaymentJSON is one payment; amount_eur is its euro value (the
+// amount for EUR), null for a foreign one recorded before posbox took it.
 type salePaymentJSON struct {
-	PaymentType  string      `json:"payment_type"`
-	CurrencyCode string      `json:"currency_code"`
-	Amount       json.Number `json:"amount"`
+	PaymentType  string       `json:"payment_type"`
+	CurrencyCode string       `json:"currency_code"`
+	Amount       json.Number  `json:"amount"`
+	AmountEUR    *json.Number `json:"amount_eur"`
+}
+
+func paymentView(p store.TSESalePayment) salePaymentJSON {
+	out := salePaymentJSON{PaymentType: p.PaymentType, CurrencyCode: p.CurrencyCode, Amount: money(p.Cents)}
+	if eur, ok := p.EUR(); ok {
+		out.AmountEUR = moneyPtr(&eur)
+	}
+	return out
 }
 
 type saleLineJSON struct {
@@ -51,7 +62,7 @@ func saleContentView(d *store.TSESaleDetail) saleContent {
 		out.AmountsPerVATRate = append(out.AmountsPerVATRate, saleVATJSON{v.VATRate, money(v.Cents)})
 	}
 	for _, p := range d.Payments {
-		out.AmountsPerPaymentType = append(out.AmountsPerPaymentType, salePaymentJSON{p.PaymentType, p.CurrencyCode, money(p.Cents)})
+		out.AmountsPerPaymentType = append(out.AmountsPerPaymentType, paymentView(p))
 	}
 	for _, l := range d.Lines {
 		out.LineItems = append(out.LineItems, saleLineJSON{Text: l.Text, Quantity: json.Number(fiscal.Quantity(l.QuantityMilli)),

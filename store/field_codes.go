@@ -88,6 +88,7 @@ var (
 	FNotAfterField  = fieldCode("not_after_field", "must be later than `field`", "field")
 	FEqualsField    = fieldCode("equals_field", "must differ from `field`", "field")
 	FExceedsField   = fieldCode("exceeds_field", "must not exceed `field`", "field")
+	FSignOfField    = fieldCode("sign_of_field", "must have the sign of `field` (0 only when it is 0)", "field")
 	FRequiresField  = fieldCode("requires_field", "is given only together with `field`", "field")
 	FBelowUsed      = fieldCode("below_used", "must not be below the times already used (`count`)", "count")
 	FWrongPassword  = fieldCode("wrong_password", "the current password is wrong")

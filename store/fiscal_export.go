@@ -96,16 +96,15 @@ func (s *Store) ClosingSales(ctx context.Context, closingID string) ([]*ClosedSa
 		return nil, err
 	}
 	if _, err := queryAll(ctx, s.rdb, func(sc scanner) (struct{}, error) {
-		var id string
-		var p TSESalePayment
-		if err := sc.Scan(&id, &p.PaymentType, &p.CurrencyCode, &p.Cents); err != nil {
+		id, p, err := scanSalePayment(sc)
+		if err != nil {
 			return struct{}{}, err
 		}
 		if d := detail(id); d != nil {
 			d.Payments = append(d.Payments, p)
 		}
 		return struct{}{}, nil
-	}, `SELECT tx_id, payment_type, currency_code, cents FROM tse_sale_payments WHERE tx_id IN (`+covered+`) ORDER BY tx_id, seq`, closingID); err != nil {
+	}, `SELECT `+salePaymentColumns+` FROM tse_sale_payments WHERE tx_id IN (`+covered+`) ORDER BY tx_id, seq`, closingID); err != nil {
 		return nil, err
 	}
 	if _, err := queryAll(ctx, s.rdb, func(sc scanner) (struct{}, error) {

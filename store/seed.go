@@ -48,7 +48,7 @@ var seedTables = []struct{ table, columns string }{
 		tss_serial_number, business_time, created_at, updated_at`},
 	{"tse_sale_details", "tx_id, restaurant_id, kind, business_case, allocation_group, cancels_tx_id, operator_id, operator_name"},
 	{"tse_sale_vat", "tx_id, vat_rate, cents"},
-	{"tse_sale_payments", "tx_id, seq, payment_type, currency_code, cents"},
+	{"tse_sale_payments", "tx_id, seq, payment_type, currency_code, cents, eur_cents"},
 	{"tse_sale_lines", `tx_id, line_no, text, quantity_milli, unit_price_cents, total_cents,
 		vat_rate, item_number, discount_id, business_case`},
 	{"tse_jobs", `id, restaurant_id, tss_id, client_id, tx_id, revision, target_state, body, status, attempts,
@@ -182,7 +182,7 @@ func seedSaleRows(rows [][][]any, clients map[string]bool, s *SeedSale) {
 			rows[seedVAT] = append(rows[seedVAT], []any{n.TxID, v.VATRate, v.Cents})
 		}
 		for i, p := range d.Payments {
-			rows[seedPayment] = append(rows[seedPayment], []any{n.TxID, i + 1, p.PaymentType, p.CurrencyCode, p.Cents})
+			rows[seedPayment] = append(rows[seedPayment], []any{n.TxID, i + 1, p.PaymentType, p.CurrencyCode, p.Cents, p.eurArg()})
 		}
 		for i, l := range d.Lines {
 			rows[seedLine] = append(rows[seedLine], []any{n.TxID, i + 1, l.Text, l.QuantityMilli, l.UnitPriceCents, l.TotalCents,
@@ -230,8 +230,8 @@ func seedClosing(ctx context.Context, tx *sql.Tx, c *SeedClosing) error {
 		}
 	}
 	for _, p := range c.Payments {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO tse_closing_totals (closing_id, kind, code, currency_code, cents) VALUES (?, 'payment', ?, ?, ?)`,
-			id, p.PaymentType, p.CurrencyCode, p.Cents); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO tse_closing_totals (closing_id, kind, code, currency_code, cents, eur_cents)
+			VALUES (?, 'payment', ?, ?, ?, ?)`, id, p.PaymentType, p.CurrencyCode, p.Cents, p.eurArg()); err != nil {
 			return err
 		}
 	}

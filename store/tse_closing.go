@@ -32,12 +32,40 @@ type TSEClosing struct {
 	FirstTxID    string
 	LastTxID     string
 	TotalCents   int64
-	CashCents    int64
-	Automatic    bool
-	CreatedBy    string // user id, "" for the automatic closing
-	CreatedAt    time.Time
-	VAT          []TSESaleVAT     // gross per VAT rate, counted sales
-	Payments     []TSESalePayment // per payment type and currency
+	// CashCents is the cash's euro value as the closing stored it: since
+	// migration 00025 foreign cash at its euro value, before that EUR cash
+	// only. CashEUR is the figure to show.
+	CashCents int64
+	Automatic bool
+	CreatedBy string // user id, "" for the automatic closing
+	CreatedAt time.Time
+	VAT       []TSESaleVAT     // gross per VAT rate, counted sales
+	Payments  []TSESalePayment // per payment type and currency
+}
+
+// PaidEUR is the euro value of all the closing's payments (DSFinV-K
+// Z_SE_ZAHLUNGEN); ok is false when a foreign payment's is unknown.
+func (c *TSEClosing) PaidEUR() (int64, bool) { return c.EURSum("") }
+
+// CashEUR is the euro value of the closing's cash, foreign cash included
+// (Z_SE_BARZAHLUNGEN); ok is false when a foreign payment's is unknown.
+func (c *TSEClosing) CashEUR() (int64, bool) { return c.EURSum("CASH") }
+
+// EURSum adds the euro values of the payments of one type ("" for all),
+// every currency's; ok is false when one is unknown.
+func (c *TSEClosing) EURSum(paymentType string) (int64, bool) {
+	var sum int64
+	for _, p := range c.Payments {
+		if paymentType != "" && p.PaymentType != paymentType {
+			continue
+		}
+		eur, ok := p.EUR()
+		if !ok {
+			return 0, false
+		}
+		sum += eur
+	}
+	return sum, true
 }
 
 // NewTSEClosing asks for a closing of a register's sales recorded before
@@ -99,28 +127,9 @@ func (s *Store) CreateTSEClosing(ctx context.Context, n NewTSEClosing) (*TSEClos
 		// Totals are filled below; the row is written first so that the
 		// member rows can reference it, and it is never updated (the
 		// trigger forbids it), so the totals are computed beforehand.
-		vat, err := queryAll(ctx, tx, func(sc scanner) (TSESaleVAT, error) {
-			var v TSESaleVAT
-			return v, sc.Scan(&v.VATRate, &v.Cents)
-		}, closingVATSQL, jsonList(counted))
+		vat, pay, total, cash, err := closingSums(ctx, tx, counted)
 		if err != nil {
 			return err
-		}
-		pay, err := queryAll(ctx, tx, func(sc scanner) (TSESalePayment, error) {
-			var p TSESalePayment
-			return p, sc.Scan(&p.PaymentType, &p.CurrencyCode, &p.Cents)
-		}, closingPaymentsSQL, jsonList(counted))
-		if err != nil {
-			return err
-		}
-		var total, cash int64
-		for _, v := range vat {
-			total += v.Cents
-		}
-		for _, p := range pay {
-			if p.PaymentType == "CASH" && p.CurrencyCode == "EUR" {
-				cash += p.Cents
-			}
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO tse_closings (id, restaurant_id, client_serial, z_nr, business_date, covered_until,
 			tx_count, first_tx_id, last_tx_id, total_cents, cash_cents, automatic, created_by, created_at)
@@ -140,8 +149,8 @@ func (s *Store) CreateTSEClosing(ctx context.Context, n NewTSEClosing) (*TSEClos
 			}
 		}
 		for _, p := range pay {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO tse_closing_totals (closing_id, kind, code, currency_code, cents) VALUES (?, 'payment', ?, ?, ?)`,
-				id, p.PaymentType, p.CurrencyCode, p.Cents); err != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO tse_closing_totals (closing_id, kind, code, currency_code, cents, eur_cents)
+				VALUES (?, 'payment', ?, ?, ?, ?)`, id, p.PaymentType, p.CurrencyCode, p.Cents, p.eurArg()); err != nil {
 				return err
 			}
 		}
@@ -151,12 +160,49 @@ func (s *Store) CreateTSEClosing(ctx context.Context, n NewTSEClosing) (*TSEClos
 	return out, err
 }
 
+// closingSums totals a closing's counted sales: per VAT rate, per
+// payment type and currency, the gross and the cash's euro value.
+func closingSums(ctx context.Context, tx *Tx, counted []string) (vat []TSESaleVAT, pay []TSESalePayment, total, cash int64, err error) {
+	vat, err = queryAll(ctx, tx, func(sc scanner) (TSESaleVAT, error) {
+		var v TSESaleVAT
+		return v, sc.Scan(&v.VATRate, &v.Cents)
+	}, closingVATSQL, jsonList(counted))
+	if err != nil {
+		return nil, nil, 0, 0, err
+	}
+	pay, err = queryAll(ctx, tx, func(sc scanner) (TSESalePayment, error) {
+		var p TSESalePayment
+		var eur sql.NullInt64
+		err := sc.Scan(&p.PaymentType, &p.CurrencyCode, &p.Cents, &eur)
+		p.scanEUR(eur)
+		return p, err
+	}, closingPaymentsSQL, jsonList(counted))
+	if err != nil {
+		return nil, nil, 0, 0, err
+	}
+	for _, v := range vat {
+		total += v.Cents
+	}
+	// cash_cents is the cash's euro value (Z_SE_BARZAHLUNGEN), foreign
+	// cash at its euro value; one without a known value (a sale
+	// recorded before migration 00025) adds nothing here, and the
+	// closing's totals say it is unknown (CashEUR).
+	for _, p := range pay {
+		if eur, ok := p.EUR(); ok && p.PaymentType == "CASH" {
+			cash += eur
+		}
+	}
+	return vat, pay, total, cash, nil
+}
+
 // closingVATSQL and closingPaymentsSQL total the counted sales of a
 // closing (a JSON list of tx_ids, closingSalesSQL's counted ones).
 var (
 	closingVATSQL = `SELECT vat_rate, sum(cents) FROM tse_sale_vat WHERE tx_id IN (SELECT value FROM json_each(?))
 		GROUP BY vat_rate ORDER BY ` + vatOrderSQL("vat_rate")
-	closingPaymentsSQL = `SELECT payment_type, currency_code, sum(cents) FROM tse_sale_payments WHERE tx_id IN (SELECT value FROM json_each(?))
+	// A currency's euro total is known only when every payment's is.
+	closingPaymentsSQL = `SELECT payment_type, currency_code, sum(cents), CASE WHEN count(eur_cents) = count(*) THEN sum(eur_cents) END
+		FROM tse_sale_payments WHERE tx_id IN (SELECT value FROM json_each(?))
 		GROUP BY payment_type, currency_code ORDER BY payment_type, currency_code != 'EUR', currency_code`
 )
 
@@ -199,11 +245,12 @@ func closingTotals(ctx context.Context, q rowsQueryer, c *TSEClosing) error {
 	type row struct {
 		kind, code, cur string
 		cents           int64
+		eur             sql.NullInt64
 	}
 	rows, err := queryAll(ctx, q, func(sc scanner) (row, error) {
 		var r row
-		return r, sc.Scan(&r.kind, &r.code, &r.cur, &r.cents)
-	}, `SELECT kind, code, currency_code, cents FROM tse_closing_totals WHERE closing_id = ?
+		return r, sc.Scan(&r.kind, &r.code, &r.cur, &r.cents, &r.eur)
+	}, `SELECT kind, code, currency_code, cents, eur_cents FROM tse_closing_totals WHERE closing_id = ?
 		ORDER BY kind DESC, `+vatOrderSQL("code")+`, code, currency_code != 'EUR', currency_code`, c.ID)
 	if err != nil {
 		return err
@@ -213,7 +260,9 @@ func closingTotals(ctx context.Context, q rowsQueryer, c *TSEClosing) error {
 		if r.kind == "vat" {
 			c.VAT = append(c.VAT, TSESaleVAT{VATRate: r.code, Cents: r.cents})
 		} else {
-			c.Payments = append(c.Payments, TSESalePayment{PaymentType: r.code, CurrencyCode: r.cur, Cents: r.cents})
+			p := TSESalePayment{PaymentType: r.code, CurrencyCode: r.cur, Cents: r.cents}
+			p.scanEUR(r.eur) // an EUR row of a closing taken before 00025 has none: EUR() is its amount
+			c.Payments = append(c.Payments, p)
 		}
 	}
 	return nil

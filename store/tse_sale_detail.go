@@ -34,12 +34,52 @@ type TSESaleVAT struct {
 	Cents   int64
 }
 
-// TSESalePayment is one payment.
+// TSESalePayment is one payment (or a closing's total of one payment
+// type in one currency).
 type TSESalePayment struct {
 	PaymentType  string // CASH or NON_CASH
 	CurrencyCode string
-	Cents        int64
+	Cents        int64 // in CurrencyCode
+	// EURCents is the euro value (DSFinV-K BASISWAEH_BETRAG): Cents for
+	// EUR (filled when nil); for a foreign currency what the till said it
+	// was worth, nil when unknown (recorded before migration 00025).
+	EURCents *int64
 }
+
+// EUR is the payment's euro value, and whether it is known.
+func (p TSESalePayment) EUR() (int64, bool) {
+	if p.EURCents != nil {
+		return *p.EURCents, true
+	}
+	if p.CurrencyCode == "EUR" {
+		return p.Cents, true
+	}
+	return 0, false
+}
+
+// eurArg is the payment's eur_cents column: NULL when unknown (the
+// trigger of 00025 refuses that for a new sale's payment).
+func (p TSESalePayment) eurArg() sql.NullInt64 {
+	v, ok := p.EUR()
+	return sql.NullInt64{Int64: v, Valid: ok}
+}
+
+// scanEUR reads an eur_cents column into p.
+func (p *TSESalePayment) scanEUR(v sql.NullInt64) {
+	if v.Valid {
+		p.EURCents = &v.Int64
+	}
+}
+
+// scanSalePayment reads a row of salePaymentColumns.
+func scanSalePayment(sc scanner) (txID string, p TSESalePayment, err error) {
+	var eur sql.NullInt64
+	err = sc.Scan(&txID, &p.PaymentType, &p.CurrencyCode, &p.Cents, &eur)
+	p.scanEUR(eur)
+	return txID, p, err
+}
+
+const salePaymentColumns = `tx_id, payment_type, currency_code, cents, eur_cents`
 
 // TSESaleLine is one line item; quantity in thousandths.
 type TSESaleLine struct {
@@ -71,8 +111,8 @@ func insertTSESaleDetail(ctx context.Context, tx *Tx, n NewTSESale) error {
 		}
 	}
 	for i, p := range d.Payments {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO tse_sale_payments (tx_id, seq, payment_type, currency_code, cents) VALUES (?, ?, ?, ?, ?)`,
-			n.TxID, i+1, p.PaymentType, p.CurrencyCode, p.Cents); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO tse_sale_payments (tx_id, seq, payment_type, currency_code, cents, eur_cents) VALUES (?, ?, ?, ?, ?, ?)`,
+			n.TxID, i+1, p.PaymentType, p.CurrencyCode, p.Cents, p.eurArg()); err != nil {
 			return err
 		}
 	}
@@ -147,16 +187,15 @@ func (s *Store) TSESaleDetails(ctx context.Context, txIDs []string) (map[string]
 		return nil, err
 	}
 	if err := eachRow(ctx, s.rdb, func(sc scanner) error {
-		var id string
-		var p TSESalePayment
-		if err := sc.Scan(&id, &p.PaymentType, &p.CurrencyCode, &p.Cents); err != nil {
+		id, p, err := scanSalePayment(sc)
+		if err != nil {
 			return err
 		}
 		if d := out[id]; d != nil {
 			d.Payments = append(d.Payments, p)
 		}
 		return nil
-	}, `SELECT tx_id, payment_type, currency_code, cents FROM tse_sale_payments
+	}, `SELECT `+salePaymentColumns+` FROM tse_sale_payments
 		WHERE tx_id IN (SELECT value FROM json_each(?)) ORDER BY tx_id, seq`, string(ids)); err != nil {
 		return nil, err
 	}

@@ -156,14 +156,11 @@ func (x *Exporter) masterData(row func(*table, ...any), r *store.Restaurant, m *
 	if name == "" {
 		name = r.Name
 	}
-	var eurPaid int64
-	for _, p := range c.Payments {
-		if p.CurrencyCode == "EUR" {
-			eurPaid += p.Cents
-		}
-	}
+	// Both sums are in euro, foreign payments at their euro value; one
+	// whose euro value posbox never learnt (before migration 00025) makes
+	// the sum unknown, written empty rather than short (docs/FISCAL.md).
 	row(&tCashPointClosing, c.BusinessDate, TaxonomyVersion, c.FirstTxID, c.LastTxID, name, street, postcode, city, country,
-		m.TaxNumber, m.VATID, eurPaid, c.CashCents)
+		m.TaxNumber, m.VATID, euro(c.PaidEUR()), euro(c.CashEUR()))
 	locName, locStreet, locPostcode, locCity, locCountry := m.LocationName, m.LocationStreet, m.LocationPostcode, m.LocationCity, m.LocationCountry
 	if locName == "" && locStreet == "" && locCity == "" {
 		locName, locStreet, locPostcode, locCity, locCountry = name, street, postcode, city, country
@@ -211,12 +208,22 @@ func closingTotals(row func(*table, ...any), c *store.TSEClosing, cases *caseTot
 		net, vat := netOf(gross, rateBP(ck.key))
 		row(&tBusinessCases, ck.gvTyp, "", blank{}, ck.key, gross, net, vat)
 	}
+	// payment.csv: one row per payment type, in euro (Z_ZAHLART_BETRAG is
+	// "Betrag in der Basiswährung"), every currency at its euro value.
+	var types []string
+	for _, p := range c.Payments {
+		if !slices.Contains(types, p.PaymentType) {
+			types = append(types, p.PaymentType)
+		}
+	}
+	for _, typ := range types {
+		row(&tPayment, zahlart(typ), "", euro(c.EURSum(typ)))
+	}
+	// cash_per_currency.csv: the cash in each currency, in that currency
+	// (the till's cash count per currency).
 	cash := map[string]int64{}
 	var cashOrder []string
 	for _, p := range c.Payments {
-		if p.CurrencyCode == "EUR" {
-			row(&tPayment, zahlart(p.PaymentType), "", p.Cents)
-		}
 		if p.PaymentType == "CASH" {
 			if _, ok := cash[p.CurrencyCode]; !ok {
 				cashOrder = append(cashOrder, p.CurrencyCode)
@@ -275,25 +282,7 @@ func (x *Exporter) sale(b *build, row func(*table, ...any), s *store.ClosedSale,
 		net, vat := netOf(c5(l.TotalCents), rateBP(key))
 		row(&tLinesVAT, s.TxID, pos, key, c5(l.TotalCents), net, vat)
 	}
-	type payKey struct{ typ, cur string }
-	paid := map[payKey]int64{}
-	var payOrder []payKey
-	for _, p := range d.Payments {
-		pk := payKey{p.PaymentType, p.CurrencyCode}
-		if _, ok := paid[pk]; !ok {
-			payOrder = append(payOrder, pk)
-		}
-		paid[pk] += p.Cents
-	}
-	for _, pk := range payOrder {
-		// EUR is named too: ZAHLWAEH_CODE is the payment's currency,
-		// ZAHLWAEH_BETRAG only the amount in a foreign one.
-		if pk.cur == "EUR" {
-			row(&tDataPayment, s.TxID, zahlart(pk.typ), "", "EUR", blank{}, paid[pk])
-		} else {
-			row(&tDataPayment, s.TxID, zahlart(pk.typ), "", pk.cur, paid[pk], blank{})
-		}
-	}
+	salePayments(row, s.TxID, d.Payments)
 	if isStorno {
 		if err := x.reference(b, row, s, d); err != nil {
 			return err
@@ -301,6 +290,49 @@ func (x *Exporter) sale(b *build, row func(*table, ...any), s *store.ClosedSale,
 	}
 	x.tseRow(b, row, s)
 	return nil
+}
+
+// salePayments writes a sale's datapayment.csv rows: one per payment
+// type and currency. EUR is named too: ZAHLWAEH_CODE is the payment's
+// currency, ZAHLWAEH_BETRAG the amount in a foreign one only, and
+// BASISWAEH_BETRAG always the euro value (empty for a foreign payment
+// recorded before posbox knew it, migration 00025).
+func salePayments(row func(*table, ...any), txID string, payments []store.TSESalePayment) {
+	type payKey struct{ typ, cur string }
+	type sum struct {
+		cents, eur int64
+		known      bool
+	}
+	paid := map[payKey]*sum{}
+	var payOrder []payKey
+	for _, p := range payments {
+		pk := payKey{p.PaymentType, p.CurrencyCode}
+		if paid[pk] == nil {
+			payOrder = append(payOrder, pk)
+			paid[pk] = &sum{known: true}
+		}
+		eur, ok := p.EUR()
+		paid[pk].cents += p.Cents
+		paid[pk].eur += eur
+		paid[pk].known = paid[pk].known && ok
+	}
+	for _, pk := range payOrder {
+		p := paid[pk]
+		base := euro(p.eur, p.known)
+		if pk.cur == "EUR" {
+			row(&tDataPayment, txID, zahlart(pk.typ), "", "EUR", blank{}, base)
+		} else {
+			row(&tDataPayment, txID, zahlart(pk.typ), "", pk.cur, p.cents, base)
+		}
+	}
+}
+
+// euro is a euro amount's cell: empty when the amount is not known.
+func euro(cents int64, known bool) any {
+	if !known {
+		return blank{}
+	}
+	return cents
 }
 
 // reference links a storno to the sale it reverses and the closing that

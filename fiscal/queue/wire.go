@@ -36,7 +36,11 @@ func SaleDetail(s *fiscal.Sale) *store.TSESaleDetail {
 		if cur == "" {
 			cur = "EUR"
 		}
-		out.Payments = append(out.Payments, store.TSESalePayment{PaymentType: p.PaymentType, CurrencyCode: cur, Cents: p.Cents})
+		eur := p.Cents // an EUR amount is its euro value
+		if p.Foreign() {
+			eur = p.EURCents
+		}
+		out.Payments = append(out.Payments, store.TSESalePayment{PaymentType: p.PaymentType, CurrencyCode: cur, Cents: p.Cents, EURCents: &eur})
 	}
 	for _, l := range s.Lines {
 		out.Lines = append(out.Lines, store.TSESaleLine{Text: l.Text, QuantityMilli: l.QuantityMilli, UnitPriceCents: l.UnitPriceCents,
@@ -111,6 +115,21 @@ func requestHash(s *fiscal.Sale, w tse.Sale) string {
 			O *tse.Order
 			D hashedDetail
 		}{s.ClientSerial, w.Receipt, w.Order, d}
+	}
+	// A foreign payment's euro value is posbox's, not in the wire form: it
+	// joins the hash only when there is one, so every other sale's hash
+	// stays as it was.
+	var eur []int64
+	for _, p := range s.Payments {
+		if p.Foreign() {
+			eur = append(eur, p.EURCents)
+		}
+	}
+	if eur != nil {
+		v = struct {
+			V   any
+			EUR []int64
+		}{v, eur}
 	}
 	raw, err := json.Marshal(v)
 	if err != nil {

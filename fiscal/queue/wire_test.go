@@ -20,9 +20,11 @@ func TestWireFormAndHashUnchanged(t *testing.T) {
 			`{"client_serial":"KASSE-01","receipt_type":"RECEIPT","amounts_per_vat_rate":[{"vat_rate":"NORMAL","amount":21.42}],"amounts_per_payment_type":[{"payment_type":"CASH","amount":21.42}]}`,
 			"949fdab383b05199ec302b6acbc14645ee628ec2f13e2a0ed19c239cf4df3b4d",
 			`{"state":"FINISHED","client_id":"client-1","schema":{"standard_v1":{"receipt":{"receipt_type":"RECEIPT","amounts_per_vat_rate":[{"vat_rate":"NORMAL","amount":"21.42"}],"amounts_per_payment_type":[{"payment_type":"CASH","amount":"21.42"}]}}}}`},
+		// amount_eur is posbox's: fiskaly gets the francs alone, the hash
+		// has the euro value too (a sale without one was refused since).
 		{"foreign currency",
-			`{"client_serial":"KASSE-01","receipt_type":"RECEIPT","amounts_per_vat_rate":[{"vat_rate":"NORMAL","amount":10}],"amounts_per_payment_type":[{"payment_type":"CASH","amount":12,"currency_code":"CHF"}]}`,
-			"08a2020bc75db715d8d241da18af4ad3ab52e0789990804c57b8182087389b0b",
+			`{"client_serial":"KASSE-01","receipt_type":"RECEIPT","amounts_per_vat_rate":[{"vat_rate":"NORMAL","amount":10}],"amounts_per_payment_type":[{"payment_type":"CASH","amount":12,"currency_code":"CHF","amount_eur":10}]}`,
+			"ba1c1043a6e14468c4b384f90658a9b6473d15471a9641e0b7f078b143c67c6f",
 			`{"state":"FINISHED","client_id":"client-1","schema":{"standard_v1":{"receipt":{"receipt_type":"RECEIPT","amounts_per_vat_rate":[{"vat_rate":"NORMAL","amount":"10.00"}],"amounts_per_payment_type":[{"payment_type":"CASH","amount":"12.00","currency_code":"CHF"}]}}}}`},
 		{"receipt with lines and a table",
 			`{"client_serial":"KASSE-01","receipt_type":"RECEIPT","allocation_group":"Tisch 4","amounts_per_vat_rate":[{"vat_rate":"NORMAL","amount":7.80},{"vat_rate":"REDUCED_1","amount":9.33}],"amounts_per_payment_type":[{"payment_type":"CASH","amount":17.13}],"line_items":[{"text":"Bier 0,5 l","quantity":2,"unit_price":3.90,"vat_rate":"NORMAL"},{"text":"Schnitzel","quantity":1,"unit_price":12.90,"vat_rate":"REDUCED_1","item_number":"A-1"},{"text":"Käse","quantity":0.333,"unit_price":10.00,"vat_rate":"REDUCED_1"},{"text":"Stammgast","quantity":1,"unit_price":-6.90,"vat_rate":"REDUCED_1","discount_id":"0b0a4c6e-4d0e-4a53-9b83-6f7d1c1f0a01"}]}`,

@@ -34,6 +34,15 @@ export function fmtMoney(n) {
   return new Intl.NumberFormat(locale(), { style: 'currency', currency: 'EUR' }).format(Number(n));
 }
 
+// fmtCurrency: 9,50 CHF from a JSON number in an ISO 4217 currency.
+export function fmtCurrency(n, code) {
+  try {
+    return new Intl.NumberFormat(locale(), { style: 'currency', currency: code }).format(Number(n));
+  } catch {
+    return `${fmtNumber(n)} ${code}`; // a code the browser does not know
+  }
+}
+
 // fmtNumber: 7,5 (hours, percentages).
 export function fmtNumber(n, digits = 2) {
   return new Intl.NumberFormat(locale(), { maximumFractionDigits: digits }).format(Number(n));

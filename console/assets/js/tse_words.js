@@ -4,7 +4,7 @@
 // state. API codes are looked up here; none is ever shown as such.
 import { t, addStrings } from './i18n.js';
 import { h } from './ui.js';
-import { fmtDateTime } from './format.js';
+import { fmtDateTime, fmtMoney, fmtCurrency } from './format.js';
 
 addStrings({
   de: {
@@ -41,6 +41,7 @@ addStrings({
     'tsew.type.CANCELLATION': 'Abgebrochener Vorgang', 'tsew.type.ABORT': 'Abbruch', 'tsew.type.storno': 'Storno', 'tsew.type.BENEFIT_IN_KIND': 'Sachbezug', 'tsew.type.INVOICE': 'Rechnung',
     'tsew.type.OTHER': 'Sonstiger Vorgang', 'tsew.type.none': 'Vorgang (nur bei der TSE bekannt)',
     'tsew.pay.CASH': 'Bar', 'tsew.pay.NON_CASH': 'Karte/unbar',
+    'tsew.pay.foreign': '{amount} (entspricht {eur})', 'tsew.pay.eur_unknown': 'Euro-Wert nicht erfasst',
   },
   en: {
     'tsew.banner_title': 'No certified TSE: receipts are not valid for tax purposes.',
@@ -76,6 +77,7 @@ addStrings({
     'tsew.type.CANCELLATION': 'Aborted transaction', 'tsew.type.ABORT': 'Aborted', 'tsew.type.storno': 'Storno', 'tsew.type.BENEFIT_IN_KIND': 'Benefit in kind', 'tsew.type.INVOICE': 'Invoice',
     'tsew.type.OTHER': 'Other', 'tsew.type.none': 'Transaction (known only at the TSE)',
     'tsew.pay.CASH': 'Cash', 'tsew.pay.NON_CASH': 'Card/non-cash',
+    'tsew.pay.foreign': '{amount} (worth {eur})', 'tsew.pay.eur_unknown': 'euro value not recorded',
   },
 });
 
@@ -97,6 +99,18 @@ export const receiptType = (rt, cancels) => (cancels ? t('tsew.type.storno')
 
 // paymentType is CASH or NON_CASH in words.
 export const paymentType = (p) => lookup('tsew.pay.', p, 'tsew.pay.NON_CASH');
+
+// paymentAmount is a payment's amount in words: euros, or a foreign
+// currency with its euro value ("9,50 CHF (entspricht 10,00 €)"); a
+// foreign payment recorded before posbox took its euro value says so.
+export function paymentAmount(p) {
+  if (p.currency_code === 'EUR') return fmtMoney(p.amount);
+  const eur = p.amount_eur === null || p.amount_eur === undefined ? t('tsew.pay.eur_unknown') : fmtMoney(p.amount_eur);
+  return t('tsew.pay.foreign', { amount: fmtCurrency(p.amount, p.currency_code), eur });
+}
+
+// payment is a payment in words: its type and amount.
+export const payment = (p) => `${paymentType(p.payment_type)} ${paymentAmount(p)}`;
 
 // problems lists what is wrong with the TSE, from GET /api/tse/status's
 // fields (its `problems` are English sentences for technicians).

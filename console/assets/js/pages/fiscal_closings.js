@@ -5,6 +5,7 @@ import { t, addStrings } from '../i18n.js';
 import * as api from '../api.js';
 import { h, clear, badge, table, field, withBusy, showError, clearErrors, toast, confirmDialog } from '../ui.js';
 import { fmtDateTime, fmtDay, fmtMoney, addDays } from '../format.js';
+import { payment } from '../tse_words.js';
 
 addStrings({
   de: {
@@ -12,6 +13,7 @@ addStrings({
     'fiscal.register_decommissioned': '{register} (außer Betrieb)',
     'fiscal.closings': 'Tagesabschlüsse', 'fiscal.register': 'Kasse', 'fiscal.business_day': 'Geschäftstag', 'fiscal.z_nr': 'Z-Nr.',
     'fiscal.tx_count': 'Vorgänge', 'fiscal.total': 'Umsatz', 'fiscal.cash': 'Bar', 'fiscal.per_rate': 'Je Steuersatz',
+    'fiscal.payments': 'Zahlungen', 'fiscal.cash_unknown': 'nicht bekannt: einer Zahlung in Fremdwährung fehlt der Euro-Wert',
     'fiscal.taken': 'Erstellt', 'fiscal.automatic': 'automatisch', 'fiscal.no_closings': 'Keine Abschlüsse in diesem Zeitraum.',
     'fiscal.take_closing': 'Heutigen Abschluss erstellen',
     'fiscal.take_hint': 'Normalerweise erstellt die Kasse den Abschluss am Ende des Tages, sonst posbox am nächsten Morgen. Hier nur, wenn die Kasse es nicht konnte: Der Abschluss umfasst alle noch nicht abgeschlossenen Verkäufe dieser Kasse bis jetzt und kann nicht geändert werden.',
@@ -25,6 +27,7 @@ addStrings({
     'fiscal.register_decommissioned': '{register} (out of service)',
     'fiscal.closings': 'Daily closings', 'fiscal.register': 'Register', 'fiscal.business_day': 'Business day', 'fiscal.z_nr': 'Z no.',
     'fiscal.tx_count': 'Transactions', 'fiscal.total': 'Total', 'fiscal.cash': 'Cash', 'fiscal.per_rate': 'Per VAT rate',
+    'fiscal.payments': 'Payments', 'fiscal.cash_unknown': 'not known: a foreign-currency payment lacks its euro value',
     'fiscal.taken': 'Taken', 'fiscal.automatic': 'automatic', 'fiscal.no_closings': 'No closings in this range.',
     'fiscal.take_closing': 'Take today\'s closing',
     'fiscal.take_hint': 'Normally the till takes the closing at the end of the day, otherwise posbox does the next morning. Use this only when the till could not: the closing covers every sale of this register not yet closed, up to now, and cannot be changed.',
@@ -83,7 +86,11 @@ export function closingsSection({ today, readOnly = false }) {
         { label: t('fiscal.z_nr'), class: 'num', cell: (c) => String(c.z_nr) },
         { label: t('fiscal.tx_count'), class: 'num', cell: (c) => String(c.transactions) },
         { label: t('fiscal.total'), class: 'num', cell: (c) => fmtMoney(c.total) },
-        { label: t('fiscal.cash'), class: 'num', cell: (c) => fmtMoney(c.cash) },
+        // Cash is in euro, foreign cash at its euro value; the payments
+        // show each currency in its own and in euro.
+        { label: t('fiscal.cash'), class: 'num', cell: (c) => c.cash === null ? h('span', { class: 'muted small-text' }, t('fiscal.cash_unknown')) : fmtMoney(c.cash) },
+        { label: t('fiscal.payments'), cell: (c) => h('ul', { class: 'plain small-text' },
+          c.amounts_per_payment_type.map((p) => h('li', {}, payment(p)))) },
         { label: t('fiscal.per_rate'), cell: (c) => h('ul', { class: 'plain small-text' },
           c.amounts_per_vat_rate.map((v) => h('li', {}, `${VAT[v.vat_rate] || v.vat_rate}: ${fmtMoney(v.amount)}`))) },
         { label: t('fiscal.taken'), cell: (c) => [fmtDateTime(c.created_at), c.automatic ? [' ', badge(t('fiscal.automatic'))] : null] },

@@ -7,7 +7,7 @@ import { t, addStrings } from '../i18n.js';
 import * as api from '../api.js';
 import { h, clear, append, badge, table, field, values, withBusy, showError, errorText, errorLine, confirmDialog, toast } from '../ui.js';
 import { fmtDateTime, fmtDay, fmtMoney, fmtNumber, localDate, addDays, instantOf } from '../format.js';
-import { cause, problems, receiptType, paymentType } from '../tse_words.js';
+import { cause, problems, receiptType, payment } from '../tse_words.js';
 
 addStrings({
   de: {
@@ -284,7 +284,7 @@ export default {
               x.cancelled_by || cancelled.has(x.id) ? [' ', badge(t('tse.cancelled_receipt'), 'warn')] : null,
               x.cancels && byID.has(x.cancels) ? [h('br'), h('span', { class: 'muted small-text' }, t('tse.storno_of', { time: fmtDateTime(byID.get(x.cancels).time_start) }))] : null] },
             { label: t('tse.amount'), cell: (x) => fmtMoney(x.total), class: 'num' },
-            { label: t('tse.payment'), cell: (x) => (x.amounts_per_payment_type || []).map((p) => `${paymentType(p.payment_type)} ${fmtMoney(p.amount)}`).join(', ') },
+            { label: t('tse.payment'), cell: (x) => (x.amounts_per_payment_type || []).map(payment).join(', ') },
             { label: t('tse.tx_state'), cell: (x) => txState(x) },
             { label: t('tse.details'), cell: (x) => txContent(x) },
           ], rows, { caption: `${t('tse.transactions')} ${fmtDay(v.from)} – ${fmtDay(v.to)}`, empty: t('tse.no_transactions'),
