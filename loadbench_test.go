@@ -434,7 +434,7 @@ func (b *bench) rushOp(discountURL string, sales, unsigned *atomic.Int64) op {
 			}
 			return want(code, raw, err, 201, 202)
 		case 12, 13, 14:
-			code, raw, err := call("POST", base+"/api/events", tok, fmt.Appendf(nil, `{"type":"new_order","data":{"table":%d}}`, w))
+			code, raw, err := call("POST", base+"/api/events", tok, fmt.Appendf(nil, `{"type":"low_stock","data":{"table":%d}}`, w))
 			return want(code, raw, err, 202)
 		case 15, 16:
 			code, raw, err := call("POST", discountURL, tok, redeem)

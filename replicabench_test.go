@@ -122,7 +122,7 @@ func rushLag(b *testing.B, bin, replicaURL, replicaDir string, rushDur time.Dura
 	// A trickle first (one event every 20 ms, as the replica package's
 	// BenchmarkReplicationLag writes), then the rush.
 	trickle := func(wk, j int) error {
-		code, raw, err := call("POST", bx.base+"/api/events", bn.staff[0], []byte(`{"type":"new_order","data":{"table":1}}`))
+		code, raw, err := call("POST", bx.base+"/api/events", bn.staff[0], []byte(`{"type":"low_stock","data":{"table":1}}`))
 		return want(code, raw, err, 202)
 	}
 	_, lags := replicatedLoop(b, w, 1, 50, 10*time.Second, trickle, func(int, int) bool { return true })

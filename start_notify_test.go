@@ -137,9 +137,9 @@ func TestServeDeliversWebhooks(t *testing.T) {
 		return m
 	}
 	tok := call("POST", "/api/auth/login", "", map[string]any{"email": "admin@x.example", "password": "password1"})["access_token"].(string)
-	setting := call("POST", "/api/notifications/settings", tok, map[string]any{"channel": "webhook", "event_type": "new_order",
+	setting := call("POST", "/api/notifications/settings", tok, map[string]any{"channel": "webhook", "event_type": "low_stock",
 		"is_enabled": true, "destination": rcv.URL})["setting"].(map[string]any)
-	call("POST", "/api/events", tok, map[string]any{"type": "new_order", "data": map[string]any{"order_number": 1}})
+	call("POST", "/api/events", tok, map[string]any{"type": "low_stock", "data": map[string]any{"name": "Tomaten"}})
 
 	poll.Wait(20*time.Second, func() bool {
 		mu.Lock()

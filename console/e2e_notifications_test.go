@@ -115,6 +115,10 @@ func TestConsoleNotifications(t *testing.T) {
 		fmt.Sprintf(`{"channel":"webhook","event_type":"new_order","is_enabled":true,"destination":%q}`, receiver.URL+"/fail")); code != http.StatusCreated {
 		t.Fatalf("second rule: %d %s", code, body)
 	}
+	// This POS posts its orders itself (posbox would raise them from its sales).
+	if code, body := a.call(t, "PATCH", "/api/restaurant", admin, `{"sale_events_by":"pos"}`); code != http.StatusOK {
+		t.Fatalf("setting: %d %s", code, body)
+	}
 	if code, body := a.call(t, "POST", "/api/events", admin, `{"type":"new_order","data":{"order_number":1042,"total_cents":4580}}`); code != http.StatusAccepted {
 		t.Fatalf("event: %d %s", code, body)
 	}

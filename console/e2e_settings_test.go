@@ -36,6 +36,13 @@ func TestConsoleSettings(t *testing.T) {
 	b.fill("#restaurant-form select[name=federal_state]", "BY")
 	b.fill("#restaurant-form select[name=min_rest_hours]", "10")
 	b.fill("#restaurant-form input[name=open_entry_limit_hours]", "14")
+	if got := eval[string](b, `document.querySelector('#restaurant-form select[name=sale_events_by]').selectedOptions[0].innerText`); got != "posbox" {
+		t.Fatalf("who sends the events of sales, by default: %q", got)
+	}
+	if got := b.text("#restaurant-form"); !strings.Contains(got, "Ereignisse zu Bestellungen und Zahlungen sendet") || !strings.Contains(got, "die Kasse") {
+		t.Fatalf("the restaurant form %q", got)
+	}
+	b.fill("#restaurant-form select[name=sale_events_by]", "pos")
 	b.click("#restaurant-form button[type=submit]")
 	b.wait("the toast", `document.body.innerText.includes('Restaurant-Einstellungen sind gespeichert')`)
 	code, body := a.call(t, "GET", "/api/restaurant", admin, "")
@@ -45,10 +52,12 @@ func TestConsoleSettings(t *testing.T) {
 			FederalState   string `json:"federal_state"`
 			MinRestHours   int    `json:"min_rest_hours"`
 			OpenEntryLimit int    `json:"open_entry_limit_hours"`
+			SaleEventsBy   string `json:"sale_events_by"`
 		}
 	}
 	if err := json.Unmarshal([]byte(body), &rest); code != http.StatusOK || err != nil || rest.Restaurant.Name != "Gasthaus Linde am Markt" ||
-		rest.Restaurant.FederalState != "BY" || rest.Restaurant.MinRestHours != 10 || rest.Restaurant.OpenEntryLimit != 14 {
+		rest.Restaurant.FederalState != "BY" || rest.Restaurant.MinRestHours != 10 || rest.Restaurant.OpenEntryLimit != 14 ||
+		rest.Restaurant.SaleEventsBy != "pos" {
 		t.Fatalf("restaurant: %d %s", code, body)
 	}
 

@@ -25,7 +25,14 @@ BEGIN SELECT RAISE(ABORT, 'tse_sale_payments: a payment needs its euro value, an
 -- closings are read as their amount (closings cannot change).
 ALTER TABLE tse_closing_totals ADD COLUMN eur_cents INTEGER;
 
+-- Who raises the events of sales (new_order, payment_received,
+-- order_cancelled): posbox from the sales it records, or the POS through
+-- POST /api/events (docs/NOTIFICATIONS.md, "Events of sales").
+ALTER TABLE restaurants ADD COLUMN sale_events_by TEXT NOT NULL DEFAULT 'posbox'
+    CHECK (sale_events_by IN ('posbox', 'pos'));
+
 -- +goose Down
+ALTER TABLE restaurants DROP COLUMN sale_events_by;
 ALTER TABLE tse_closing_totals DROP COLUMN eur_cents;
 DROP TRIGGER tse_sale_payments_eur;
 ALTER TABLE tse_sale_payments DROP COLUMN eur_cents;

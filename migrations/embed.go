@@ -26,7 +26,8 @@
 // retention guard's hold and the admins' confirmations of the clock;
 // 00023 a restaurant's open entries through the one-open index; 00024
 // small indexes for a listed sale's storno link and the archive's status;
-// 00025 a payment's euro value (foreign currency) and the closing's;
+// 00025 a payment's euro value (foreign currency) and the closing's, and
+// who raises the events of sales;
 // 00026 the §146a (4) AO registration: what is known in service, the
 // changes that make a registration due, the submitted files (append-only);
 // 00028 the tax office's auditor (a rebuild of users for the role, as

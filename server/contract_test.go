@@ -177,7 +177,7 @@ var validBody = map[string]any{
 	"POST /api/notifications/settings":              map[string]any{"channel": "sms", "event_type": "low_stock", "is_enabled": false, "destination": "+4915112345678"},
 	"PUT /api/notifications/settings/:id":           map[string]any{"is_enabled": false},
 	"POST /api/notifications/test":                  map[string]any{"channel": "email", "destination": "a@example.com"},
-	"POST /api/events":                              map[string]any{"type": "new_order", "data": map[string]any{"table": 4}},
+	"POST /api/events":                              map[string]any{"type": "low_stock", "data": map[string]any{"table": 4}},
 	"PUT /api/settings/email":                       map[string]any{"host": "smtp.example.com", "from": "kasse@example.com", "password": "geheim"},
 	"PUT /api/settings/sms":                         map[string]any{"provider": "generic", "url": "http://192.168.1.20/send"},
 	"POST /api/tse/archives":                        map[string]any{"from": "2026-11-22", "to": "2026-11-22"},

@@ -16,6 +16,13 @@ type eventJSON struct {
 	CreatedAt string `json:"created_at"`
 }
 
+// ignoredEventJSON answers a POS's event that posbox raises itself.
+type ignoredEventJSON struct {
+	Event   *eventJSON `json:"event"` // always null
+	Ignored bool       `json:"ignored"`
+	Reason  string     `json:"reason"`
+}
+
 type publishEventRequest struct {
 	Type *string         `json:"type"`
 	Data json.RawMessage `json:"data"`
@@ -25,6 +32,8 @@ type publishEventRequest struct {
 // its type gets a delivery in the same transaction. 202: sending goes on
 // after the answer. Only the POS's own types are accepted (422
 // event_type_reserved): events posbox raises itself cannot be forged.
+// The events of sales, while posbox raises them, are answered 200
+// ignored and not recorded.
 func (s *Server) publishEvent(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
 	var req publishEventRequest
 	if err := decode(r, &req, false); err != nil {
@@ -47,7 +56,15 @@ func (s *Server) publishEvent(w http.ResponseWriter, r *http.Request, _ httprout
 	if !store.IsPOSEventType(*req.Type) {
 		return store.ReservedEventType(*req.Type)
 	}
-	e, err := s.store.PublishEvent(r.Context(), caller(r.Context()).restaurant.ID, *req.Type, req.Data)
+	rest := caller(r.Context()).restaurant
+	if store.IsSaleEventType(*req.Type) && rest.SaleEventsBy == store.SaleEventsByPosbox {
+		// posbox raises it from the sale itself: the POS's copy is
+		// accepted and dropped, so a till that still posts it keeps
+		// working and no rule fires twice (docs/NOTIFICATIONS.md).
+		return writeJSON(w, http.StatusOK, ignoredEventJSON{Event: nil, Ignored: true,
+			Reason: *req.Type + " is raised by posbox from the sales it records (sale_events_by is posbox); this one was not recorded or sent"})
+	}
+	e, err := s.store.PublishEvent(r.Context(), rest.ID, *req.Type, req.Data)
 	if err != nil {
 		return err
 	}

@@ -132,6 +132,16 @@ func (e *testEnv) storedEvents(tb testing.TB, typ string) []*store.Event {
 	return evs
 }
 
+// saleEventsByPOS sets the test restaurant to take the events of sales
+// from the POS (POST /api/events) instead of raising them itself.
+func (e *testEnv) saleEventsByPOS(tb testing.TB) {
+	tb.Helper()
+	if _, err := e.st.UpdateRestaurantSettings(context.Background(), e.restaurant.ID,
+		store.RestaurantSettings{SaleEventsBy: store.Field[string]{Set: true, Value: store.SaleEventsByPOS}}); err != nil {
+		tb.Fatal(err)
+	}
+}
+
 // notifyOn subscribes the test restaurant to each event type with an
 // enabled webhook rule, so the events of those types are stored: one no
 // enabled rule wants is not written (store.InsertEvent). The test servers

@@ -19,6 +19,7 @@ type restaurantJSON struct {
 	FederalState        *string `json:"federal_state"`
 	OpenEntryLimitHours int     `json:"open_entry_limit_hours"`
 	MinRestHours        int     `json:"min_rest_hours"`
+	SaleEventsBy        string  `json:"sale_events_by"` // who raises new_order, payment_received, order_cancelled
 }
 
 func toRestaurantJSON(r *store.Restaurant) restaurantJSON {
@@ -26,7 +27,7 @@ func toRestaurantJSON(r *store.Restaurant) restaurantJSON {
 	if r.FederalState != "" {
 		state = &r.FederalState
 	}
-	return restaurantJSON{r.ID, r.Name, r.Timezone, ts(r.CreatedAt), state, r.OpenEntryLimitHours, r.MinRestHours}
+	return restaurantJSON{r.ID, r.Name, r.Timezone, ts(r.CreatedAt), state, r.OpenEntryLimitHours, r.MinRestHours, r.SaleEventsBy}
 }
 
 // restaurant is GET /api/restaurant (any user).
@@ -39,10 +40,11 @@ type restaurantSettingsRequest struct {
 	FederalState        store.Field[string] `json:"federal_state"`
 	OpenEntryLimitHours store.Field[int]    `json:"open_entry_limit_hours"`
 	MinRestHours        store.Field[int]    `json:"min_rest_hours"`
+	SaleEventsBy        store.Field[string] `json:"sale_events_by"`
 }
 
 // updateRestaurant is PATCH /api/restaurant (admin): the name and the
-// time-clock settings, partially.
+// time-clock settings and who raises the events of sales, partially.
 func (s *Server) updateRestaurant(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
 	var req restaurantSettingsRequest
 	if err := decode(r, &req, false); err != nil {

@@ -96,6 +96,7 @@ func TestEmailSettingsFromTheAPIDeliver(t *testing.T) {
 	// Now the rule is accepted, and an event arrives as a mail.
 	wantStatus(t, e.do(t, "POST", "/api/notifications/settings", rule, e.adminToken), http.StatusCreated)
 	_, staff := e.staff(t, "Sam Staff")
+	e.saleEventsByPOS(t)
 	wantStatus(t, e.do(t, "POST", "/api/events", map[string]any{"type": "new_order", "data": map[string]any{"order_number": 1042, "total_cents": 4580}}, staff), http.StatusAccepted)
 	poll.Until(t, 20*time.Second, "the mail", func() bool { return len(mb.Received()) == 1 })
 	if m := mb.Received()[0]; strings.Join(m.To, ",") != "chefin@trattoria.example" || !strings.Contains(string(m.Data), "1042") {

@@ -63,7 +63,7 @@ func (r *ReadOnly) HQSummaries(ctx context.Context) ([]HQSummary, error) {
 		return nil, err
 	}
 	defer tx.Rollback()
-	rs, err := queryAll(ctx, tx, scanRestaurant, `SELECT `+restaurantColumns+` FROM restaurants ORDER BY created_at, id`)
+	rs, err := queryAll(ctx, tx, scanRestaurant, `SELECT `+hqRestaurantColumns+` FROM restaurants ORDER BY created_at, id`)
 	if err != nil {
 		return nil, err
 	}

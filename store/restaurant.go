@@ -20,7 +20,19 @@ type Restaurant struct {
 	FederalState        string // two-letter state whose holidays count (§ 3b EStG); "" nationwide only
 	OpenEntryLimitHours int    // an entry open longer is flagged for review
 	MinRestHours        int    // ArbZG § 5: 11, or 10 under the hospitality exception
+	// SaleEventsBy says who raises new_order, payment_received and
+	// order_cancelled: SaleEventsByPosbox or SaleEventsByPOS.
+	SaleEventsBy string
 }
+
+// Who raises the events of sales (Restaurant.SaleEventsBy).
+const (
+	SaleEventsByPosbox = "posbox" // from the sales it records (the default)
+	SaleEventsByPOS    = "pos"    // the POS posts them itself
+)
+
+// SaleEventsBySources are SaleEventsBy's values.
+var SaleEventsBySources = []string{SaleEventsByPosbox, SaleEventsByPOS}
 
 // MaxRestaurantNameLen bounds a restaurant's name (characters): it heads
 // emails and the §146a report.
@@ -58,7 +70,7 @@ func (s *Store) CreateRestaurant(ctx context.Context, r *Restaurant) error {
 	}
 	return s.write(ctx, func(tx *Tx) error {
 		r.ID, r.CreatedAt = NewID(), tx.Now
-		r.OpenEntryLimitHours, r.MinRestHours = DefaultOpenEntryLimitHours, DefaultMinRestHours
+		r.OpenEntryLimitHours, r.MinRestHours, r.SaleEventsBy = DefaultOpenEntryLimitHours, DefaultMinRestHours, SaleEventsByPosbox
 		_, err := tx.ExecContext(ctx, `INSERT INTO restaurants (id, name, timezone, created_at) VALUES (?, ?, ?, ?)`,
 			r.ID, r.Name, r.Timezone, FormatTime(r.CreatedAt))
 		return err
@@ -72,6 +84,7 @@ type RestaurantSettings struct {
 	FederalState        Field[string]
 	OpenEntryLimitHours Field[int]
 	MinRestHours        Field[int]
+	SaleEventsBy        Field[string]
 }
 
 // UpdateRestaurantSettings applies a partial update of the name and the
@@ -98,6 +111,10 @@ func (s *Store) UpdateRestaurantSettings(ctx context.Context, id string, upd Res
 	if v := upd.MinRestHours; v.Set && !v.Null && v.Value != 10 && v.Value != 11 {
 		f.Add("min_rest_hours", FOneOf, "must be 11 (ArbZG § 5 (1)) or 10 (the hospitality exception of § 5 (2))", "values", []int{10, 11})
 	}
+	NotNull(&f, "sale_events_by", upd.SaleEventsBy)
+	if v := upd.SaleEventsBy; v.Set && !v.Null && !slices.Contains(SaleEventsBySources, v.Value) {
+		f.Add("sale_events_by", FOneOf, "must be posbox (posbox raises them from the sales it records) or pos (the POS posts them)", "values", SaleEventsBySources)
+	}
 	if err := f.Err(); err != nil {
 		return nil, err
 	}
@@ -116,8 +133,9 @@ func (s *Store) UpdateRestaurantSettings(ctx context.Context, id string, upd Res
 		upd.Name.Apply(&r.Name)
 		upd.OpenEntryLimitHours.Apply(&r.OpenEntryLimitHours)
 		upd.MinRestHours.Apply(&r.MinRestHours)
-		_, err = tx.ExecContext(ctx, `UPDATE restaurants SET name = ?, federal_state = ?, open_entry_limit_hours = ?, min_rest_hours = ? WHERE id = ?`,
-			r.Name, emptyToNull(r.FederalState), r.OpenEntryLimitHours, r.MinRestHours, id)
+		upd.SaleEventsBy.Apply(&r.SaleEventsBy)
+		_, err = tx.ExecContext(ctx, `UPDATE restaurants SET name = ?, federal_state = ?, open_entry_limit_hours = ?, min_rest_hours = ?,
+			sale_events_by = ? WHERE id = ?`, r.Name, emptyToNull(r.FederalState), r.OpenEntryLimitHours, r.MinRestHours, r.SaleEventsBy, id)
 		return err
 	})
 	if errors.Is(err, sql.ErrNoRows) {
@@ -126,13 +144,19 @@ func (s *Store) UpdateRestaurantSettings(ctx context.Context, id string, upd Res
 	return r, err
 }
 
-const restaurantColumns = `id, name, timezone, created_at, federal_state, open_entry_limit_hours, min_rest_hours`
+// restaurantColumns are scanRestaurant's; HQ reads boxes of older
+// releases too, which may lack the newest, so it names hqRestaurantColumns.
+const (
+	restaurantBaseColumns = `id, name, timezone, created_at, federal_state, open_entry_limit_hours, min_rest_hours`
+	restaurantColumns     = restaurantBaseColumns + `, sale_events_by`
+	hqRestaurantColumns   = restaurantBaseColumns + `, '' AS sale_events_by` // HQ shows no events' source
+)
 
 func scanRestaurant(row scanner) (*Restaurant, error) {
 	var r Restaurant
 	var created string
 	var state sql.NullString
-	if err := row.Scan(&r.ID, &r.Name, &r.Timezone, &created, &state, &r.OpenEntryLimitHours, &r.MinRestHours); err != nil {
+	if err := row.Scan(&r.ID, &r.Name, &r.Timezone, &created, &state, &r.OpenEntryLimitHours, &r.MinRestHours, &r.SaleEventsBy); err != nil {
 		return nil, err
 	}
 	r.CreatedAt, r.FederalState = ParseTime(created), state.String

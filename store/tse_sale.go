@@ -145,14 +145,23 @@ func (s *Store) CreateTSESale(ctx context.Context, n NewTSESale) (*TSETransactio
 			return err
 		}
 		clientID, start, finish := n.ClientID, n.StartBody, n.FinishBody
-		if _, err := tx.ExecContext(ctx, `INSERT INTO tse_transactions (tx_id, restaurant_id, tss_id, client_id, client_serial,
+		res, err := tx.ExecContext(ctx, `INSERT INTO tse_transactions (tx_id, restaurant_id, tss_id, client_id, client_serial,
 			receipt_type, total_cents, state, business_time, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, 'ACTIVE', ?, ?, ?)`,
-			n.TxID, n.RestaurantID, n.TSSID, clientID, n.ClientSerial, n.ReceiptType, n.TotalCents, now, now, now); err != nil {
+			n.TxID, n.RestaurantID, n.TSSID, clientID, n.ClientSerial, n.ReceiptType, n.TotalCents, now, now, now)
+		if err != nil {
 			return err
 		}
 		if err := insertTSESaleDetail(ctx, tx, n); err != nil {
 			return stornoConflict(err)
+		}
+		receiptNo, err := res.LastInsertId() // the rowid: the receipt number (BON_NR)
+		if err != nil {
+			return err
+		}
+		// The sale's event commits with it: exactly once, as durable.
+		if err := raiseSaleEvent(ctx, tx, n, receiptNo); err != nil {
+			return err
 		}
 		for i, body := range [][]byte{start, finish} {
 			state := tseTxActive
@@ -163,7 +172,6 @@ func (s *Store) CreateTSESale(ctx context.Context, n NewTSESale) (*TSETransactio
 				return err
 			}
 		}
-		var err error
 		out, err = tseTransaction(ctx, tx, n.RestaurantID, n.TxID)
 		return err
 	})

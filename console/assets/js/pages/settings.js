@@ -12,7 +12,7 @@ import { retentionFacts } from './dashboard_retention.js';
 addStrings({
   de: {
     'set.title': 'Einstellungen',
-    'set.restaurant': 'Restaurant', 'set.restaurant_intro': 'Name und Regeln für Zeiterfassung und Lohnabrechnung.',
+    'set.restaurant': 'Restaurant', 'set.restaurant_intro': 'Name, Regeln für Zeiterfassung und Lohnabrechnung, und wer Verkäufe meldet.',
     'set.name': 'Name des Restaurants', 'set.state': 'Bundesland',
     'set.state_hint': 'Seine Feiertage zählen für die Feiertagszuschläge der Lohnabrechnung.',
     'set.state_none': 'Keins (nur bundesweite Feiertage)',
@@ -20,6 +20,8 @@ addStrings({
     'set.open_limit_hint': 'Wer länger eingestempelt ist, wird zur Prüfung gemeldet (1 bis 72 Stunden).',
     'set.rest': 'Ruhezeit zwischen zwei Arbeitstagen',
     'set.rest_11': '11 Stunden (Regel nach § 5 Abs. 1 ArbZG)', 'set.rest_10': '10 Stunden (Ausnahme für Gastronomie, § 5 Abs. 2 ArbZG)',
+    'set.sale_events': 'Ereignisse zu Bestellungen und Zahlungen sendet', 'set.sale_events_posbox': 'posbox', 'set.sale_events_pos': 'die Kasse',
+    'set.sale_events_hint': 'Neue Bestellung, Zahlung erhalten und Storno. posbox sieht jeden Verkauf und meldet ihn genau einmal; meldet sie dann auch die Kasse, nimmt posbox das an und sendet es nicht doppelt. „Die Kasse“ nur, wenn Ihre Kasse diese Meldungen selbst schickt und Sie deren Inhalt wollen.',
     'set.restaurant_saved': 'Die Restaurant-Einstellungen sind gespeichert.',
     'set.email': 'E-Mail-Versand (SMTP)',
     'set.email_intro': 'Über diesen Mailserver verschickt der posbox Benachrichtigungen. Die Angaben stehen bei Ihrem E-Mail-Anbieter.',
@@ -63,7 +65,7 @@ addStrings({
   },
   en: {
     'set.title': 'Settings',
-    'set.restaurant': 'Restaurant', 'set.restaurant_intro': 'Name and the rules for time recording and payroll.',
+    'set.restaurant': 'Restaurant', 'set.restaurant_intro': 'Name, the rules for time recording and payroll, and who reports sales.',
     'set.name': 'Restaurant name', 'set.state': 'Federal state',
     'set.state_hint': 'Its public holidays count for the payroll\'s holiday premiums.',
     'set.state_none': 'None (nationwide holidays only)',
@@ -71,6 +73,8 @@ addStrings({
     'set.open_limit_hint': 'Whoever is clocked in longer is reported for review (1 to 72 hours).',
     'set.rest': 'Rest between two working days',
     'set.rest_11': '11 hours (the rule, § 5 (1) ArbZG)', 'set.rest_10': '10 hours (hospitality exception, § 5 (2) ArbZG)',
+    'set.sale_events': 'Events of orders and payments are sent by', 'set.sale_events_posbox': 'posbox', 'set.sale_events_pos': 'the till',
+    'set.sale_events_hint': 'New order, payment received and storno. posbox sees every sale and reports it exactly once; if the till reports them too, posbox accepts that and does not send them twice. Choose “the till” only if your till sends these itself and you want its content.',
     'set.restaurant_saved': 'The restaurant settings are saved.',
     'set.email': 'Sending email (SMTP)',
     'set.email_intro': 'The posbox sends notifications through this mail server. Your email provider has these details.',
@@ -154,6 +158,8 @@ export default {
           hint: t('set.open_limit_hint'), attrs: { min: 1, max: 72, step: 1, inputmode: 'numeric' } }),
         field({ name: 'min_rest_hours', label: t('set.rest'), type: 'select', value: String(r.min_rest_hours),
           options: [['11', t('set.rest_11')], ['10', t('set.rest_10')]] }),
+        field({ name: 'sale_events_by', label: t('set.sale_events'), type: 'select', value: r.sale_events_by, hint: t('set.sale_events_hint'),
+          options: [['posbox', t('set.sale_events_posbox')], ['pos', t('set.sale_events_pos')]] }),
         h('p', { class: 'form-error', role: 'alert' }),
         h('div', { class: 'buttons' }, submit));
       form.addEventListener('submit', async (e) => {
@@ -161,7 +167,7 @@ export default {
         clearErrors(form);
         const v = values(form);
         const body = { name: v.name.trim(), federal_state: v.federal_state || null,
-          open_entry_limit_hours: Number(v.open_entry_limit_hours), min_rest_hours: Number(v.min_rest_hours) };
+          open_entry_limit_hours: Number(v.open_entry_limit_hours), min_rest_hours: Number(v.min_rest_hours), sale_events_by: v.sale_events_by };
         await withBusy(submit, async () => {
           try {
             const res = await api.patch('/api/restaurant', body);
