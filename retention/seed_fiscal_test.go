@@ -52,7 +52,7 @@ func seedFiscal(t *testing.T, f *fixture, at time.Time) {
 		q(`INSERT INTO tse_sale_details (tx_id, restaurant_id, kind, business_case, operator_id, operator_name) VALUES ('%s', '%s', 'receipt', 'Umsatz', '%s', 'Kim Koch')`, sale, r, u),
 		q(`INSERT INTO tse_sale_details (tx_id, restaurant_id, kind, business_case, cancels_tx_id, operator_id, operator_name) VALUES ('%s', '%s', 'receipt', 'Umsatz', '%s', '%s', 'Kim Koch')`, storno, r, sale, u),
 		q(`INSERT INTO tse_sale_vat (tx_id, vat_rate, cents) VALUES ('%s', 'REDUCED_1', 1250)`, sale),
-		q(`INSERT INTO tse_sale_payments (tx_id, seq, payment_type, currency_code, cents) VALUES ('%s', 1, 'CASH', 'EUR', 1250)`, sale),
+		q(`INSERT INTO tse_sale_payments (tx_id, seq, payment_type, currency_code, cents, eur_cents) VALUES ('%s', 1, 'CASH', 'EUR', 1250, 1250)`, sale),
 		q(`INSERT INTO tse_sale_lines (tx_id, line_no, text, quantity_milli, unit_price_cents, total_cents, vat_rate, business_case)
 			VALUES ('%s', 1, 'Schnitzel', 1000, 1250, 1250, 'REDUCED_1', 'Umsatz')`, sale),
 		q(`INSERT INTO tse_closings (id, restaurant_id, client_serial, z_nr, business_date, covered_until, tx_count, first_tx_id, last_tx_id, total_cents, cash_cents, automatic, created_at)
