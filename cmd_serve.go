@@ -82,6 +82,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 	}
 	scfg := server.Config{Version: version, Build: build, JWTKey: key, TokenTTL: cfg.TokenTTL, TSE: tq, Archive: serverArchive(arc), Notifier: notifier,
 		Console: console.Files, DSFinVK: newDSFinVK(st), Replica: replicaView(cfg, rep), ProcDoc: newProcDoc(st, tq, arc != nil, cfg)}
+	ctx, replacer := openReplacer(ctx, st, provider, arc, tq.RestaurantID(), cfg, &scfg, log)
 	if cert != nil {
 		scfg.RequireTLS, scfg.TLSFingerprint = true, cert.Fingerprint
 	}
@@ -112,6 +113,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 	if err := startArchive(workCtx, &workers, sched, arc, cfg, log); err != nil {
 		return err
 	}
+	startReplacer(workCtx, &workers, replacer, st, tq.RestaurantID(), provider.TSSID(), log)
 	if err := startNotifications(workCtx, &workers, sched, st, notifier, cfg, log); err != nil {
 		return err
 	}
@@ -137,10 +139,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready chan<- strin
 	}
 	err = server.Run(ctx, ln, server.NewHTTPServer(srv.Handler(), log), log, ready,
 		"posbox serving", "addr", ln.Addr().String(), "url", scheme+"://"+ln.Addr().String()+"/", "data_dir", cfg.DataDir, "version", versionString())
-	if err == nil {
-		log.Info("posbox stopped")
-	}
-	return err
+	return stopped(ctx, err, log)
 }
 
 // openStore opens the database and, on a new one, makes the first

@@ -52,7 +52,7 @@ func newProcDoc(st *store.Store, signer procdoc.TSE, archiving bool, cfg Config)
 			}
 		}
 	}
-	return &procdoc.Builder{St: st, TSE: signer, Setup: procdoc.Setup{
+	return &procdoc.Builder{St: st, TSE: signer, ArchiveStart: archiveStartOf(st), Setup: procdoc.Setup{
 		Version: version, Build: build,
 		Archive: fiscal.ProcDocArchive{Enabled: archiving, Folder: filepath.Join(absDir(cfg.DataDir), archiveTSEDir), DailyAt: cfg.TSEArchiveTime},
 		Backups: fiscal.ProcDocBackups{Enabled: cfg.BackupKeep > 0, Folder: absDir(cfg.BackupDir), DailyAt: "03:00", Keep: cfg.BackupKeep,
@@ -60,6 +60,20 @@ func newProcDoc(st *store.Store, signer procdoc.TSE, archiving bool, cfg Config)
 		Replication: rep,
 		Retention:   fiscal.ProcDocRetention{NotificationKeepDays: cfg.NotificationKeepDays, EventKeepDays: cfg.EventKeepDays},
 	}}
+}
+
+// archiveStartOf is the procedure document's first archived counter:
+// the restaurant's latest declaration with its reason (docs/FISCAL.md,
+// "The TSE archive"), none while the chain starts at counter 1.
+func archiveStartOf(st *store.Store) func(ctx context.Context, restaurantID string) (int64, string, bool, error) {
+	return func(ctx context.Context, restaurantID string) (int64, string, bool, error) {
+		all, err := st.TSEArchiveStartsOfRestaurant(ctx, restaurantID)
+		if err != nil || len(all) == 0 {
+			return 0, "", false, err
+		}
+		last := all[len(all)-1]
+		return last.FirstCounter, last.Reason, true, nil
+	}
 }
 
 // absDir is dir made absolute for the document (a relative data_dir

@@ -95,3 +95,45 @@ func TestRecordProgramAtStart(t *testing.T) {
 		t.Fatalf("program changes %+v, want v1.0.0 and v1.1.0 once each", rows)
 	}
 }
+
+// The archive's declared first counter and its reason are in the
+// procedure document (docs/FISCAL.md, "The procedure document").
+func TestProcedureDocumentNamesTheArchiveStart(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	cfg := DefaultConfig()
+	cfg.DataDir, cfg.BackupDir = dir, filepath.Join(dir, "backups")
+	st, err := store.Open(ctx, dir, store.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), BcryptCost: bcrypt.MinCost})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	r := &store.Restaurant{Name: "Linde", Timezone: "Europe/Berlin"}
+	if err := st.CreateRestaurant(ctx, r); err != nil {
+		t.Fatal(err)
+	}
+	admin := &store.User{RestaurantID: r.ID, Email: "chef@linde.example", Name: "Chefin", Role: store.RoleAdmin}
+	if err := st.CreateUser(ctx, admin, "Admin-Geheim-9"); err != nil {
+		t.Fatal(err)
+	}
+	v, err := newProcDoc(st, nil, true, cfg).Current(ctx, r.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(v.Content, `"first_counter":null`) {
+		t.Fatalf("no start declared, yet: %s", v.Content)
+	}
+	const why = "Die TSE signierte drei Monate vor posbox; fiskaly hält nur drei Monate vor."
+	if _, err := st.SetTSEArchiveStart(ctx, r.ID, "tss-1", strings.Repeat("ab", 32), 120, 500, why, admin.ID); err != nil {
+		t.Fatal(err)
+	}
+	v, err = newProcDoc(st, nil, true, cfg).Current(ctx, r.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"first_counter":120`, why} {
+		if !strings.Contains(v.Content, want) {
+			t.Errorf("the document lacks %s: %s", want, v.Content)
+		}
+	}
+}

@@ -69,6 +69,13 @@ func newAppliance(tb testing.TB) *appliance {
 // given, with replication whose state rep reports.
 func newApplianceWith(tb testing.TB, provider tse.Provider, rep ...server.Replica) *appliance {
 	tb.Helper()
+	return newApplianceConfigured(tb, provider, nil, rep...)
+}
+
+// newApplianceConfigured is newApplianceWith whose server configuration
+// mod completes (e.g. a TSE replacer) before the server starts.
+func newApplianceConfigured(tb testing.TB, provider tse.Provider, mod func(*appliance, *server.Config), rep ...server.Replica) *appliance {
+	tb.Helper()
 	ctx := context.Background()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	st, err := store.Open(ctx, tb.TempDir(), store.Options{Logger: log, BcryptCost: bcrypt.MinCost, Synchronous: "NORMAL"})
@@ -126,6 +133,9 @@ func newApplianceWith(tb testing.TB, provider tse.Provider, rep ...server.Replic
 		ProcDoc: &procdoc.Builder{St: st, TSE: q, Setup: procdoc.Setup{Version: "test"}}}
 	if len(rep) > 0 {
 		cfg.Replica = rep[0]
+	}
+	if mod != nil {
+		mod(a, &cfg)
 	}
 	a.srv = server.New(st, cfg, log)
 	ts := httptest.NewServer(a.srv.Handler())

@@ -30,6 +30,8 @@
 // who raises the events of sales;
 // 00026 the §146a (4) AO registration: what is known in service, the
 // changes that make a registration due, the submitted files (append-only);
+// 00027 the TSE's life: one certificate warning per threshold, the
+// archive's declared first counter, the guided replacement of a TSS;
 // 00028 the tax office's auditor (a rebuild of users for the role, as
 // 00013's) and the append-only log of the auditor's requests;
 // 00029 the procedure document: the program-change log, the owner's

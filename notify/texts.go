@@ -274,8 +274,8 @@ var subjects = map[string]func(v view, typ string) string{
 	},
 	"tse_certificate_expiring": func(v view, _ string) string {
 		return v.pick(
-			fmt.Sprintf("TSE-Zertifikat läuft am %s ab (noch %s Tage): bitte erneuern", v.when("expires_at", "certificate_expiry"), v.s("days_remaining", "days_left")),
-			fmt.Sprintf("TSE certificate expires on %s (%s days left): please renew", v.when("expires_at", "certificate_expiry"), v.s("days_remaining", "days_left")))
+			fmt.Sprintf("TSE-Zertifikat läuft am %s ab (noch %s Tage): bitte vorher die TSE ersetzen (Konsole: TSE, „TSE ersetzen“)", v.when("expires_at", "certificate_expiry"), v.s("days_remaining", "days_left")),
+			fmt.Sprintf("TSE certificate expires on %s (%s days left): please replace the TSE before then (console: TSE, \"Replace the TSE\")", v.when("expires_at", "certificate_expiry"), v.s("days_remaining", "days_left")))
 	},
 	"registration_due": func(v view, _ string) string {
 		what := map[string][2]string{

@@ -181,6 +181,9 @@ var validBody = map[string]any{
 	"PUT /api/settings/email":                       map[string]any{"host": "smtp.example.com", "from": "kasse@example.com", "password": "geheim"},
 	"PUT /api/settings/sms":                         map[string]any{"provider": "generic", "url": "http://192.168.1.20/send"},
 	"POST /api/tse/archives":                        map[string]any{"from": "2026-11-22", "to": "2026-11-22"},
+	"POST /api/tse/archive-starts":                  map[string]any{"first_signature_counter": 2, "reason": "vor posbox signiert"},
+	"POST /api/tse/replacement":                     map[string]any{},
+	"POST /api/tse/replacement/continue":            nil,
 	"POST /api/tse/queue/:id/retry":                 nil,
 	"POST /api/tse/queue/:id/cancel":                nil,
 	"POST /api/shifts/clock-in":                     nil,
@@ -200,7 +203,7 @@ var fileRoutes = []string{"/api/time-entries/export", "/api/time-entries/payroll
 
 // noBody are the routes that read no body (any JSON body is ignored).
 var noBody = []string{"POST /api/shifts/clock-in", "POST /api/tse/self-test", "POST /api/tse/queue/:id/retry", "POST /api/tse/queue/:id/cancel",
-	"POST /api/users/:id/erase"}
+	"POST /api/users/:id/erase", "POST /api/tse/replacement/continue"}
 
 // staffAllowed are the routes the contract opens to every authenticated
 // user; every other non-public route is administrator only.
@@ -641,6 +644,7 @@ func TestContractWrapperKeys(t *testing.T) {
 		"GET /api/replica": "replica", "GET /api/tse/after-restore": "after_restore",
 		"GET /api/replica/recovery-sheet": "recovery_sheet", "GET /api/replica/recovery-sheet/status": "recovery_sheet_status",
 		"GET /api/tse/archives": "archives", "GET /api/tse/archives/:id": "archive",
+		"GET /api/tse/archive-starts": "archive_starts", "GET /api/tse/replacements": "replacements",
 		"GET /api/shifts/mine": "shifts", "GET /api/time-entries/history/:id": "time_entry",
 		"GET /api/time-entries/report": "report", "GET /api/settings/email": "email", "GET /api/settings/sms": "sms",
 		"GET /api/audit-log": "requests",

@@ -28,37 +28,40 @@ const (
 
 // statusOf maps every error code to its HTTP status: the one table.
 var statusOf = map[string]int{
-	eUnauthenticated:          http.StatusUnauthorized,
-	eForbidden:                http.StatusForbidden,
-	eAuditorNotAllowed:        http.StatusForbidden,
-	eAuditorEnded:             http.StatusForbidden,
-	store.ENotFound:           http.StatusNotFound,
-	eMethodNotAllowed:         http.StatusMethodNotAllowed,
-	eHTTPSRequired:            http.StatusForbidden,
-	eMalformedJSON:            http.StatusBadRequest,
-	eUnknownField:             http.StatusBadRequest,
-	eUnsupportedMedia:         http.StatusUnsupportedMediaType,
-	eTooLarge:                 http.StatusRequestEntityTooLarge,
-	store.EValidation:         http.StatusUnprocessableEntity,
-	store.EConflict:           http.StatusConflict,
-	store.EAlreadyClockedIn:   http.StatusConflict,
-	store.ENotClockedIn:       http.StatusConflict,
-	store.EShiftOverlap:       http.StatusConflict,
-	store.ELastAdmin:          http.StatusConflict,
-	store.EUserActive:         http.StatusConflict,
-	store.EUserErased:         http.StatusConflict,
-	store.EUserClockedIn:      http.StatusConflict,
-	store.ETimeEntryClosed:    http.StatusConflict,
-	store.ETimeEntryOpen:      http.StatusConflict,
-	store.ETimeEntryOverlap:   http.StatusConflict,
-	store.EDiscountInactive:   http.StatusConflict,
-	store.EDiscountNotStarted: http.StatusConflict,
-	store.EDiscountExpired:    http.StatusConflict,
-	store.EUsageLimitReached:  http.StatusConflict,
-	store.EMinOrderNotMet:     http.StatusUnprocessableEntity,
-	store.ETSEUnavailable:     http.StatusServiceUnavailable,
-	eRateLimited:              http.StatusTooManyRequests,
-	eInternal:                 http.StatusInternalServerError,
+	eUnauthenticated:             http.StatusUnauthorized,
+	eForbidden:                   http.StatusForbidden,
+	eAuditorNotAllowed:           http.StatusForbidden,
+	eAuditorEnded:                http.StatusForbidden,
+	store.ENotFound:              http.StatusNotFound,
+	eMethodNotAllowed:            http.StatusMethodNotAllowed,
+	eHTTPSRequired:               http.StatusForbidden,
+	eMalformedJSON:               http.StatusBadRequest,
+	eUnknownField:                http.StatusBadRequest,
+	eUnsupportedMedia:            http.StatusUnsupportedMediaType,
+	eTooLarge:                    http.StatusRequestEntityTooLarge,
+	store.EValidation:            http.StatusUnprocessableEntity,
+	store.EConflict:              http.StatusConflict,
+	store.EAlreadyClockedIn:      http.StatusConflict,
+	store.ENotClockedIn:          http.StatusConflict,
+	store.EShiftOverlap:          http.StatusConflict,
+	store.ELastAdmin:             http.StatusConflict,
+	store.EUserActive:            http.StatusConflict,
+	store.EUserErased:            http.StatusConflict,
+	store.EUserClockedIn:         http.StatusConflict,
+	store.ETimeEntryClosed:       http.StatusConflict,
+	store.ETimeEntryOpen:         http.StatusConflict,
+	store.ETimeEntryOverlap:      http.StatusConflict,
+	store.EDiscountInactive:      http.StatusConflict,
+	store.EDiscountNotStarted:    http.StatusConflict,
+	store.EDiscountExpired:       http.StatusConflict,
+	store.EUsageLimitReached:     http.StatusConflict,
+	store.EMinOrderNotMet:        http.StatusUnprocessableEntity,
+	store.ETSEUnavailable:        http.StatusServiceUnavailable,
+	store.ETSEReplacing:          http.StatusServiceUnavailable,
+	store.ETSEReplacementOpen:    http.StatusConflict,
+	store.ETSEReplacementRefused: http.StatusConflict,
+	eRateLimited:                 http.StatusTooManyRequests,
+	eInternal:                    http.StatusInternalServerError,
 
 	// Idempotency-Key (sales and redemptions) and the TSE queue
 	store.EIdempotencyKeyReused: http.StatusUnprocessableEntity,
@@ -136,6 +139,10 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		}
 	case errors.As(err, &se):
 		p.Code, p.Detail = se.Code, se.Message
+		if se.Code == store.ETSEReplacing {
+			// The switch to the new TSS is a restart of seconds.
+			w.Header().Set("Retry-After", "30")
+		}
 		for _, f := range se.Fields {
 			p.Errors = append(p.Errors, problemField{Field: f.Field, Code: f.Code.String(), Message: f.Message, Params: f.Params})
 		}

@@ -24,6 +24,20 @@ func FuzzExportTSEArchive(f *testing.F) {
 		`{"from":"2026-11-22"}`, `{"from":null,"to":"2026-11-22"}`, `{"from":"22.11.2026","to":"2026-11-22"}`)
 }
 
+func FuzzCreateTSEArchiveStart(f *testing.F) {
+	e := newTSEEnv(f, tseEnvOpts{budget: time.Second, archive: true})
+	e.sell(f, sale("KASSE-01", 1190), e.adminToken)
+	fuzzRoute(f, fuzzTarget{e: e.testEnv, method: "POST", path: fixed("/api/tse/archive-starts"), token: e.adminToken},
+		`{"first_signature_counter":3,"reason":"vor posbox signiert"}`, `{"first_signature_counter":1,"reason":"x"}`,
+		`{"first_signature_counter":"3","reason":"x"}`, `{"reason":""}`, `{"first_signature_counter":9999999999999,"reason":"x"}`)
+}
+
+func FuzzStartTSEReplacement(f *testing.F) {
+	e := newTestEnv(f) // the built-in simulator: refused, whatever the body
+	fuzzRoute(f, fuzzTarget{e: e, method: "POST", path: fixed("/api/tse/replacement"), token: e.adminToken},
+		`{}`, `{"force_reason":"abgelaufen"}`, `{"force_reason":null}`, `{"force_reason":1}`)
+}
+
 func FuzzPutMasterData(f *testing.F) {
 	e := newTestEnv(f)
 	fuzzRoute(f, fuzzTarget{e: e, method: "PUT", path: fixed("/api/fiscal/master-data"), token: e.adminToken},

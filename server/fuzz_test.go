@@ -273,13 +273,15 @@ func TestEveryBodyRouteIsFuzzed(t *testing.T) {
 		"POST /api/auth/password": true, "PATCH /api/restaurant": true, "POST /api/time-entries": true,
 		"PATCH /api/time-entries/:id": true, "POST /api/time-entries/:id/close": true, "POST /api/tse/closings": true,
 		"POST /api/tse/archives": true, "PUT /api/fiscal/master-data": true, "POST /api/fiscal/registration/submitted": true, "PUT /api/fiscal/procedure-document/owner-text": true,
+		"POST /api/tse/archive-starts": true, "POST /api/tse/replacement": true,
 		"PUT /api/settings/email": true, "PUT /api/settings/sms": true,
 		"POST /api/shifts/publish": true, "POST /api/shifts/copy-week": true, "POST /api/tse/after-restore/acknowledge": true,
 		"POST /api/replica/recovery-sheet/confirm": true, "POST /api/retention/confirm-clock": true,
 	}
 	// Routes that take no body (checkBody still refuses one that is not JSON).
 	noBody := map[string]bool{"POST /api/shifts/clock-in": true, "POST /api/tse/self-test": true,
-		"POST /api/tse/queue/:id/retry": true, "POST /api/tse/queue/:id/cancel": true, "POST /api/users/:id/erase": true}
+		"POST /api/tse/queue/:id/retry": true, "POST /api/tse/queue/:id/cancel": true, "POST /api/users/:id/erase": true,
+		"POST /api/tse/replacement/continue": true}
 	e := newTestEnv(t)
 	for _, r := range e.srv.registered {
 		key := r.method + " " + r.path

@@ -80,6 +80,7 @@ func (s *Server) routes(r *httprouter.Router) {
 	s.route(r, "POST", "/api/tse/archives", adminOnly, s.exportTSEArchive)
 	s.route(r, "GET", "/api/tse/archives/:id", fiscalRead, s.getTSEArchive)
 	s.route(r, "GET", "/api/tse/archives/:id/file", fiscalRead, s.downloadTSEArchive)
+	s.tseLifeRoutes(r)
 
 	s.fiscalRoutes(r)
 
@@ -122,4 +123,14 @@ func (s *Server) fiscalRoutes(r *httprouter.Router) {
 	s.route(r, "GET", "/api/fiscal/procedure-document/versions/:id/print", fiscalRead, s.printProcDocVersion)
 	s.route(r, "GET", "/api/fiscal/procedure-document/owner-texts", fiscalRead, s.listOwnerTexts)
 	s.route(r, "PUT", "/api/fiscal/procedure-document/owner-text", adminOnly, s.putOwnerText)
+}
+
+// tseLifeRoutes are the TSE's life beyond signing (docs/TSE.md): the
+// archive's declared start and the replacement of the TSS.
+func (s *Server) tseLifeRoutes(r *httprouter.Router) {
+	s.route(r, "GET", "/api/tse/archive-starts", fiscalRead, s.listTSEArchiveStarts)
+	s.route(r, "POST", "/api/tse/archive-starts", adminOnly, s.createTSEArchiveStart)
+	s.route(r, "GET", "/api/tse/replacements", fiscalRead, s.listTSEReplacements)
+	s.route(r, "POST", "/api/tse/replacement", adminOnly, s.startTSEReplacement)
+	s.route(r, "POST", "/api/tse/replacement/continue", adminOnly, s.continueTSEReplacement)
 }

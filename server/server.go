@@ -29,6 +29,9 @@ type Config struct {
 	// Archive is the fiscal archive of the TSE's TAR exports (package
 	// fiscal/archive); nil when the provider cannot export.
 	Archive Archive
+	// Replacer replaces the TSS (package fiscal/replace); nil when the
+	// built-in simulator signs.
+	Replacer Replacer
 	// Replica is the database's replication off the box (package
 	// replica, adapted by main); nil when replica_url is unset.
 	Replica Replica

@@ -61,6 +61,9 @@ func (s *Server) createTSETransaction(w http.ResponseWriter, r *http.Request, _ 
 		return err
 	}
 	who := caller(r.Context())
+	if s.cfg.Replacer != nil && s.cfg.Replacer.Blocking(r.Context(), who.restaurant.ID) {
+		return store.Errorf(store.ETSEReplacing, "the TSE is being replaced: the sale is not recorded; send it again in a moment")
+	}
 	sale.OperatorID, sale.OperatorName = who.user.ID, who.user.Name
 	tx, err := t.Sell(r.Context(), who.restaurant.ID, sale, key)
 	if err != nil {

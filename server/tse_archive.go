@@ -21,6 +21,8 @@ type Archive interface {
 	ExportDates(ctx context.Context, restaurantID string, start, end time.Time) (*store.TSEArchive, error)
 	// Status is how far the archive has come, with its warning.
 	Status(ctx context.Context, restaurantID string) (*store.TSEArchiveState, error)
+	// SetStart declares the first signature counter to archive from.
+	SetStart(ctx context.Context, restaurantID, userID string, first int64, reason string) (*store.TSEArchiveStart, error)
 }
 
 // maxExportDays bounds an admin's export of dates; fiskaly keeps three

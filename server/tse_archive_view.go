@@ -53,6 +53,8 @@ type tseArchiveStatusJSON struct {
 	OpenExports          int     `json:"open_exports"`
 	RejectedRanges       int     `json:"rejected_ranges"`
 	Warning              *string `json:"warning"`
+	// Start is the declared first counter to archive from (null: 1).
+	Start *tseArchiveStartJSON `json:"start"`
 }
 
 func tseArchiveStatusView(s *store.TSEArchiveState) *tseArchiveStatusJSON {
@@ -61,5 +63,5 @@ func tseArchiveStatusView(s *store.TSEArchiveState) *tseArchiveStatusJSON {
 	}
 	return &tseArchiveStatusJSON{LastArchivedCounter: s.LastArchivedCounter, LastArchivedAt: tsPtr(s.LastArchivedAt),
 		OldestUnarchivedAt: tsPtr(s.OldestUnarchived), OldestUnarchivedDays: s.OldestUnarchivedDays, OpenExports: s.Open,
-		RejectedRanges: s.Rejected, Warning: strPtr(s.Warning)}
+		RejectedRanges: s.Rejected, Warning: strPtr(s.Warning), Start: tseArchiveStartView(s.Start)}
 }

@@ -2,12 +2,14 @@ package server
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"posbox/fiscal/queue"
 	"posbox/internal/poll"
 	"posbox/store"
 	"posbox/tse"
@@ -137,33 +139,58 @@ func TestTSESelfTestFailure(t *testing.T) {
 }
 
 // The certificate check raises tse_certificate_expiring once per
-// certificate when 30 days or fewer are left, not every day.
+// certificate and threshold (90, 30 and 7 days), not every day and not
+// again after a restart; the status says from 90 days on that it expires.
 func TestTSECertificateExpiringOnce(t *testing.T) {
-	e := newTSEEnv(t, tseEnvOpts{noWorker: true, certValid: 40 * 24 * time.Hour})
+	e := newTSEEnv(t, tseEnvOpts{noWorker: true, certValid: 100 * 24 * time.Hour})
 	e.notifyOn(t, store.EventTSECertExpiring) // so the events are stored
-	if err := e.q.CertificateJob(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	if n := len(e.storedEvents(t, store.EventTSECertExpiring)); n != 0 {
-		t.Fatalf("%d events with 40 days left", n)
-	}
-	// Day 10 (30 days left), then the next two daily runs.
-	for _, d := range []int{10, 1, 1} {
-		e.clock.Add(time.Duration(d) * 24 * time.Hour)
-		if err := e.q.CertificateJob(context.Background()); err != nil {
+	check := func(q *queue.Queue) {
+		t.Helper()
+		if err := q.CertificateJob(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 	}
+	check(e.q)
+	if n := len(e.storedEvents(t, store.EventTSECertExpiring)); n != 0 {
+		t.Fatalf("%d events with 100 days left", n)
+	}
+	if w := e.status(t)["certificate_warning"]; w != nil {
+		t.Fatalf("certificate_warning %v with 100 days left", w)
+	}
+	// Daily runs from day 10 (90 days left) to day 99 (one day left).
+	e.clock.Add(9 * 24 * time.Hour)
+	for range 90 {
+		e.clock.Add(24 * time.Hour)
+		check(e.q)
+	}
 	ev := e.storedEvents(t, store.EventTSECertExpiring)
-	if len(ev) != 1 || !strings.Contains(string(ev[0].Data), `"days_left":30`) {
-		t.Fatalf("events %v", ev)
+	want := []string{`"days_left":7,`, `"days_left":30,`, `"days_left":90,`} // newest first
+	if len(ev) != len(want) {
+		t.Fatalf("%d events, want 3: %v", len(ev), ev)
+	}
+	for i, w := range want {
+		if !strings.Contains(string(ev[i].Data), w) {
+			t.Fatalf("event %d %s, want %s", i, ev[i].Data, w)
+		}
+	}
+	// A restart: a new queue on the same database raises nothing again.
+	q2, err := queue.New(context.Background(), e.sim, e.st, queue.Options{RestaurantID: e.restaurant.ID,
+		Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(q2)
+	if n := len(e.storedEvents(t, store.EventTSECertExpiring)); n != 3 {
+		t.Fatalf("%d events after a restart, want 3", n)
 	}
 	tok, err := IssueToken(testKey, e.admin, e.clock.Now(), time.Hour) // days passed: a fresh login
 	if err != nil {
 		t.Fatal(err)
 	}
 	rec := e.do(t, "GET", "/api/tse/status", nil, tok)
-	if st := decodeJSON(t, rec)["status"].(map[string]any); num(st["days_to_certificate_expiry"]) != 28 {
+	st := decodeJSON(t, rec)["status"].(map[string]any)
+	w, _ := st["certificate_warning"].(map[string]any)
+	if num(st["days_to_certificate_expiry"]) != 1 || w == nil || num(w["threshold_days"]) != 7 || num(w["days_left"]) != 1 {
 		t.Fatalf("status %v", st)
 	}
 }

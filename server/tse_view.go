@@ -170,11 +170,22 @@ type tseStatusJSON struct {
 	MaxActiveTransactions   *int                     `json:"max_active_transactions"`
 	LastError               *tseLastErrorJSON        `json:"last_error"`
 	RefusedTerminals        []tseRefusedTerminalJSON `json:"refused_terminals"`
+	// CertificateWarning is set from 90 days before the certificate
+	// expires (docs/TSE.md, "The certificate's expiry").
+	CertificateWarning *tseCertWarningJSON `json:"certificate_warning"`
 	// Archive is the fiscal archive's state (null without one).
 	Archive *tseArchiveStatusJSON `json:"archive"`
 	// Simulated: the built-in simulator signs, not a certified TSE; its
 	// receipts are not valid for tax purposes (docs/TSE.md).
 	Simulated bool `json:"simulated"`
+}
+
+// tseCertWarningJSON: the certificate expires within threshold_days (90,
+// 30 or 7; days_left below 0 once expired).
+type tseCertWarningJSON struct {
+	ThresholdDays     int    `json:"threshold_days"`
+	DaysLeft          int    `json:"days_left"`
+	CertificateExpiry string `json:"certificate_expiry"`
 }
 
 // tseRefusedTerminalJSON is a till the TSS refused to register (client
@@ -216,6 +227,10 @@ func tseStatusView(st *fiscal.TSEStatus) tseStatusJSON {
 		active, maxActive := st.Info.ActiveTransactions, st.Info.MaxActiveTx
 		out.State, out.ProviderState = &state, &raw
 		out.ActiveTransactions, out.MaxActiveTransactions = &active, &maxActive
+		if d := st.DaysToCertificateExpiry; d != nil && store.TSECertWarnThreshold(*d) > 0 {
+			out.CertificateWarning = &tseCertWarningJSON{ThresholdDays: store.TSECertWarnThreshold(*d), DaysLeft: *d,
+				CertificateExpiry: ts(st.Info.CertNotAfter)}
+		}
 	}
 	if t := st.LastSelfTest; t != nil {
 		v := tseSelfTestView(t)

@@ -108,13 +108,19 @@ func (s *Store) PlanTSEArchiveRanges(ctx context.Context, restaurantID, tssID, s
 	var out []*TSEArchive
 	err := s.write(ctx, func(tx *Tx) error {
 		out = nil
+		// The chain starts at counter 1 or at the declared start
+		// (tse_archive_start.go); ranges set aside before it do not count.
+		from, err := archiveFrom(ctx, tx, tssID)
+		if err != nil {
+			return err
+		}
 		var planned sql.NullInt64
-		if err := tx.QueryRowContext(ctx, `SELECT MAX(last_counter) FROM tse_archives WHERE tss_id = ? AND kind = 'incremental'`,
-			tssID).Scan(&planned); err != nil {
+		if err := tx.QueryRowContext(ctx, `SELECT MAX(last_counter) FROM tse_archives WHERE tss_id = ? AND kind = 'incremental' AND first_counter >= ?`,
+			tssID, from).Scan(&planned); err != nil {
 			return err
 		}
 		now := FormatTime(tx.Now)
-		for first := planned.Int64 + 1; first <= upTo; first += maxRecords {
+		for first := max(planned.Int64, from-1) + 1; first <= upTo; first += maxRecords {
 			last := min(first+maxRecords-1, upTo)
 			id := NewID()
 			if _, err := tx.ExecContext(ctx, `INSERT INTO tse_archives (id, restaurant_id, tss_id, tss_serial, kind,
@@ -363,9 +369,13 @@ func (s *Store) TSESignedCounters(ctx context.Context, tssID string, first, last
 // TSEArchiveState is how far the archive of a TSS has come.
 type TSEArchiveState struct {
 	// LastArchivedCounter is the end of the archived chain: every counter
-	// from 1 to it is in a verified TAR on the box (0: none yet).
+	// from the chain's start (1, or Start's) to it is in a verified TAR on
+	// the box (start-1: none yet).
 	LastArchivedCounter int64
-	LastArchivedAt      *time.Time
+	// Start is the declared first counter to archive from, with who, when
+	// and why (nil: the chain starts at counter 1).
+	Start          *TSEArchiveStart
+	LastArchivedAt *time.Time
 	// OldestUnarchived is the start of the oldest signed transaction whose
 	// last signature lies beyond the archived chain (nil: everything is
 	// archived).
@@ -382,21 +392,41 @@ type TSEArchiveState struct {
 	Warning              string
 }
 
+// archivedChainEnd is the last counter of the archived chain from
+// counter from (from-1: nothing of it archived yet). Incremental ranges
+// are planned back to back from the chain's start (PlanTSEArchiveRanges)
+// and never overlap (00009's triggers), so the archived chain ends where
+// the first range not archived begins, or with the last range when all
+// are archived. Both through 00024's partial indexes: the archived ranges
+// are one a night for ten years. Ranges before a declared start were set
+// aside (SetTSEArchiveStart) and do not count.
+func archivedChainEnd(ctx context.Context, q rowQueryer, tssID string, from int64) (int64, error) {
+	var end int64
+	err := q.QueryRowContext(ctx, `SELECT COALESCE(
+		(SELECT MIN(first_counter) - 1 FROM tse_archives INDEXED BY tse_archives_unarchived
+			WHERE tss_id = ?1 AND kind = 'incremental' AND state != 'archived' AND first_counter >= ?2),
+		(SELECT last_counter FROM tse_archives WHERE tss_id = ?1 AND kind = 'incremental' AND first_counter >= ?2
+			ORDER BY first_counter DESC LIMIT 1), ?2 - 1)`, tssID, from).Scan(&end)
+	return end, err
+}
+
 // TSEArchiveStateOf summarises the archive of a TSS.
 func (s *Store) TSEArchiveStateOf(ctx context.Context, tssID string) (*TSEArchiveState, error) {
 	out := &TSEArchiveState{}
-	// Incremental ranges are planned back to back from counter 1
-	// (PlanTSEArchiveRanges) and never overlap (00009's triggers), so the
-	// archived chain ends where the first range not archived begins, or
-	// with the last range when all are archived. Both through 00024's
-	// partial indexes: the archived ranges are one a night for ten years.
+	start, err := s.TSEArchiveStartOf(ctx, tssID)
+	if err != nil {
+		return nil, err
+	}
+	from := int64(1)
+	if start != nil {
+		out.Start, from = start, start.FirstCounter
+	}
+	if out.LastArchivedCounter, err = archivedChainEnd(ctx, s.rdb, tssID, from); err != nil {
+		return nil, err
+	}
 	var lastAt sql.NullString
-	if err := s.rdb.QueryRowContext(ctx, `SELECT COALESCE(
-		(SELECT MIN(first_counter) - 1 FROM tse_archives INDEXED BY tse_archives_unarchived
-			WHERE tss_id = ?1 AND kind = 'incremental' AND state != 'archived'),
-		(SELECT last_counter FROM tse_archives WHERE tss_id = ?1 AND kind = 'incremental' ORDER BY first_counter DESC LIMIT 1), 0),
-		(SELECT MAX(archived_at) FROM tse_archives INDEXED BY tse_archives_archived_at
-			WHERE tss_id = ?1 AND kind = 'incremental' AND state = 'archived')`, tssID).Scan(&out.LastArchivedCounter, &lastAt); err != nil {
+	if err := s.rdb.QueryRowContext(ctx, `SELECT MAX(archived_at) FROM tse_archives INDEXED BY tse_archives_archived_at
+			WHERE tss_id = ? AND kind = 'incremental' AND state = 'archived'`, tssID).Scan(&lastAt); err != nil {
 		return nil, err
 	}
 	out.LastArchivedAt = parseNullTime(lastAt)

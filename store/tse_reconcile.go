@@ -64,30 +64,3 @@ func (s *Store) MaxTSENumber(ctx context.Context, tssID string) (int64, error) {
 	err := s.rs.QueryRowContext(ctx, maxTSENumberSQL, tssID).Scan(&n)
 	return n.Int64, err
 }
-
-// RecordTSECertificateExpiring raises tse_certificate_expiring once per
-// certificate: the kv row remembers the NotAfter it was raised for, so the
-// daily check does not repeat it, and a new certificate raises it again.
-func (s *Store) RecordTSECertificateExpiring(ctx context.Context, restaurantID, tssID, notAfter string, daysLeft int) (raised bool, err error) {
-	key := "tse.cert_expiring_notified." + tssID
-	err = s.write(ctx, func(tx *Tx) error {
-		var seen string
-		err := tx.QueryRowContext(ctx, `SELECT value FROM kv WHERE key = ?`, key).Scan(&seen)
-		if err == nil && seen == notAfter {
-			return nil
-		}
-		if err != nil && err != sql.ErrNoRows {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO kv (key, value, updated_at) VALUES (?, ?, ?)
-			ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`, key, notAfter, FormatTime(tx.Now)); err != nil {
-			return err
-		}
-		raised = true
-		_, err = InsertEvent(ctx, tx, restaurantID, EventTSECertExpiring, map[string]any{
-			"tss_id": tssID, "certificate_expiry": notAfter, "days_left": daysLeft,
-		})
-		return err
-	})
-	return raised, err
-}

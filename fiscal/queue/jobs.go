@@ -37,7 +37,8 @@ func (q *Queue) cancelStale(ctx context.Context) (int, error) {
 }
 
 // checkCertificate raises tse_certificate_expiring once per certificate
-// when 30 days or fewer are left.
+// and threshold: 90, 30 and 7 days before it expires (docs/TSE.md, "The
+// certificate's expiry").
 func (q *Queue) checkCertificate(ctx context.Context) (raised bool, err error) {
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	info, err := q.p.TSS(cctx)
@@ -50,10 +51,7 @@ func (q *Queue) checkCertificate(ctx context.Context) (raised bool, err error) {
 		return false, nil
 	}
 	days := tse.DaysUntil(info.CertNotAfter, q.now())
-	if days > certWarnDays {
-		return false, nil
-	}
-	return q.st.RecordTSECertificateExpiring(ctx, q.restaurantID, q.tssID, store.FormatTime(info.CertNotAfter), days)
+	return q.st.RecordTSECertificateExpiring(ctx, q.restaurantID, q.tssID, info.CertNotAfter, days)
 }
 
 // reconcileMirror pages the provider's list newest first down to the highest

@@ -27,13 +27,16 @@ type Process struct {
 	Sim  *tsesim.Simulator
 
 	now  func() time.Time
+	mod  []func(*tsesim.Config)
 	hs   *http.Server
 	done chan struct{}
 }
 
-// Start serves a new simulator whose clock is now; it stops with the test.
-func Start(tb testing.TB, now func() time.Time) *Process {
-	p := &Process{Dir: tb.TempDir(), Addr: "127.0.0.1:0", now: now}
+// Start serves a new simulator whose clock is now, its configuration
+// changed by mod (as `posbox tse-sim`'s flags: --cert-validity is
+// CertValidity); it stops with the test.
+func Start(tb testing.TB, now func() time.Time, mod ...func(*tsesim.Config)) *Process {
+	p := &Process{Dir: tb.TempDir(), Addr: "127.0.0.1:0", now: now, mod: mod}
 	p.Start(tb)
 	tb.Cleanup(p.Stop)
 	return p
@@ -43,7 +46,11 @@ func Start(tb testing.TB, now func() time.Time) *Process {
 // a Stop).
 func (p *Process) Start(tb testing.TB) {
 	tb.Helper()
-	sim, err := tsesim.Open(tsesim.Config{Dir: p.Dir, Now: p.now})
+	cfg := tsesim.Config{Dir: p.Dir, Now: p.now}
+	for _, m := range p.mod {
+		m(&cfg)
+	}
+	sim, err := tsesim.Open(cfg)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -8,6 +8,10 @@ import { fmtDateTime, fmtMoney, fmtCurrency } from './format.js';
 
 addStrings({
   de: {
+    'tsew.cert_warn': 'Das Zertifikat der TSE läuft am {date} ab (noch {n} Tage). Danach kann die TSE nicht mehr signieren. Ersetzen Sie die TSE vorher: auf der Seite „TSE“ unter „TSE ersetzen“ (Anleitung in docs/TSE.md).',
+    'tsew.cert_warn_one': 'Das Zertifikat der TSE läuft morgen ab ({date}). Danach kann die TSE nicht mehr signieren. Ersetzen Sie die TSE jetzt: auf der Seite „TSE“ unter „TSE ersetzen“ (Anleitung in docs/TSE.md).',
+    'tsew.cert_warn_today': 'Das Zertifikat der TSE läuft heute ab ({date}). Ersetzen Sie die TSE jetzt: auf der Seite „TSE“ unter „TSE ersetzen“ (Anleitung in docs/TSE.md).',
+    'tsew.cert_warn_expired': 'Das Zertifikat der TSE ist am {date} abgelaufen: sie kann nicht mehr signieren, die Belege warten. Ersetzen Sie die TSE jetzt: auf der Seite „TSE“ unter „TSE ersetzen“ (Anleitung in docs/TSE.md).',
     'tsew.banner_title': 'Keine zertifizierte TSE: Belege sind steuerlich nicht gültig.',
     'tsew.banner_todo': 'posbox signiert mit einem Simulator, der nur zum Ausprobieren und Üben gedacht ist. Richten Sie die TSE von fiskaly ein: Anleitung in docs/TSE.md, Befehl „posbox tse setup“.',
     'tsew.simulated': 'Simulator – keine echte TSE',
@@ -44,6 +48,10 @@ addStrings({
     'tsew.pay.foreign': '{amount} (entspricht {eur})', 'tsew.pay.eur_unknown': 'Euro-Wert nicht erfasst',
   },
   en: {
+    'tsew.cert_warn': 'The TSE\'s certificate expires on {date} ({n} days left). After that the TSE cannot sign. Replace the TSE before then: on the "TSE" page under "Replace the TSE" (instructions in docs/TSE.md).',
+    'tsew.cert_warn_one': 'The TSE\'s certificate expires tomorrow ({date}). After that the TSE cannot sign. Replace the TSE now: on the "TSE" page under "Replace the TSE" (instructions in docs/TSE.md).',
+    'tsew.cert_warn_today': 'The TSE\'s certificate expires today ({date}). Replace the TSE now: on the "TSE" page under "Replace the TSE" (instructions in docs/TSE.md).',
+    'tsew.cert_warn_expired': 'The TSE\'s certificate expired on {date}: it cannot sign any more, receipts wait. Replace the TSE now: on the "TSE" page under "Replace the TSE" (instructions in docs/TSE.md).',
     'tsew.banner_title': 'No certified TSE: receipts are not valid for tax purposes.',
     'tsew.banner_todo': 'posbox signs with a simulator meant for trying things out and training. Set up the fiskaly TSE: instructions in docs/TSE.md, command "posbox tse setup".',
     'tsew.simulated': 'Simulator – no real TSE',
@@ -126,6 +134,18 @@ export function problems(s) {
   if (s.attention_count) out.push(t('tsew.p.attention', { n: s.attention_count }));
   if (s.last_self_test && s.last_self_test.state === 'FAILED') out.push(t('tsew.p.self_test'));
   return out;
+}
+
+// certWarning is the certificate's expiry warning (from 90 days before,
+// GET /api/tse/status `certificate_warning`) with what to do, or null.
+export function certWarning(s) {
+  const w = s.certificate_warning;
+  if (!w) return null;
+  const date = fmtDateTime(w.certificate_expiry);
+  const key = w.days_left < 0 ? 'tsew.cert_warn_expired' : w.days_left === 0 ? 'tsew.cert_warn_today'
+    : w.days_left === 1 ? 'tsew.cert_warn_one' : 'tsew.cert_warn';
+  return h('p', { class: `notice ${w.threshold_days <= 30 ? 'bad' : 'warn'}`, id: 'cert-warning', role: 'alert',
+    dataset: { threshold: String(w.threshold_days) } }, t(key, { date, n: w.days_left }));
 }
 
 // simulatorBanner is the notice every page shows while the simulator

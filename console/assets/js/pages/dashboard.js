@@ -7,7 +7,7 @@ import { t, addStrings } from '../i18n.js';
 import * as api from '../api.js';
 import { h, clear, append, badge, errorText } from '../ui.js';
 import { fmtTime, fmtDateTime, fmtNumber, fmtDuration, fmtDay } from '../format.js';
-import { problems } from '../tse_words.js';
+import { problems, certWarning } from '../tse_words.js';
 import { replicaCard } from './dashboard_replica.js';
 import { afterRestoreCard } from './tse_after_restore.js';
 import { retentionCard } from './dashboard_retention.js';
@@ -100,6 +100,7 @@ function tseCard(res, navigate) {
   append(card,
     h('p', { id: 'tse-state', dataset: { state: s.simulated ? 'simulated' : s.healthy ? 'ok' : 'bad' } }, state),
     s.simulated ? h('p', { class: 'notice bad' }, t('tsew.banner_title'), ' ', t('tsew.banner_todo')) : null,
+    certWarning(s),
     issues.length ? h('ul', { class: 'problems' }, issues.map((p) => h('li', {}, p))) : null,
     h('dl', { class: 'facts' },
       h('dt', {}, t('dash.queue')), h('dd', { id: 'tse-queue-depth' }, String(s.queue_depth)),

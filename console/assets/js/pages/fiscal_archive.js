@@ -6,6 +6,7 @@ import { t, addStrings } from '../i18n.js';
 import * as api from '../api.js';
 import { h, clear, badge, table, field, withBusy, showError, clearErrors, errorText, errorLine, toast, download } from '../ui.js';
 import { fmtDateTime, fmtDay, fmtNumber, localDate } from '../format.js';
+import { archiveStartSection } from './fiscal_archive_start.js';
 
 addStrings({
   de: {
@@ -19,6 +20,8 @@ addStrings({
     'fiscal.finding.tar_counter_order': 'Signaturzähler doppelt', 'fiscal.finding.tar_serial_mismatch': 'fremde TSE-Seriennummer',
     'fiscal.finding.tar_certificate': 'Zertifikat fehlt oder unlesbar', 'fiscal.finding.tar_malformed': 'Datei beschädigt',
     'fiscal.finding.tar_missing_transaction': 'eine signierte Transaktion fehlt', 'fiscal.finding.tar_empty': 'Export leer',
+    'fiscal.finding.before_archive_start': 'vor dem festgelegten Beginn des Archivs (beim TSE-Anbieter nicht mehr vorhanden)',
+    'fiscal.chain_from': '{first} – {last}', 'fiscal.chain_start': 'Nächtlich lückenlos archiviert ab dem festgelegten Beginn (Signaturzähler)',
     'fiscal.days_old_one': '1 Tag alt',
     'fiscal.warn_old': 'Der älteste noch nicht archivierte TSE-Eintrag ist {n} Tage alt. Der TSE-Anbieter löscht die Daten nach drei Monaten. Bitte die Liste unten und die Verbindung zur TSE prüfen, solange die Daten noch abrufbar sind.',
     'fiscal.warn_rejected_one': 'Ein Bereich hat die Prüfung nicht bestanden. posbox versucht es jede Nacht erneut; bis dahin liegen die Daten noch beim TSE-Anbieter (drei Monate lang). Der Grund steht in der Liste.',
@@ -46,6 +49,8 @@ addStrings({
     'fiscal.finding.tar_counter_order': 'signature counter repeated', 'fiscal.finding.tar_serial_mismatch': 'another TSE\'s serial number',
     'fiscal.finding.tar_certificate': 'certificate missing or unreadable', 'fiscal.finding.tar_malformed': 'file damaged',
     'fiscal.finding.tar_missing_transaction': 'a signed transaction is missing', 'fiscal.finding.tar_empty': 'export empty',
+    'fiscal.finding.before_archive_start': 'before the archive\'s declared start (no longer held by the TSE provider)',
+    'fiscal.chain_from': '{first} – {last}', 'fiscal.chain_start': 'Archived nightly without gaps from the declared start (signature counters)',
     'fiscal.days_old_one': '1 day old',
     'fiscal.warn_old': 'The oldest TSE record not yet archived is {n} days old. The TSE provider deletes its data after three months. Please check the list below and the connection to the TSE while the data can still be fetched.',
     'fiscal.warn_rejected_one': 'One range failed verification. posbox tries again every night; until then the data is still held by the TSE provider (for three months). The list says why.',
@@ -120,10 +125,17 @@ export function archiveSection({ today, monthStart, readOnly = false }) {
           : badge(t('fiscal.all_archived'), 'ok')),
         // The chain counts the nightly files only; an export of dates
         // is a file of its own, so the last file is read from the list.
-        h('dt', {}, t('fiscal.chain')), h('dd', { id: 'archive-chain' }, a.last_archived_counter ? String(a.last_archived_counter) : t('fiscal.nothing_yet')),
+        // From a declared start on, the chain counts from there.
+        h('dt', {}, t(a.start ? 'fiscal.chain_start' : 'fiscal.chain')), h('dd', { id: 'archive-chain' }, chainText(a)),
         h('dt', {}, t('fiscal.last_file')), h('dd', { id: 'archive-last-file' }, lastFile()),
         h('dt', {}, t('fiscal.open_exports')), h('dd', {}, String(a.open_exports)),
         h('dt', {}, t('fiscal.rejected')), h('dd', {}, a.rejected_ranges ? badge(String(a.rejected_ranges), 'bad') : '0')));
+  }
+
+  function chainText(a) {
+    const first = a.start ? a.start.first_signature_counter : 1;
+    if (a.last_archived_counter < first) return t('fiscal.nothing_yet');
+    return a.start ? t('fiscal.chain_from', { first, last: a.last_archived_counter }) : String(a.last_archived_counter);
   }
 
   // lastFile is the newest archived file of any kind, in words.
@@ -235,14 +247,15 @@ export function archiveSection({ today, monthStart, readOnly = false }) {
     });
   }
 
+  const start = archiveStartSection(() => Promise.all([loadArchiveState(), loadArchives()]), { readOnly });
   const card = h('section', { class: 'card', id: 'fiscal-archive', 'aria-labelledby': 'archive-heading' },
-    h('h2', { id: 'archive-heading' }, t('fiscal.archive')), stateBox,
+    h('h2', { id: 'archive-heading' }, t('fiscal.archive')), stateBox, start.el,
     h('h3', {}, t('fiscal.archives')), archiveList,
     // An export asks the TSE for one: not for the auditor's read-only view.
     readOnly ? null : [h('h3', { id: 'archive-export-heading' }, t('fiscal.export_dates')), h('p', { class: 'muted' }, t('fiscal.export_hint')), exportForm]);
   return {
     card,
-    load: () => Promise.all([loadArchiveState(), loadArchives()]),
+    load: () => Promise.all([loadArchiveState(), loadArchives(), start.load()]),
     stop: () => { gone = true; clearTimeout(poll); },
   };
 }

@@ -7,7 +7,8 @@ import { t, addStrings } from '../i18n.js';
 import * as api from '../api.js';
 import { h, clear, append, badge, table, field, values, withBusy, showError, errorText, errorLine, confirmDialog, toast } from '../ui.js';
 import { fmtDateTime, fmtDay, fmtMoney, fmtNumber, localDate, addDays, instantOf } from '../format.js';
-import { cause, problems, receiptType, payment } from '../tse_words.js';
+import { replaceSection } from './tse_replace.js';
+import { cause, problems, receiptType, payment, certWarning } from '../tse_words.js';
 
 addStrings({
   de: {
@@ -135,6 +136,8 @@ export default {
     const txBox = h('div');
     let polling = null;
     let outageOpen = false;
+    const replace = replaceSection();
+    let simulated = false;
 
     const testButton = h('button', { type: 'button', id: 'run-self-test' }, t('tse.run_self_test'));
     testButton.addEventListener('click', () => withBusy(testButton, async () => {
@@ -180,6 +183,7 @@ export default {
         h('p', { id: 'tse-health', dataset: { state: s.simulated ? 'simulated' : s.healthy ? 'ok' : 'bad' } },
           s.simulated ? badge(t('tsew.simulated'), 'sim') : s.healthy ? badge(t('tse.healthy'), 'ok') : badge(t('tse.unhealthy'), 'bad')),
         s.simulated ? h('p', { class: 'notice bad', id: 'tse-simulated' }, t('tsew.banner_title'), ' ', t('tsew.banner_todo')) : null,
+        certWarning(s),
         issues.length ? h('ul', { class: 'problems' }, issues.map((p) => h('li', {}, p))) : null,
         h('dl', { class: 'facts' },
           h('dt', {}, t('tse.provider')), h('dd', {}, word('tse.provider.', s.provider, 'tse.provider.fiskaly')),
@@ -192,7 +196,11 @@ export default {
     }
 
     async function loadStatus() {
-      try { showStatus((await api.get('/api/tse/status')).status); } catch (err) { clear(statusBox, errorLine(err)); }
+      try {
+        const st = (await api.get('/api/tse/status')).status;
+        simulated = st.simulated;
+        showStatus(st);
+      } catch (err) { clear(statusBox, errorLine(err)); }
     }
 
     async function loadDevice() {
@@ -303,12 +311,13 @@ export default {
         readOnly ? null : h('section', { class: 'card' }, h('h2', {}, t('tse.self_test')), selfTestBox, testButton),
         h('section', { class: 'card', id: 'tse-device' }, h('h2', {}, t('tse.device')), deviceBox)),
       readOnly ? null : h('section', { class: 'card', id: 'tse-queue' }, h('h2', {}, t('tse.queue')), queueBox),
+      readOnly ? null : replace.card,
       h('section', { class: 'card', id: 'tse-transactions' }, h('h2', {}, t('tse.transactions')), txForm, txBox),
       h('section', { class: 'card', id: 'tse-outages' }, h('h2', {}, t('tse.outages')), outageBox));
 
-    async function refresh() { await loadStatus(); await Promise.all([loadDevice(), readOnly ? null : loadQueue(), loadOutages()]); }
+    async function refresh() { await loadStatus(); await Promise.all([loadDevice(), readOnly ? null : loadQueue(), loadOutages(), readOnly ? null : replace.load(simulated)]); }
     await refresh();
     await loadTransactions(txForm.querySelector('button'));
-    return () => clearInterval(polling);
+    return () => { clearInterval(polling); replace.stop(); };
   },
 };
