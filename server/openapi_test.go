@@ -1028,7 +1028,7 @@ func componentSchemas() jobj {
 				pr("in_service_on", sNullable(sDate(""))), pr("out_of_service_on", sNullable(sDate("")))), "")),
 			pr("archive", sAnswer("The TSE archive's setup.", pr("enabled", sBool("False when the provider cannot export.")),
 				pr("folder", sStr("")), pr("daily_time", sStr("HH:MM, restaurant-local (`tse_archive_time`).")),
-				pr("first_counter", sNullable(sInt("The signature counter the archive starts from, when not the first; null today.", "minimum", 1))),
+				pr("first_counter", sNullable(sInt("The signature counter the archive starts from, when not the first (the latest declaration); null while none is.", "minimum", 1))),
 				pr("first_counter_reason", sStr("")))),
 			pr("backups", sAnswer("The nightly backup's setup.", pr("enabled", sBool("")), pr("folder", sStr("")), pr("daily_time_utc", sStr("HH:MM UTC.")),
 				pr("keep", sInt("", "minimum", 0)), pr("complete", sBool("The whole data dir, not the database only.")), pr("encrypted", sBool("")))),

@@ -132,13 +132,14 @@ func (b *Builder) registers(ctx context.Context, restaurantID string, m *store.F
 	return out, nil
 }
 
-// tses is the TSS the box signs with. A TSS the provider never described
-// (unreachable since the first start) is an error rather than a document
-// without its TSE; a restaurant the TSE does not serve has none.
+// tses are the TSSs the box replaced, oldest first, then the one it
+// signs with. A TSS the provider never described (unreachable since the
+// first start) is an error rather than a document without its TSE; a
+// restaurant the TSE does not serve has none.
 func (b *Builder) tses(ctx context.Context, restaurantID string, m *store.FiscalMasterData, day func(time.Time) *string) ([]fiscal.ProcDocTSE, error) {
-	out := []fiscal.ProcDocTSE{}
-	if b.TSE == nil {
-		return out, nil
+	out, err := b.replacedTSEs(ctx, restaurantID, day)
+	if err != nil || b.TSE == nil {
+		return out, err
 	}
 	info, _, err := b.TSE.TSS(ctx, restaurantID)
 	if store.ErrorCode(err) == store.ETSENotConfigured {
@@ -162,6 +163,48 @@ func (b *Builder) tses(ctx context.Context, restaurantID string, m *store.Fiscal
 		}
 	}
 	return append(out, x), nil
+}
+
+// replacedTSEs are the TSSs a finished replacement took out of service
+// (docs/TSE.md, "Replacing the TSS"): serial, first signature, the day it
+// was disabled, and its certificate's end when a warning recorded it.
+func (b *Builder) replacedTSEs(ctx context.Context, restaurantID string, day func(time.Time) *string) ([]fiscal.ProcDocTSE, error) {
+	out := []fiscal.ProcDocTSE{}
+	reps, err := b.St.TSEReplacements(ctx, restaurantID)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range reps {
+		if r.SwitchedAt == nil {
+			continue // under way: the old TSS is still the one in service
+		}
+		x := fiscal.ProcDocTSE{SerialNumber: r.OldSerial, Provider: tse.KindFiskaly}
+		if b.TSE != nil {
+			x.Provider = b.TSE.Kind()
+		}
+		x.Simulated = x.Provider == tse.KindSimulator
+		outAt := r.SwitchedAt
+		if r.DisabledAt != nil {
+			outAt = r.DisabledAt
+		}
+		x.OutOfServiceOn = day(*outAt)
+		first, ok, err := b.St.FirstSignedAt(ctx, restaurantID, r.OldTSSID)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			x.InServiceOn = day(first)
+		}
+		warns, err := b.St.TSECertificateWarnings(ctx, r.OldTSSID)
+		if err != nil {
+			return nil, err
+		}
+		if len(warns) > 0 {
+			x.CertificateExpires = day(warns[len(warns)-1].NotAfter)
+		}
+		out = append(out, x)
+	}
+	return out, nil
 }
 
 // roles are the active users by role: every holder of a role that may

@@ -14,6 +14,7 @@ import (
 
 	"posbox/fiscal"
 	"posbox/fiscal/archive"
+	"posbox/fiscal/procdoc"
 	"posbox/fiscal/queue"
 	"posbox/fiscal/replace"
 	"posbox/store"
@@ -185,6 +186,16 @@ func TestReplacementEndToEndWithExpiringCertificate(t *testing.T) {
 	reps, err := st.TSEReplacements(ctx, r.ID)
 	if err != nil || len(reps) != 1 || reps[0].OldSerial == "" || reps[0].StartedByName != "Clara Chef" {
 		t.Fatalf("the record %+v (%v)", reps, err)
+	}
+	// (f) the procedure document names both TSSs: the old one with the
+	// day it went out of service and its certificate's end, then the new.
+	doc, err := (&procdoc.Builder{St: st, TSE: cur.q}).Gather(ctx, r.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.TSEs) != 2 || doc.TSEs[0].SerialNumber != reps[0].OldSerial || doc.TSEs[0].OutOfServiceOn == nil ||
+		doc.TSEs[0].InServiceOn == nil || doc.TSEs[0].CertificateExpires == nil || doc.TSEs[1].SerialNumber != rep.NewSerial {
+		t.Fatalf("the procedure document's TSEs %+v", doc.TSEs)
 	}
 }
 
