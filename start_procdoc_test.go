@@ -30,19 +30,7 @@ func TestProcedureDocumentHoldsNoSecret(t *testing.T) {
 	cfg.ReplicaURL = "sftp://kasse:Geheim-Replica-42@nas.linde.example:2222/srv/posbox"
 	cfg.ReplicaRecipients = "age1qyqszqgpqyqszqgpqyqszqgpqyqszqgpqyqszqgpqyqszqgpqyqs3290gq"
 	cfg.SMTPPassword, cfg.SMSToken = "smtp-Geheim-7", "sms-Geheim-8"
-	st, err := store.Open(ctx, dir, store.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), BcryptCost: bcrypt.MinCost})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	r := &store.Restaurant{Name: "Linde", Timezone: "Europe/Berlin"}
-	if err := st.CreateRestaurant(ctx, r); err != nil {
-		t.Fatal(err)
-	}
-	admin := &store.User{RestaurantID: r.ID, Email: "chef@linde.example", Name: "Chefin", Role: store.RoleAdmin}
-	if err := st.CreateUser(ctx, admin, "Admin-Geheim-9"); err != nil {
-		t.Fatal(err)
-	}
+	st, r, _ := procDocBox(t, dir)
 	v, err := newProcDoc(st, nil, true, cfg).Current(ctx, r.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -103,19 +91,7 @@ func TestProcedureDocumentNamesTheArchiveStart(t *testing.T) {
 	dir := t.TempDir()
 	cfg := DefaultConfig()
 	cfg.DataDir, cfg.BackupDir = dir, filepath.Join(dir, "backups")
-	st, err := store.Open(ctx, dir, store.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), BcryptCost: bcrypt.MinCost})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	r := &store.Restaurant{Name: "Linde", Timezone: "Europe/Berlin"}
-	if err := st.CreateRestaurant(ctx, r); err != nil {
-		t.Fatal(err)
-	}
-	admin := &store.User{RestaurantID: r.ID, Email: "chef@linde.example", Name: "Chefin", Role: store.RoleAdmin}
-	if err := st.CreateUser(ctx, admin, "Admin-Geheim-9"); err != nil {
-		t.Fatal(err)
-	}
+	st, r, admin := procDocBox(t, dir)
 	v, err := newProcDoc(st, nil, true, cfg).Current(ctx, r.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -136,4 +112,24 @@ func TestProcedureDocumentNamesTheArchiveStart(t *testing.T) {
 			t.Errorf("the document lacks %s: %s", want, v.Content)
 		}
 	}
+}
+
+// procDocBox is a store in dir with a restaurant and its admin.
+func procDocBox(t *testing.T, dir string) (*store.Store, *store.Restaurant, *store.User) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, dir, store.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), BcryptCost: bcrypt.MinCost})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	r := &store.Restaurant{Name: "Linde", Timezone: "Europe/Berlin"}
+	if err := st.CreateRestaurant(ctx, r); err != nil {
+		t.Fatal(err)
+	}
+	admin := &store.User{RestaurantID: r.ID, Email: "chef@linde.example", Name: "Chefin", Role: store.RoleAdmin}
+	if err := st.CreateUser(ctx, admin, "Admin-Geheim-9"); err != nil {
+		t.Fatal(err)
+	}
+	return st, r, admin
 }

@@ -195,15 +195,7 @@ func (s *Server) printRegistration(w http.ResponseWriter, r *http.Request, _ htt
 	if err := registrationPage.Execute(&buf, registrationPageData{rep, caller(r.Context()).restaurant.Name}); err != nil {
 		return err
 	}
-	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Security-Policy", consoleCSP)
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusOK)
-	_, err = w.Write(buf.Bytes())
-	return err
+	return writePrintPage(w, buf.Bytes())
 }
 
 // registrationPageData is what the template reads.
@@ -256,3 +248,18 @@ var registrationPage = template.Must(template.New("registration").Funcs(template
 		return kind
 	},
 }).Parse(registrationTemplate))
+
+// writePrintPage answers a page to print (the registration, the procedure
+// document): HTML without script under the console's CSP, never framed,
+// never cached.
+func writePrintPage(w http.ResponseWriter, page []byte) error {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Security-Policy", consoleCSP)
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	_, err := w.Write(page)
+	return err
+}

@@ -36,15 +36,7 @@ func (s *Server) writeProcDocPage(w http.ResponseWriter, r *http.Request, v *sto
 	if err := tpl.Funcs(procDocFuncs(loc)).Execute(&buf, page); err != nil {
 		return err
 	}
-	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Security-Policy", consoleCSP)
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusOK)
-	_, err = w.Write(buf.Bytes())
-	return err
+	return writePrintPage(w, buf.Bytes())
 }
 
 // procDocPageData is what the template reads.

@@ -247,3 +247,38 @@ export function badge(text, kind = 'neutral') { return h('span', { class: `badge
 export function section(title, ...children) {
   return h('section', { class: 'card' }, h('h2', {}, title), ...children);
 }
+
+// openPrintPage opens a printable page of the API (the registration, the
+// procedure document) in a new window. The window is opened in the click
+// (so no popup blocker objects) and is sent to the page once it is
+// fetched with the token, as a blob: URL of this origin (it keeps the
+// console's CSP; the page needs no script, and its one style sheet is the
+// console's print.css, named with this origin since a blob: page resolves
+// no path of its own). A blocked window leaves a link in fallback.
+// track is told the window while it waits, and null after, so a page
+// that goes away can close it.
+export async function openPrintPage(path, { button, fallback, blockedText, track = () => {} }) {
+  fallback.hidden = true;
+  const win = window.open('', '_blank');
+  track(win);
+  await withBusy(button, async () => {
+    try {
+      const { blob } = await request('GET', path, undefined, { raw: true });
+      const html = (await blob.text()).replace('href="/assets/', `href="${location.origin}/assets/`);
+      const url = URL.createObjectURL(new Blob([html], { type: 'text/html;charset=utf-8' }));
+      setTimeout(() => URL.revokeObjectURL(url), 60000);
+      if (win) {
+        win.opener = null;
+        win.location.href = url;
+      } else {
+        clear(fallback, h('a', { href: url, target: '_blank', rel: 'noopener' }, blockedText));
+        fallback.hidden = false;
+      }
+    } catch (err) {
+      if (win) win.close();
+      toast(errorText(err), 'error');
+    } finally {
+      track(null);
+    }
+  });
+}

@@ -4,7 +4,7 @@
 // dates, the registers). API: docs/API.md section 5.
 import { t, addStrings } from '../i18n.js';
 import * as api from '../api.js';
-import { h, clear, badge, field, withBusy, showError, clearErrors, errorText, errorLine, toast, bindDraft, readDraft, dropDraft } from '../ui.js';
+import { h, clear, badge, field, withBusy, showError, clearErrors, errorLine, toast, bindDraft, readDraft, dropDraft, openPrintPage } from '../ui.js';
 import { elsterSection } from './fiscal_registration_elster.js';
 
 addStrings({
@@ -207,37 +207,10 @@ export function registrationSection({ onRegisters, readOnly = false }) {
     }
   }
 
-  // openReport opens the printable report in a new window. The window
-  // is opened in the click (so no popup blocker objects) and is sent to
-  // the report once it is fetched with the token, as a blob: URL of this
-  // origin (it keeps the console's CSP; the report needs no script, and
-  // its one style sheet is the console's print.css).
-  async function openReport() {
-    printFallback.hidden = true;
-    const win = window.open('', '_blank');
-    waiting = win;
-    await withBusy(printButton, async () => {
-      try {
-        const { blob } = await api.request('GET', '/api/fiscal/registration/print', undefined, { raw: true });
-        // Its style sheet is the console's: a blob: page resolves no
-        // path of its own, so the link names this origin.
-        const html = (await blob.text()).replace('href="/assets/', `href="${location.origin}/assets/`);
-        const url = URL.createObjectURL(new Blob([html], { type: 'text/html;charset=utf-8' }));
-        setTimeout(() => URL.revokeObjectURL(url), 60000);
-        if (win) {
-          win.opener = null;
-          win.location.href = url;
-        } else {
-          clear(printFallback, h('a', { href: url, target: '_blank', rel: 'noopener' }, t('fiscal.print_blocked')));
-          printFallback.hidden = false;
-        }
-      } catch (err) {
-        if (win) win.close();
-        toast(errorText(err), 'error');
-      } finally {
-        waiting = null;
-      }
-    });
+  // openReport opens the printable report in a new window.
+  function openReport() {
+    return openPrintPage('/api/fiscal/registration/print',
+      { button: printButton, fallback: printFallback, blockedText: t('fiscal.print_blocked'), track: (w) => { waiting = w; } });
   }
 
   const card = h('section', { class: 'card', id: 'fiscal-registration', 'aria-labelledby': 'registration-heading' },

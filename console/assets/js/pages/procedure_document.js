@@ -5,7 +5,7 @@
 // what it holds and why: docs/FISCAL.md, "The procedure document".
 import { t, addStrings } from '../i18n.js';
 import * as api from '../api.js';
-import { h, clear, badge, table, field, withBusy, showError, clearErrors, errorText, errorLine, toast, bindDraft, dropDraft } from '../ui.js';
+import { h, clear, badge, table, field, withBusy, showError, clearErrors, errorLine, toast, bindDraft, dropDraft, openPrintPage } from '../ui.js';
 import { fmtDateTime } from '../format.js';
 
 addStrings({
@@ -173,34 +173,10 @@ export default {
       });
     }
 
-    // openPrint opens a version's page in a new window, opened in the
-    // click (no popup blocker objects) and sent to the page once fetched
-    // with the token, as a blob: URL of this origin (the console's CSP;
-    // its one style sheet is the console's print.css).
-    async function openPrint(path, button) {
-      printFallback.hidden = true;
-      const win = window.open('', '_blank');
-      waiting = win;
-      await withBusy(button, async () => {
-        try {
-          const { blob } = await api.request('GET', path, undefined, { raw: true });
-          const html = (await blob.text()).replace('href="/assets/', `href="${location.origin}/assets/`);
-          const url = URL.createObjectURL(new Blob([html], { type: 'text/html;charset=utf-8' }));
-          setTimeout(() => URL.revokeObjectURL(url), 60000);
-          if (win) {
-            win.opener = null;
-            win.location.href = url;
-          } else {
-            clear(printFallback, h('a', { href: url, target: '_blank', rel: 'noopener' }, t('procdoc.print_blocked')));
-            printFallback.hidden = false;
-          }
-        } catch (err) {
-          if (win) win.close();
-          toast(errorText(err), 'error');
-        } finally {
-          waiting = null;
-        }
-      });
+    // openPrint opens a page to print (the version in force, or one of
+    // the versions before) in a new window.
+    function openPrint(path, button) {
+      return openPrintPage(path, { button, fallback: printFallback, blockedText: t('procdoc.print_blocked'), track: (w) => { waiting = w; } });
     }
 
     await load();
