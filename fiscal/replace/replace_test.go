@@ -16,6 +16,7 @@ import (
 	"posbox/fiscal/archive"
 	"posbox/fiscal/procdoc"
 	"posbox/fiscal/queue"
+	"posbox/fiscal/registration"
 	"posbox/fiscal/replace"
 	"posbox/store"
 	"posbox/store/storetest"
@@ -104,6 +105,15 @@ func TestReplacementEndToEndWithExpiringCertificate(t *testing.T) {
 
 	old := start(t, st, clock, dataDir, r.ID)
 	oldTSS := old.p.TSSID()
+	// The box notes its TSS at start (main's TSS watch), and the owner
+	// reports it to the tax office.
+	if err := (registration.TSEWatch{Store: st, TSS: old.q}).Check(ctx); err != nil {
+		t.Fatal(err)
+	}
+	today := clock.Now().In(r.Location()).Format(store.DateFormat)
+	if _, err := st.SubmitRegistration(ctx, r.ID, today, "<Aufzeichnung146a/>", admin.ID); err != nil {
+		t.Fatal(err)
+	}
 	var before []*store.TSETransaction
 	for i := range 3 {
 		before = append(before, sell(t, old.q, r.ID, int64(1000+i)))
@@ -186,6 +196,23 @@ func TestReplacementEndToEndWithExpiringCertificate(t *testing.T) {
 	reps, err := st.TSEReplacements(ctx, r.ID)
 	if err != nil || len(reps) != 1 || reps[0].OldSerial == "" || reps[0].StartedByName != "Clara Chef" {
 		t.Fatalf("the record %+v (%v)", reps, err)
+	}
+	// The change is recorded for the §146a report: the box's TSS watch
+	// after the restart makes the new TSS in service and the old one out
+	// of service a registration due.
+	if err := (registration.TSEWatch{Store: st, TSS: cur.q}).Check(ctx); err != nil {
+		t.Fatal(err)
+	}
+	changes, err := st.OpenRegistrationChanges(ctx, r.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]string{}
+	for _, c := range changes {
+		seen[c.Change] = c.Subject
+	}
+	if len(changes) != 2 || seen[store.TSEInService] != rep.NewSerial || seen[store.TSEOutOfService] != reps[0].OldSerial {
+		t.Fatalf("registration changes %+v, want the new TSS in and the old one out of service", changes)
 	}
 	// (f) the procedure document names both TSSs: the old one with the
 	// day it went out of service and its certificate's end, then the new.
