@@ -48,8 +48,10 @@ build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o posbox .
 
 ## test: vet, gofmt, staticcheck and the race-enabled test suite on real SQLite files
+# (server's package takes 8-10 minutes under -race on two cores, near go
+# test's default limit of 10; 20 leaves room without hiding a hang long)
 test: lint test-servers
-	CGO_ENABLED=1 $(GO) test -race -count=1 ./...
+	CGO_ENABLED=1 $(GO) test -race -count=1 -timeout 20m ./...
 
 ## test-servers: the replica tests' S3 server (versitygw), built from the module proxy once per machine, before the suite's parallel packages and their timeouts
 test-servers:
