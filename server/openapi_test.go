@@ -1541,6 +1541,13 @@ func apiOps() []apiOp {
 			errs: map[int][]string{400: bad, 422: {invalid}}},
 		{method: "GET", path: "/api/tse/closings/:id", id: "getClosing", tag: "Fiscal", access: fiscalRead | staffToo, summary: "A closing",
 			ok: []apiOK{okJSON(200, "The closing.", sWrap("closing", sRef("Closing")))}, errs: map[int][]string{404: {notFound}}},
+		{method: "GET", path: "/api/tse/closings/:id/report", id: "getClosingReport", tag: "Fiscal", access: fiscalRead | staffToo,
+			summary: "The closing's Z-report (Z-Bon) as a page to print (HTML in German, no script, the console's style sheet and CSP)",
+			desc: "Totals per VAT rate and payment type, business cases, tips, every storno and every aborted receipt with count and sum, " +
+				"training receipts, the TSE's serial and counters; cash counts are not recorded yet and say so.",
+			params: []any{qParam("layout", "`a4` (default) or `receipt` (an 80 mm receipt printer); anything else is 422.", sEnum("", "a4", "receipt"), false)},
+			ok:     []apiOK{{status: 200, desc: "The page.", ctype: "text/html; charset=utf-8", schema: sStr("")}},
+			errs:   map[int][]string{404: {notFound}, 422: {invalid}}},
 
 		{method: "GET", path: "/api/notifications/settings", id: "listNotificationSettings", tag: "Notifications", access: adminOnly,
 			summary: "The notification rules, oldest first", ok: []apiOK{okJSON(200, "The rules.", sWrap("settings", sArray(sRef("NotificationSetting"), "")))}},

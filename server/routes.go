@@ -106,6 +106,7 @@ func (s *Server) fiscalRoutes(r *httprouter.Router) {
 	s.route(r, "POST", "/api/tse/closings", anyUser, s.createClosing)
 	s.route(r, "GET", "/api/tse/closings", fiscalRead, s.listClosings)
 	s.route(r, "GET", "/api/tse/closings/:id", fiscalRead|staffToo, s.getClosing)
+	s.route(r, "GET", "/api/tse/closings/:id/report", fiscalRead|staffToo, s.closingReport)
 	s.route(r, "GET", "/api/fiscal/dsfinvk", fiscalRead, s.exportDSFinVK)
 	s.route(r, "GET", "/api/fiscal/master-data", fiscalRead, s.getMasterData)
 	s.route(r, "PUT", "/api/fiscal/master-data", adminOnly, s.putMasterData)

@@ -160,3 +160,16 @@ func (s *Store) ClosingRef(ctx context.Context, restaurantID, txID string) (Sale
 	ref.CreatedAt = ParseTime(created)
 	return ref, err
 }
+
+// SaleReceipt is a sale's receipt number (BON_NR, the mirror row's
+// rowid) and when it was recorded, as a storno names the sale it
+// reverses (the Z-report).
+func (s *Store) SaleReceipt(ctx context.Context, restaurantID, txID string) (no int64, at time.Time, err error) {
+	var business string
+	err = s.rs.QueryRowContext(ctx, `SELECT rowid, business_time FROM tse_transactions WHERE tx_id = ? AND restaurant_id = ?`,
+		txID, restaurantID).Scan(&no, &business)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, time.Time{}, NotFound("transaction")
+	}
+	return no, ParseTime(business), err
+}

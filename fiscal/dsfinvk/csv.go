@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"posbox/fiscal"
 )
 
 // The CSV dialect index.xml declares (DSFinV-K, GDPdU "VariableLength"):
@@ -116,19 +118,4 @@ func c5(cents int64) int64 { return cents * 1000 }
 
 // netOf splits a gross amount (10^-5 units) at a rate (hundredths of a
 // percent) into net and VAT, the net rounded half away from zero.
-func netOf(gross5, bp int64) (net5, vat5 int64) {
-	if bp == 0 {
-		return gross5, 0
-	}
-	num := gross5 * 10000
-	den := 10000 + bp
-	neg := num < 0
-	if neg {
-		num = -num
-	}
-	net5 = (num + den/2) / den
-	if neg {
-		net5 = -net5
-	}
-	return net5, gross5 - net5
-}
+func netOf(gross5, bp int64) (net5, vat5 int64) { return fiscal.SplitGross(gross5, bp) }

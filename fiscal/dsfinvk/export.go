@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"posbox/fiscal"
 	"posbox/store"
 	"posbox/tse"
 )
@@ -107,46 +108,15 @@ func (x *Exporter) closing(b *build, r *store.Restaurant, m *store.FiscalMasterD
 	}
 	k := []any{c.ClientSerial, b.at(c.CreatedAt), c.ZNr}
 	row := func(t *table, vals ...any) { b.add(t, append(append([]any{}, k...), vals...)...) }
-	cases := caseTotals{sums: map[caseKey]int64{}}
 	for _, s := range sales {
-		d := s.Detail
-		if d == nil {
-			d = &store.TSESaleDetail{Kind: store.SaleKindReceipt, BusinessCase: "Umsatz"}
-		}
-		lines := saleLines(d)
-		if err := x.sale(b, row, s, d, lines); err != nil {
+		d := fiscal.SaleDetail(s)
+		if err := x.sale(b, row, s, d, fiscal.SaleLines(d)); err != nil {
 			return err
-		}
-		if counted(s, d) {
-			cases.add(lines)
 		}
 	}
 	x.masterData(row, r, m, tss, c)
-	closingTotals(row, c, &cases)
+	closingTotals(row, c, fiscal.ClosingBusinessCases(sales))
 	return nil
-}
-
-// caseKey is a row of businesscases.csv: a GV_TYP at a VAT key.
-type caseKey struct {
-	gvTyp string
-	key   int
-}
-
-// caseTotals is the gross cents of a closing's counted sales' lines per
-// caseKey, in the order first seen.
-type caseTotals struct {
-	sums  map[caseKey]int64
-	order []caseKey
-}
-
-func (t *caseTotals) add(lines []store.TSESaleLine) {
-	for _, l := range lines {
-		ck := caseKey{l.BusinessCase, vatKeys[l.VATRate]}
-		if _, ok := t.sums[ck]; !ok {
-			t.order = append(t.order, ck)
-		}
-		t.sums[ck] += l.TotalCents
-	}
 }
 
 // masterData writes the closing's master data module: the closing's
@@ -187,26 +157,15 @@ func (x *Exporter) masterData(row func(*table, ...any), r *store.Restaurant, m *
 	row(&tTSE, 1, tss.SerialNumber, tse.SignatureAlgorithm, "unixTime", "UTF-8", tss.PublicKey, certI, certII)
 }
 
-// closingTotals writes the closing module: the business cases (Umsatz
-// first, then by name and VAT key), the EUR payments and the cash per
-// currency.
-func closingTotals(row func(*table, ...any), c *store.TSEClosing, cases *caseTotals) {
-	slices.SortStableFunc(cases.order, func(p, q caseKey) int {
-		if p.gvTyp != q.gvTyp {
-			if p.gvTyp == "Umsatz" {
-				return -1
-			}
-			if q.gvTyp == "Umsatz" {
-				return 1
-			}
-			return strings.Compare(p.gvTyp, q.gvTyp)
-		}
-		return p.key - q.key
-	})
-	for _, ck := range cases.order {
-		gross := c5(cases.sums[ck])
-		net, vat := netOf(gross, rateBP(ck.key))
-		row(&tBusinessCases, ck.gvTyp, "", blank{}, ck.key, gross, net, vat)
+// closingTotals writes the closing module: the business cases (in
+// fiscal.ClosingBusinessCases's order: Umsatz first, then by name and VAT key),
+// the EUR payments and the cash per currency.
+func closingTotals(row func(*table, ...any), c *store.TSEClosing, cases []fiscal.BusinessCase) {
+	for _, bc := range cases {
+		key := vatKeys[bc.VATRate]
+		gross := c5(bc.GrossCents)
+		net, vat := netOf(gross, rateBP(key))
+		row(&tBusinessCases, bc.Type, "", blank{}, key, gross, net, vat)
 	}
 	// payment.csv: one row per payment type, in euro (Z_ZAHLART_BETRAG is
 	// "Betrag in der Basiswährung"), every currency at its euro value.
@@ -239,22 +198,14 @@ func closingTotals(row func(*table, ...any), c *store.TSEClosing, cases *caseTot
 	}
 }
 
-// counted reports whether a sale moves money: the closing's rule
-// (store.ClosingCountedTypes, not cancelled at the TSE).
-func counted(s *store.ClosedSale, d *store.TSESaleDetail) bool {
-	return d.Kind == store.SaleKindReceipt && slices.Contains(store.ClosingCountedTypes, s.ReceiptType) && s.State != "CANCELLED"
-}
-
 // sale writes one sale's single records.
 func (x *Exporter) sale(b *build, row func(*table, ...any), s *store.ClosedSale, d *store.TSESaleDetail, lines []store.TSESaleLine) error {
 	bonTyp := tse.BonTyp(s.ReceiptType)
 	if s.State == "CANCELLED" {
 		bonTyp = tse.BonTyp("ABORT") // AVBelegabbruch: the TSE transaction was cancelled
 	}
-	// A storno is a receipt that reverses one; an aborted transaction
-	// recorded with cancels (before migration 00012, or a storno the TSE
-	// aborted) reverses nothing and is no storno.
-	isStorno := d.CancelsTxID != "" && counted(s, d)
+	// A storno is a receipt that reverses one (fiscal.IsStorno).
+	isStorno := fiscal.IsStorno(s)
 	storno := "0"
 	if isStorno {
 		storno = "1"
@@ -406,21 +357,6 @@ func qrProcess(qr string) (processType, processData string) {
 		return "", ""
 	}
 	return f[2], strings.Join(f[3:len(f)-8], ";")
-}
-
-// saleLines is a sale's line items; a sale recorded without any gets one
-// line per VAT rate with its amount, so that every receipt has lines and
-// lines_vat.csv adds up to transactions_vat.csv.
-func saleLines(d *store.TSESaleDetail) []store.TSESaleLine {
-	if len(d.Lines) > 0 {
-		return d.Lines
-	}
-	out := make([]store.TSESaleLine, 0, len(d.VAT))
-	for i, v := range d.VAT {
-		out = append(out, store.TSESaleLine{LineNo: i + 1, Text: "Summe ohne Einzelpositionen", QuantityMilli: 1000,
-			UnitPriceCents: v.Cents, TotalCents: v.Cents, VATRate: v.VATRate, BusinessCase: d.BusinessCase})
-	}
-	return out
 }
 
 // zahlart is the DSFinV-K ZAHLART_TYP of fiskaly's payment type.
