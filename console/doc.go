@@ -62,9 +62,10 @@
 // switchable, each page adding its strings; dates and times in the
 // restaurant's timezone with Intl (de-DE, en-GB, 24-hour), money in euros
 // with two decimals. Downloads are fetched with the token and saved
-// through a Blob; the §146a report opens in a window the click opens, at a
-// blob: URL of the fetched page, so it keeps the console's CSP and its
-// print.css. One layout from 375 px up; real buttons, links and labelled
+// through a Blob; the §146a report and the Z-reports open in a window the
+// click opens, at a blob: URL of the fetched page, so it keeps the
+// console's CSP and its print.css (a Z-report for an 80 mm printer:
+// receipt.css). One layout from 375 px up; real buttons, links and labelled
 // inputs, visible focus, errors tied to their fields, 4.5:1 contrast.
 //
 // Tests in a real browser: the *_test.go files start the appliance as

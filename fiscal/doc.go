@@ -23,7 +23,9 @@
 //   - archived: fiscal/archive pulls and verifies the TSS's TAR exports.
 //   - exported: fiscal/dsfinvk builds the DSFinV-K export.
 //   - closed: fiscal/closing takes the daily closings the POS does not
-//     (the closing itself is recorded by store).
+//     (the closing itself is recorded by store); zreport.go gathers a
+//     closing's Z-report, with business_cases.go's business cases, which
+//     the DSFinV-K export counts with the same function.
 //
 // The rules (docs/API.md documents them for the till): amounts have at
 // most two decimals and quantities three; a receipt's payments add up to

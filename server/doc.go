@@ -45,7 +45,9 @@
 // discount_redeem, idempotency; replica (GET /api/replica and the Replica
 // interface); tse.go (the TSE handlers and the TSE
 // interface), tse_view.go, tse_sale_view.go (what a sale contained),
-// tse_archive.go and tse_archive_view.go, tse_closing.go; fiscal_export.go
+// tse_archive.go and tse_archive_view.go, tse_closing.go, tse_closing_report.go
+// (the Z-report's page, from templates/tse_closing_report.html, at A4 or
+// 80 mm; fiscal.GatherZReport gathers it); fiscal_export.go
 // (the DSFinV-K route and the DSFinVK interface), fiscal_master.go,
 // fiscal_registration.go (the §146a (4) AO report and, from
 // templates/fiscal_registration.html, its page: HTML without script or

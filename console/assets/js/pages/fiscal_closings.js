@@ -3,7 +3,7 @@
 // API: docs/API.md section 5; what a closing is: docs/FISCAL.md.
 import { t, addStrings } from '../i18n.js';
 import * as api from '../api.js';
-import { h, clear, badge, table, field, withBusy, showError, clearErrors, toast, confirmDialog } from '../ui.js';
+import { h, clear, badge, table, field, withBusy, showError, clearErrors, toast, confirmDialog, openPrintPage } from '../ui.js';
 import { fmtDateTime, fmtDay, fmtMoney, addDays } from '../format.js';
 import { payment } from '../tse_words.js';
 
@@ -21,6 +21,10 @@ addStrings({
     'fiscal.take_confirm': 'Tagesabschluss für {register} jetzt erstellen? Er kann nicht geändert werden.',
     'fiscal.taken_msg': 'Abschluss Z-Nr. {z} für {register} erstellt.',
     'fiscal.closing_empty': 'Für {register} gibt es nichts abzuschließen: Jeder Verkauf dieser Kasse steht schon in einem Abschluss.',
+    'fiscal.z_report': 'Z-Bon', 'fiscal.z_print_a4': 'Z-Bon drucken', 'fiscal.z_print_receipt': 'Bon 80 mm',
+    'fiscal.z_print_a4_label': 'Z-Bon Nr. {z} von {register} drucken (A4)',
+    'fiscal.z_print_receipt_label': 'Z-Bon Nr. {z} von {register} als 80-mm-Bon drucken',
+    'fiscal.z_print_blocked': 'Das Fenster wurde blockiert: Z-Bon hier öffnen.',
   },
   en: {
     'fiscal.no_registers_sold': 'No register has sold yet.', 'fiscal.register_last_sale': '{register} (last sale {day})',
@@ -35,6 +39,10 @@ addStrings({
     'fiscal.take_confirm': 'Take the daily closing of {register} now? It cannot be changed.',
     'fiscal.taken_msg': 'Closing Z no. {z} of {register} taken.',
     'fiscal.closing_empty': 'There is nothing to close for {register}: every sale of this register is already in a closing.',
+    'fiscal.z_report': 'Z report', 'fiscal.z_print_a4': 'Print Z report', 'fiscal.z_print_receipt': '80 mm receipt',
+    'fiscal.z_print_a4_label': 'Print Z report no. {z} of {register} (A4)',
+    'fiscal.z_print_receipt_label': 'Print Z report no. {z} of {register} as an 80 mm receipt',
+    'fiscal.z_print_blocked': 'The window was blocked: open the Z report here.',
   },
 });
 
@@ -45,6 +53,19 @@ const VAT = { NORMAL: '19 %', REDUCED_1: '7 %', SPECIAL_RATE_1: '10,7 %', SPECIA
 // registration's list) for a closing.
 export function closingsSection({ today, readOnly = false }) {
   const closingList = h('div', { id: 'closing-list' });
+  // A Z-report opens in a new window (ui.openPrintPage); a blocked one
+  // leaves a link here.
+  const printFallback = h('p', { id: 'closing-print-fallback', hidden: true });
+  function printButtons(c) {
+    const open = (layout, label, text) => {
+      const button = h('button', { type: 'button', class: 'secondary small', dataset: { layout }, 'aria-label': t(label, { z: c.z_nr, register: c.client_serial }) }, t(text));
+      button.addEventListener('click', () => openPrintPage(`/api/tse/closings/${encodeURIComponent(c.id)}/report${layout === 'a4' ? '' : '?layout=receipt'}`,
+        { button, fallback: printFallback, blockedText: t('fiscal.z_print_blocked') }));
+      return button;
+    };
+    return h('div', { class: 'buttons z-print' }, open('a4', 'fiscal.z_print_a4_label', 'fiscal.z_print_a4'),
+      open('receipt', 'fiscal.z_print_receipt_label', 'fiscal.z_print_receipt'));
+  }
   const closingRange = h('form', { class: 'toolbar', id: 'closing-range', novalidate: true },
     field({ name: 'from', label: t('common.from'), type: 'date', value: addDays(today, -30), required: true }),
     field({ name: 'to', label: t('common.to'), type: 'date', value: today, required: true }),
@@ -94,6 +115,7 @@ export function closingsSection({ today, readOnly = false }) {
         { label: t('fiscal.per_rate'), cell: (c) => h('ul', { class: 'plain small-text' },
           c.amounts_per_vat_rate.map((v) => h('li', {}, `${VAT[v.vat_rate] || v.vat_rate}: ${fmtMoney(v.amount)}`))) },
         { label: t('fiscal.taken'), cell: (c) => [fmtDateTime(c.created_at), c.automatic ? [' ', badge(t('fiscal.automatic'))] : null] },
+        { label: t('fiscal.z_report'), cell: printButtons },
       ], list, { caption: t('fiscal.closings'), empty: t('fiscal.no_closings'), rowAttrs: (c) => ({ dataset: { id: c.id, register: c.client_serial, z: c.z_nr } }) }));
     } catch (err) {
       showError(closingRange, err);
@@ -120,7 +142,7 @@ export function closingsSection({ today, readOnly = false }) {
   }
 
   const card = h('section', { class: 'card', id: 'fiscal-closings', 'aria-labelledby': 'closings-heading' },
-    h('h2', { id: 'closings-heading' }, t('fiscal.closings')), closingRange, closingList,
+    h('h2', { id: 'closings-heading' }, t('fiscal.closings')), closingRange, closingList, printFallback,
     // Taking a closing records one: not for the auditor's read-only view.
     readOnly ? null : [h('h3', { id: 'take-closing-heading' }, t('fiscal.take_closing')), h('p', { class: 'muted' }, t('fiscal.take_hint')), takeForm]);
   return { card, load: loadClosings, setRegisters: setRegisterChoice };
