@@ -45,7 +45,7 @@ func (e *testEnv) auditorRows(tb testing.TB) []*store.AuditorRequest {
 // auditors by mistake fails the walk below.
 var fiscalRecordRoutes = []string{
 	"GET /api/tse/transactions", "GET /api/tse/transactions/:id",
-	"GET /api/tse/closings", "GET /api/tse/closings/:id",
+	"GET /api/tse/closings", "GET /api/tse/closings/:id", "GET /api/tse/closings/:id/report",
 	"GET /api/tse/archives", "GET /api/tse/archives/:id", "GET /api/tse/archives/:id/file",
 	"GET /api/fiscal/dsfinvk", "GET /api/fiscal/master-data", "GET /api/fiscal/registration", "GET /api/fiscal/registration/print",
 	"GET /api/fiscal/registration/elster.xml", "GET /api/fiscal/registration/submissions", "GET /api/fiscal/registration/submissions/:id/elster.xml",

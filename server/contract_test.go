@@ -199,7 +199,7 @@ var validBody = map[string]any{
 // fileRoutes answer a file, not JSON (their own tests check it).
 var fileRoutes = []string{"/api/time-entries/export", "/api/time-entries/payroll", "/api/tse/archives/:id/file", "/api/fiscal/dsfinvk", "/api/fiscal/registration/print",
 	"/api/fiscal/registration/elster.xml", "/api/fiscal/registration/submissions/:id/elster.xml",
-	"/api/fiscal/procedure-document/print", "/api/fiscal/procedure-document/versions/:id/print"}
+	"/api/fiscal/procedure-document/print", "/api/fiscal/procedure-document/versions/:id/print", "/api/tse/closings/:id/report"}
 
 // noBody are the routes that read no body (any JSON body is ignored).
 var noBody = []string{"POST /api/shifts/clock-in", "POST /api/tse/self-test", "POST /api/tse/queue/:id/retry", "POST /api/tse/queue/:id/cancel",
@@ -212,7 +212,7 @@ var staffAllowed = []string{
 	"POST /api/shifts/clock-in", "POST /api/shifts/clock-out", "GET /api/shifts/my-status", "GET /api/shifts/mine",
 	"POST /api/discounts/:id/redeem",
 	"POST /api/tse/transactions", "GET /api/tse/transactions/:id",
-	"POST /api/tse/closings", "GET /api/tse/closings/:id",
+	"POST /api/tse/closings", "GET /api/tse/closings/:id", "GET /api/tse/closings/:id/report",
 	"POST /api/events",
 }
 
