@@ -45,6 +45,6 @@ export default {
       await Promise.all([archive.load(), closings.load(), registration.load()]);
     }
     await Promise.all([refresh(), registration.loadMaster()]);
-    return () => { archive.stop(); registration.stop(); };
+    return () => { archive.stop(); registration.stop(); closings.stop(); };
   },
 };

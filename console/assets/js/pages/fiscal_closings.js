@@ -56,11 +56,12 @@ export function closingsSection({ today, readOnly = false }) {
   // A Z-report opens in a new window (ui.openPrintPage); a blocked one
   // leaves a link here.
   const printFallback = h('p', { id: 'closing-print-fallback', hidden: true });
+  let waiting = null; // a report's window while its page is fetched
   function printButtons(c) {
     const open = (layout, label, text) => {
       const button = h('button', { type: 'button', class: 'secondary small', dataset: { layout }, 'aria-label': t(label, { z: c.z_nr, register: c.client_serial }) }, t(text));
       button.addEventListener('click', () => openPrintPage(`/api/tse/closings/${encodeURIComponent(c.id)}/report${layout === 'a4' ? '' : '?layout=receipt'}`,
-        { button, fallback: printFallback, blockedText: t('fiscal.z_print_blocked') }));
+        { button, fallback: printFallback, blockedText: t('fiscal.z_print_blocked'), track: (w) => { waiting = w; } }));
       return button;
     };
     return h('div', { class: 'buttons z-print' }, open('a4', 'fiscal.z_print_a4_label', 'fiscal.z_print_a4'),
@@ -145,5 +146,5 @@ export function closingsSection({ today, readOnly = false }) {
     h('h2', { id: 'closings-heading' }, t('fiscal.closings')), closingRange, closingList, printFallback,
     // Taking a closing records one: not for the auditor's read-only view.
     readOnly ? null : [h('h3', { id: 'take-closing-heading' }, t('fiscal.take_closing')), h('p', { class: 'muted' }, t('fiscal.take_hint')), takeForm]);
-  return { card, load: loadClosings, setRegisters: setRegisterChoice };
+  return { card, load: loadClosings, setRegisters: setRegisterChoice, stop: () => { if (waiting) waiting.close(); } };
 }
