@@ -35,7 +35,9 @@
 // 00028 the tax office's auditor (a rebuild of users for the role, as
 // 00013's) and the append-only log of the auditor's requests;
 // 00029 the procedure document: the program-change log, the owner's
-// sections and the generated versions, all append-only.
+// sections and the generated versions, all append-only;
+// 00030 the DATEV settings: consultant and client numbers, chart of
+// accounts, account length and the account mapping.
 package migrations
 
 import "embed"

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"posbox/fiscal/datev"
 	"posbox/store"
 )
 
@@ -72,6 +73,10 @@ var statusOf = map[string]int{
 	store.EAlreadyCancelled:     http.StatusConflict,
 	// The ELSTER file of §146a (4) AO cannot be made from the master data.
 	store.ERegistrationIncomplete: http.StatusConflict,
+	// The DATEV batch cannot be made from the settings (docs/FISCAL.md).
+	datev.ENumbersMissing: http.StatusConflict,
+	datev.EAccountMissing: http.StatusConflict,
+	datev.EEuroUnknown:    http.StatusConflict,
 
 	// Notifications: events only posbox raises; a channel not set up
 	store.EEventTypeReserved:    http.StatusUnprocessableEntity,
