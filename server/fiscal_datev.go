@@ -24,7 +24,8 @@ type datevAccountJSON struct {
 	Key      string `json:"key"`
 	Label    string `json:"label"`
 	Account  string `json:"account"`
-	Default  string `json:"default"`
+	SKR03    string `json:"skr03"`
+	SKR04    string `json:"skr04"`
 	Required bool   `json:"required"`
 }
 
@@ -37,10 +38,9 @@ func datevView(d store.DATEVSettings, saved bool) datevJSON {
 	}
 	out := datevJSON{ConsultantNumber: num(d.Consultant), ClientNumber: num(d.Client), Chart: d.Chart, AccountLength: d.AccountLength,
 		Accounts: []datevAccountJSON{}}
-	defaults := datev.Defaults(d.Chart)
 	for _, a := range datev.Accounts {
 		out.Accounts = append(out.Accounts, datevAccountJSON{Key: a.Key, Label: a.Label, Account: d.Accounts[a.Key],
-			Default: defaults[a.Key], Required: a.Required})
+			SKR03: a.SKR03, SKR04: a.SKR04, Required: a.Required})
 	}
 	if saved {
 		v := ts(d.UpdatedAt)

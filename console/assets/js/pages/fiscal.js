@@ -1,7 +1,8 @@
 // Fiscal records, what an owner hands over at a cash audit, one card per
 // module: the TSE archive (fiscal_archive.js: its state, the verified TAR
 // files, an export of dates), the daily closings (fiscal_closings.js),
-// the DSFinV-K export (fiscal_dsfinvk.js) and the §146a registration
+// the DSFinV-K export (fiscal_dsfinvk.js), the adviser's DATEV file
+// (fiscal_datev.js, admins only) and the §146a registration
 // (fiscal_registration.js: master data and the printable report). The tax
 // office's auditor (readOnly) sees all of it and can change none of it.
 // API: docs/API.md section 5; what the records are: docs/FISCAL.md.
@@ -11,6 +12,7 @@ import { localDate } from '../format.js';
 import { archiveSection } from './fiscal_archive.js';
 import { closingsSection } from './fiscal_closings.js';
 import { dsfinvkSection } from './fiscal_dsfinvk.js';
+import { datevSection } from './fiscal_datev.js';
 import { registrationSection } from './fiscal_registration.js';
 
 addStrings({
@@ -31,6 +33,8 @@ export default {
     const archive = archiveSection({ today, monthStart, readOnly });
     const closings = closingsSection({ today, readOnly });
     const dsfinvk = dsfinvkSection({ today, monthStart });
+    // The DATEV file is the adviser's, not the auditor's: admins only.
+    const datev = readOnly ? null : datevSection({ today });
     // The registration knows every register (sold or in the master
     // data): the closings offer them.
     const registration = registrationSection({ onRegisters: closings.setRegisters, readOnly });
@@ -39,12 +43,12 @@ export default {
       h('div', { class: 'page-head' }, h('h1', {}, t('fiscal.title')),
         h('button', { type: 'button', class: 'secondary', onclick: () => refresh() }, t('common.refresh'))),
       h('p', { class: 'muted' }, t('fiscal.intro')),
-      archive.card, closings.card, dsfinvk.card, registration.card);
+      archive.card, closings.card, dsfinvk.card, ...(datev ? [datev.card] : []), registration.card);
 
     async function refresh() {
       await Promise.all([archive.load(), closings.load(), registration.load()]);
     }
-    await Promise.all([refresh(), registration.loadMaster()]);
+    await Promise.all([refresh(), registration.loadMaster(), datev && datev.load()]);
     return () => { archive.stop(); registration.stop(); closings.stop(); };
   },
 };
