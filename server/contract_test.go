@@ -194,10 +194,11 @@ var validBody = map[string]any{
 	"DELETE /api/discounts/:id":                     nil,
 	"DELETE /api/notifications/settings/:id":        nil,
 	"PUT /api/fiscal/procedure-document/owner-text": map[string]any{"cash_counting": "Jeden Abend"},
+	"PUT /api/fiscal/datev/accounts":                map[string]any{"chart": "SKR03"},
 }
 
 // fileRoutes answer a file, not JSON (their own tests check it).
-var fileRoutes = []string{"/api/time-entries/export", "/api/time-entries/payroll", "/api/tse/archives/:id/file", "/api/fiscal/dsfinvk", "/api/fiscal/registration/print",
+var fileRoutes = []string{"/api/time-entries/export", "/api/time-entries/payroll", "/api/tse/archives/:id/file", "/api/fiscal/dsfinvk", "/api/fiscal/datev", "/api/fiscal/registration/print",
 	"/api/fiscal/registration/elster.xml", "/api/fiscal/registration/submissions/:id/elster.xml",
 	"/api/fiscal/procedure-document/print", "/api/fiscal/procedure-document/versions/:id/print", "/api/tse/closings/:id/report"}
 
@@ -647,7 +648,7 @@ func TestContractWrapperKeys(t *testing.T) {
 		"GET /api/tse/archive-starts": "archive_starts", "GET /api/tse/replacements": "replacements",
 		"GET /api/shifts/mine": "shifts", "GET /api/time-entries/history/:id": "time_entry",
 		"GET /api/time-entries/report": "report", "GET /api/settings/email": "email", "GET /api/settings/sms": "sms",
-		"GET /api/audit-log": "requests",
+		"GET /api/audit-log": "requests", "GET /api/fiscal/datev/accounts": "datev",
 	}
 	for _, r := range e.srv.registered {
 		key := r.method + " " + r.path
