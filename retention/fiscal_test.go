@@ -65,7 +65,7 @@ func TestFiscalRecordsAreNeverPruned(t *testing.T) {
 // say why time records went) and the auditor log (append-only, kept for
 // good: what the tax office's auditor saw), which the job leaves alone
 // like the fiscal tables.
-var otherTables = []string{"restaurants", "notification_settings", "email_settings", "sms_settings",
+var otherTables = []string{"restaurants", "notification_settings", "email_settings", "sms_settings", "datev_settings",
 	"idempotency_keys", "goose_db_version", "retention_confirmations", "auditor_requests",
 	// The TSE's life (docs/TSE.md): kept like the fiscal records.
 	"tse_certificate_warnings", "tse_archive_starts", "tse_replacements"}
