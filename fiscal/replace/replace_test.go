@@ -84,24 +84,7 @@ func TestReplacementEndToEndWithExpiringCertificate(t *testing.T) {
 	ctx := context.Background()
 	clock := storetest.NewClock(time.Now().UTC().Truncate(time.Second))
 	proc := simtest.Start(t, clock.Now, func(c *tsesim.Config) { c.CertValidity = 20 * 24 * time.Hour; c.ExportDelay = -1 })
-	dataDir := t.TempDir()
-	log := slog.New(slog.DiscardHandler)
-	if err := tse.Setup(ctx, dataDir, "http://"+proc.Addr, simtest.Key, simtest.Secret, io.Discard, log); err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(ctx, t.TempDir(), store.Options{Now: clock.Now, Logger: log, BcryptCost: bcrypt.MinCost})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	r := &store.Restaurant{Name: "Linde", Timezone: "Europe/Berlin"}
-	if err := st.CreateRestaurant(ctx, r); err != nil {
-		t.Fatal(err)
-	}
-	admin := &store.User{RestaurantID: r.ID, Email: "chef@linde.test", Name: "Clara Chef", Role: store.RoleAdmin}
-	if err := st.CreateUser(ctx, admin, "correct-horse-battery"); err != nil {
-		t.Fatal(err)
-	}
+	dataDir, log, st, r, admin := newBox(t, proc, clock)
 
 	old := start(t, st, clock, dataDir, r.ID)
 	oldTSS := old.p.TSSID()
@@ -233,24 +216,7 @@ func TestReplacementRefusesWhileSalesWait(t *testing.T) {
 	ctx := context.Background()
 	clock := storetest.NewClock(time.Now().UTC().Truncate(time.Second))
 	proc := simtest.Start(t, clock.Now)
-	dataDir := t.TempDir()
-	log := slog.New(slog.DiscardHandler)
-	if err := tse.Setup(ctx, dataDir, "http://"+proc.Addr, simtest.Key, simtest.Secret, io.Discard, log); err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(ctx, t.TempDir(), store.Options{Now: clock.Now, Logger: log, BcryptCost: bcrypt.MinCost})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	r := &store.Restaurant{Name: "Linde", Timezone: "Europe/Berlin"}
-	if err := st.CreateRestaurant(ctx, r); err != nil {
-		t.Fatal(err)
-	}
-	admin := &store.User{RestaurantID: r.ID, Email: "chef@linde.test", Name: "Clara Chef", Role: store.RoleAdmin}
-	if err := st.CreateUser(ctx, admin, "correct-horse-battery"); err != nil {
-		t.Fatal(err)
-	}
+	dataDir, log, st, r, admin := newBox(t, proc, clock)
 	s := start(t, st, clock, dataDir, r.ID)
 	defer s.stop()
 	sell(t, s.q, r.ID, 1000) // registers the till while the TSE answers
@@ -276,4 +242,30 @@ func TestReplacementRefusesWhileSalesWait(t *testing.T) {
 	if _, err := rp.Start(ctx, r.ID, admin.ID, "abgelaufen"); store.ErrorCode(err) != store.ETSEReplacementOpen {
 		t.Fatalf("second start: %v", err)
 	}
+}
+
+// newBox is a data dir set up with a TSS of proc (tse.json), a store on
+// clock with a restaurant and its admin.
+func newBox(t *testing.T, proc *simtest.Process, clock *storetest.Clock) (string, *slog.Logger, *store.Store, *store.Restaurant, *store.User) {
+	t.Helper()
+	ctx := context.Background()
+	dataDir := t.TempDir()
+	log := slog.New(slog.DiscardHandler)
+	if err := tse.Setup(ctx, dataDir, "http://"+proc.Addr, simtest.Key, simtest.Secret, io.Discard, log); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(ctx, t.TempDir(), store.Options{Now: clock.Now, Logger: log, BcryptCost: bcrypt.MinCost})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	r := &store.Restaurant{Name: "Linde", Timezone: "Europe/Berlin"}
+	if err := st.CreateRestaurant(ctx, r); err != nil {
+		t.Fatal(err)
+	}
+	admin := &store.User{RestaurantID: r.ID, Email: "chef@linde.test", Name: "Clara Chef", Role: store.RoleAdmin}
+	if err := st.CreateUser(ctx, admin, "correct-horse-battery"); err != nil {
+		t.Fatal(err)
+	}
+	return dataDir, log, st, r, admin
 }
