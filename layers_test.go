@@ -21,7 +21,7 @@ var layerRules = map[string][]string{
 	"posbox/fiscal/":         {"posbox/fiscal", "posbox/store", "posbox/tse", "posbox/tse/tsetar"},
 	"posbox/fiscal/procdoc":  {"posbox/fiscal", "posbox/store", "posbox/tse"},
 	"posbox/notify":          {"posbox/store", "posbox/internal/retryafter"},
-	"posbox/server":          {"posbox/fiscal", "posbox/fiscal/datev", "posbox/fiscal/registration", "posbox/store", "posbox/tse"},
+	"posbox/server":          {"posbox/fiscal", "posbox/fiscal/cashbook", "posbox/fiscal/datev", "posbox/fiscal/registration", "posbox/store", "posbox/tse"},
 	"posbox/backup":          {"posbox/store", "posbox/tse"},
 	"posbox/boxtls":          {"posbox/internal/secretfile"},
 	"posbox/replica":         {"posbox/internal/diskfree", "posbox/internal/secretfile"},

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"posbox/store"
 )
 
 // The kinds of a sale: a receipt (the default, fiskaly's
@@ -40,6 +42,10 @@ type Sale struct {
 	// Operator is who sold (DSFinV-K BEDIENER_ID/_NAME). It is not part
 	// of the request: a retry by another user is the same sale.
 	OperatorID, OperatorName string
+	// CashMovement and CashCount: the sale is a cash movement's receipt
+	// or books a count's difference (fiscal/cashbook); nil for a sale.
+	CashMovement *store.NewCashMovement
+	CashCount    *store.NewCashCount
 }
 
 // VATAmount is the gross amount at one VAT rate.

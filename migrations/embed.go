@@ -37,7 +37,9 @@
 // 00029 the procedure document: the program-change log, the owner's
 // sections and the generated versions, all append-only;
 // 00030 the DATEV settings: consultant and client numbers, chart of
-// accounts, account length and the account mapping.
+// accounts, account length and the account mapping; 00031 the cash
+// book: each register's running cash balance, the cash movements and the
+// cash counts, all append-only.
 package migrations
 
 import "embed"

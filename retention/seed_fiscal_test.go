@@ -23,6 +23,7 @@ var fiscalTables = []string{
 	"tse_after_restore", "tse_after_restore_missing", "replica_sheet_confirmations",
 	"registration_known", "registration_submissions", "registration_changes",
 	"program_changes", "procdoc_owner_texts", "procdoc_versions",
+	"cash_ledger", "cash_counts", "cash_movements",
 }
 
 // seedFiscal records, at `at`, a signed sale with two TSE revisions, its

@@ -70,6 +70,8 @@ var statusOf = map[string]int{
 	store.ETSENotConfigured:     http.StatusConflict,
 	store.ETSEArchiveOverlap:    http.StatusConflict,
 	store.EClosingEmpty:         http.StatusConflict,
+	store.ECashBookNotStarted:   http.StatusConflict,
+	store.ECashChanged:          http.StatusConflict,
 	store.EAlreadyCancelled:     http.StatusConflict,
 	// The ELSTER file of §146a (4) AO cannot be made from the master data.
 	store.ERegistrationIncomplete: http.StatusConflict,

@@ -83,6 +83,7 @@ func (s *Server) routes(r *httprouter.Router) {
 	s.tseLifeRoutes(r)
 
 	s.fiscalRoutes(r)
+	s.cashRoutes(r)
 
 	// Notifications and events
 	s.route(r, "GET", "/api/notifications/settings", adminOnly, s.listNotificationSettings)
@@ -97,6 +98,18 @@ func (s *Server) routes(r *httprouter.Router) {
 	s.route(r, "PUT", "/api/settings/email", adminOnly, s.putEmailSettings)
 	s.route(r, "GET", "/api/settings/sms", adminOnly, s.getSMSSettings)
 	s.route(r, "PUT", "/api/settings/sms", adminOnly, s.putSMSSettings)
+}
+
+// cashRoutes is the route table's cash book (docs/CASHDESK.md): the
+// expected cash is the owner's and the auditor's (staff count blind),
+// staff book what a shift needs (the handler checks the kind).
+func (s *Server) cashRoutes(r *httprouter.Router) {
+	s.route(r, "GET", "/api/cash/registers", fiscalRead, s.cashRegisters)
+	s.route(r, "GET", "/api/cash/movements", fiscalRead, s.listCashMovements)
+	s.route(r, "POST", "/api/cash/movements", anyUser, s.createCashMovement)
+	s.route(r, "POST", "/api/cash/movements/:id/reverse", adminOnly, s.reverseCashMovement)
+	s.route(r, "GET", "/api/cash/counts", fiscalRead, s.listCashCounts)
+	s.route(r, "POST", "/api/cash/counts", anyUser, s.createCashCount)
 }
 
 // fiscalRoutes is the route table's fiscal records (docs/FISCAL.md):

@@ -89,6 +89,10 @@ type NewTSESale struct {
 	Idempotency *IdempotencyKey
 	// Detail is what the sale contained, for the DSFinV-K (nil: none).
 	Detail *TSESaleDetail
+	// Movement: the sale is this cash movement's receipt (nil: none).
+	Movement *NewCashMovement
+	// Count: the sale books this count's difference (nil: none).
+	Count *NewCashCount
 }
 
 // ErrTSEClientChanged: the terminal was registered under another client
@@ -154,6 +158,9 @@ func (s *Store) CreateTSESale(ctx context.Context, n NewTSESale) (*TSETransactio
 		}
 		if err := insertTSESaleDetail(ctx, tx, n); err != nil {
 			return stornoConflict(err)
+		}
+		if err := recordCash(ctx, tx, n); err != nil {
+			return err
 		}
 		receiptNo, err := res.LastInsertId() // the rowid: the receipt number (BON_NR)
 		if err != nil {

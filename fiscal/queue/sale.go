@@ -107,7 +107,7 @@ func (q *Queue) record(ctx context.Context, restaurantID string, s *fiscal.Sale,
 		t, replay, err := q.st.CreateTSESale(ctx, store.NewTSESale{
 			RestaurantID: restaurantID, TSSID: q.tssID, TxID: tse.NewUUID4(), ClientSerial: s.ClientSerial, ClientID: clientID,
 			ReceiptType: s.ReceiptType, TotalCents: s.TotalCents, StartBody: start, FinishBody: finish, Idempotency: key,
-			Detail: SaleDetail(s),
+			Detail: SaleDetail(s), Movement: s.CashMovement, Count: s.CashCount,
 		})
 		var changed *store.ErrTSEClientChanged
 		if !errors.As(err, &changed) {
