@@ -134,9 +134,9 @@ func (d *Desk) sell(ctx context.Context, restaurantID string, sale fiscal.Sale, 
 func movementSale(serial string, k Kind, cents int64, text string, by Who) fiscal.Sale {
 	return fiscal.Sale{
 		ClientSerial: serial, Kind: fiscal.KindReceipt, ReceiptType: "RECEIPT",
-		VAT:          []fiscal.VATAmount{{VATRate: "NULL", Cents: cents}},
-		Payments:     []fiscal.Payment{{PaymentType: "CASH", Cents: cents, EURCents: cents}},
-		TotalCents:   cents, BusinessCase: k.BusinessCase,
+		VAT:        []fiscal.VATAmount{{VATRate: "NULL", Cents: cents}},
+		Payments:   []fiscal.Payment{{PaymentType: "CASH", Cents: cents, EURCents: cents}},
+		TotalCents: cents, BusinessCase: k.BusinessCase,
 		Lines: []fiscal.Line{{Text: text, QuantityMilli: 1000, UnitPriceCents: cents, TotalCents: cents, VATRate: "NULL",
 			BusinessCase: k.BusinessCase}},
 		OperatorID: by.ID, OperatorName: by.Name,
