@@ -185,3 +185,23 @@ func TestCashCountsAtOnceBookOneDifference(t *testing.T) {
 		t.Fatalf("expected %q, want 95", got)
 	}
 }
+
+// A movement sent again with its Idempotency-Key (the till lost the
+// answer) is booked once; the key with another amount is refused.
+func TestCashMovementIdempotent(t *testing.T) {
+	e := newTSEEnv(t, tseEnvOpts{})
+	body := map[string]any{"client_serial": "KASSE-01", "kind": "opening_float", "amount": json.Number("80.00")}
+	first := e.do(t, "POST", "/api/cash/movements", body, e.adminToken, "Idempotency-Key", "float-1")
+	again := e.do(t, "POST", "/api/cash/movements", body, e.adminToken, "Idempotency-Key", "float-1")
+	wantStatus(t, first, http.StatusCreated)
+	wantStatus(t, again, http.StatusCreated)
+	if a, b := decodeJSON(t, first)["movement"].(map[string]any)["id"], decodeJSON(t, again)["movement"].(map[string]any)["id"]; a != b {
+		t.Fatalf("the retry booked a second movement: %v and %v", a, b)
+	}
+	body["amount"] = json.Number("90.00")
+	wantProblem(t, e.do(t, "POST", "/api/cash/movements", body, e.adminToken, "Idempotency-Key", "float-1"),
+		http.StatusUnprocessableEntity, "idempotency_key_reused")
+	if got := e.expected(t, "KASSE-01"); got != "80" {
+		t.Fatalf("expected %q, want 80", got)
+	}
+}
