@@ -79,5 +79,11 @@ func seedFiscal(t *testing.T, f *fixture, at time.Time) {
 		q(`INSERT INTO procdoc_owner_texts (restaurant_id, version, organisation, till_operation, cash_counting, internal_control, saved_by, saved_at)
 			VALUES ('%s', 1, 'GmbH', '', '', '', '%s', '%s')`, r, f.admin.ID, when),
 		q(`INSERT INTO procdoc_versions (restaurant_id, version, sha256, content, generated_at) VALUES ('%s', 1, '%064d', '{}', '%s')`, r, 0, when),
+		q(`INSERT INTO cash_movements (tx_id, restaurant_id, client_serial, movement_no, kind, cents, booked_by, booked_by_name, created_at)
+			VALUES ('%s', '%s', 'KASSE-1', 1, 'opening_float', 1250, '%s', 'Kim Koch', '%s')`, sale, r, u, when),
+		q(`INSERT INTO cash_ledger (restaurant_id, client_serial, tx_id, cents, balance_cents, created_at) VALUES ('%s', 'KASSE-1', '%s', 1250, 1250, '%s')`, r, sale, when),
+		q(`INSERT INTO cash_counts (id, restaurant_id, client_serial, count_no, ledger_seq, expected_cents, counted_cents, difference_cents,
+			counted_by, counted_by_name, created_at) VALUES ('%s', '%s', 'KASSE-1', 1, (SELECT max(seq) FROM cash_ledger), 1250, 1250, 0, '%s', 'Kim Koch', '%s')`,
+			store.NewID(), r, u, when),
 	)
 }

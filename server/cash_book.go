@@ -240,7 +240,7 @@ func (s *Server) createCashCount(w http.ResponseWriter, r *http.Request, _ httpr
 		for _, k := range keys {
 			cents := fiscal.Decimal(k).Cents(&f, "denominations."+k)
 			if strings.HasPrefix(k, "-") || cents <= 0 && len(f) == 0 {
-				f.Add("denominations."+k, store.FOneOf, "is no euro note or coin")
+				f.Add("denominations."+k, store.FOneOf, "is no euro note or coin", "values", cashbook.DenominationNames())
 			}
 			c.Pieces[cents] += req.Denominations[k]
 		}

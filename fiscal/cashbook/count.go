@@ -43,7 +43,7 @@ func (c Counting) total() (int64, map[int64]int64, error) {
 		at := "denominations." + fiscal.Amount(cents)
 		switch {
 		case !slices.Contains(Denominations, cents):
-			f.Add(at, store.FOneOf, "is no euro note or coin", "values", denominationNames())
+			f.Add(at, store.FOneOf, "is no euro note or coin", "values", DenominationNames())
 		case n < 0 || n > maxPieces:
 			f.Add(at, store.FOutOfRange, "must be from 0 to "+strconv.Itoa(maxPieces), "min", 0, "max", maxPieces)
 		case n > 0:
@@ -60,7 +60,8 @@ func (c Counting) total() (int64, map[int64]int64, error) {
 	return sum, keep, nil
 }
 
-func denominationNames() []string {
+// DenominationNames are the denominations as the API writes them.
+func DenominationNames() []string {
 	out := make([]string, 0, len(Denominations))
 	for _, d := range Denominations {
 		out = append(out, fiscal.Amount(d))
