@@ -49,11 +49,16 @@ func datevView(d store.DATEVSettings, saved bool) datevJSON {
 	return out
 }
 
-// datevSettings is the restaurant's saved settings, or the defaults.
+// datevSettings is the restaurant's saved settings, or the defaults; an
+// account added since they were saved takes the chart's default.
 func (s *Server) datevSettings(r *http.Request) (store.DATEVSettings, bool, error) {
 	d, ok, err := s.store.DATEVSettings(r.Context(), caller(r.Context()).restaurant.ID)
-	if err != nil || ok {
+	if err != nil {
 		return d, ok, err
+	}
+	if ok {
+		d.Accounts = datev.WithDefaults(d.Chart, d.Accounts)
+		return d, ok, nil
 	}
 	def := datev.DefaultSettings()
 	return store.DATEVSettings{Chart: def.Chart, AccountLength: def.AccountLength, Accounts: def.Accounts}, false, nil

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"net/http"
@@ -9,6 +10,9 @@ import (
 	"testing"
 
 	"golang.org/x/text/encoding/charmap"
+
+	"posbox/fiscal/datev"
+	"posbox/store"
 )
 
 // datevFile is a DATEV batch read back: the header, the column names and
@@ -131,6 +135,68 @@ func TestDATEVBatchOfADay(t *testing.T) {
 	// A month without closings is a batch without bookings.
 	if f := readDATEV(t, e, "2026-09"); len(f.bookings) != 0 || f.header[15] != "20260930" {
 		t.Fatalf("September %q %d", f.header, len(f.bookings))
+	}
+}
+
+// A mapping saved before the cash book's accounts existed books them at
+// the chart's default; the cash book's entries book cash against their
+// accounts and the takings in cash are the cash less the movements, so
+// Kasse nets to the closing's cash (docs/FISCAL.md, "The DATEV batch").
+func TestDATEVBatchOfCashMovements(t *testing.T) {
+	e := newTSEEnv(t, tseEnvOpts{})
+	sellDATEVDay(t, e)
+	old := map[string]string{}
+	for _, a := range datev.Accounts[:13] { // the keys before wages, expenses and cash_difference
+		old[a.Key] = a.SKR03
+	}
+	if _, ok := old["wages"]; ok {
+		t.Fatal("the old mapping has the new keys")
+	}
+	if _, err := e.st.PutDATEVSettings(context.Background(), e.restaurant.ID, "", store.DATEVSettings{Consultant: 1234567, Client: 42,
+		Chart: "SKR03", AccountLength: 4, Accounts: old}); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, a := range decodeJSON(t, e.do(t, "GET", "/api/fiscal/datev/accounts", nil, e.adminToken))["datev"].(map[string]any)["accounts"].([]any) {
+		m := a.(map[string]any)
+		got[m["key"].(string)] = m["account"].(string)
+	}
+	if got["wages"] != "1755" || got["expenses"] != "4900" || got["cash_difference"] != "" || got["cash"] != "1000" {
+		t.Fatalf("a mapping saved before the cash book: %v", got)
+	}
+
+	// A second closing: a private withdrawal of 50.00 and 12.50 for
+	// cleaning supplies out of the drawer, each its own counted sale.
+	_, staffTok := e.staff(t, "Kim Staff")
+	for _, m := range []struct{ gvTyp, text, amount string }{
+		{"Privatentnahme", "Privatentnahme", "-50.00"}, {"Auszahlung", "Auszahlung: Reinigungsmittel (Beleg 4711)", "-12.50"}} {
+		l := line(m.text, "1", m.amount, "NULL")
+		l["business_case"] = m.gvTyp
+		if code, body := e.sell(t, map[string]any{"client_serial": "KASSE-01", "receipt_type": "RECEIPT",
+			"amounts_per_vat_rate":     []any{map[string]any{"vat_rate": "NULL", "amount": json.Number(m.amount)}},
+			"amounts_per_payment_type": []any{map[string]any{"payment_type": "CASH", "amount": json.Number(m.amount)}},
+			"line_items":               []any{l}}, staffTok); code != http.StatusCreated {
+			t.Fatalf("%s: %d %v", m.gvTyp, code, body)
+		}
+	}
+	e.sell(t, sale("KASSE-01", 1000), staffTok)
+	if code, body := e.closeRegister(t, staffTok, "KASSE-01"); code != http.StatusCreated {
+		t.Fatalf("closing %d %v", code, body)
+	}
+	f := readDATEV(t, e, "2026-11")
+	var rows []string
+	for _, b := range f.bookings[5:] {
+		rows = append(rows, strings.Join([]string{b[0], b[1], b[6], b[7], b[9], b[10], b[13]}, "|"))
+	}
+	// The closing's cash is 10.00 - 50.00 - 12.50 = -52.50.
+	want := []string{
+		"10,00|S|1360|8400|2211|KASSE-01-Z2|Erlöse 19 %, Z 2 Kasse KASSE-01",
+		"10,00|S|1000|1360|2211|KASSE-01-Z2|Bareinnahmen, Z 2 Kasse KASSE-01",
+		"50,00|H|1000|1800|2211|KASSE-01-Z2|Privatentnahme, Z 2 Kasse KASSE-01",
+		"12,50|H|1000|4900|2211|KASSE-01-Z2|Auszahlung: Reinigungsmittel (Beleg 4711), Z 2 Kasse KASSE-0",
+	}
+	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("bookings of the second day\n%s\nwant\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
 	}
 }
 

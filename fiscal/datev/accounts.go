@@ -28,9 +28,10 @@ type Account struct {
 }
 
 // Accounts is the mapping's key set, in the order the console lists it
-// (docs/FISCAL.md, "The DATEV batch" has each default's source). The
-// last three book cash movements, which posbox does not record yet: they
-// are kept so that the later cash book slots in without a new mapping.
+// (docs/FISCAL.md, "The DATEV batch" has each default's source). Keys
+// never change: saved settings and API clients name them. "bank" books
+// nothing (money taken to the bank passes the transit account, which the
+// bank statement clears); it stays so that saved settings remain valid.
 var Accounts = []Account{
 	{"cash", "Kasse", true, "1000", "1600"},
 	{"transit", "Geldtransit (Tageslosung)", true, "1360", "1460"},
@@ -45,6 +46,11 @@ var Accounts = []Account{
 	{"bank", "Bank", false, "1200", "1800"},
 	{"private_deposit", "Privateinlagen", false, "1890", "2180"},
 	{"private_withdrawal", "Privatentnahmen", false, "1800", "2100"},
+	{"wages", "Lohn- und Gehaltsverrechnung", false, "1755", "3790"},
+	{"expenses", "Sonstige betriebliche Aufwendungen", false, "4900", "6300"},
+	// Whether a surplus is revenue (with VAT) or other income is the
+	// adviser's call, so posbox proposes no account.
+	{"cash_difference", "Kassendifferenzen", false, "", ""},
 }
 
 // revenueKey is the revenue account's key of each fiskaly VAT rate.
@@ -59,6 +65,17 @@ func Defaults(chart string) map[string]string {
 		if chart == SKR04 {
 			out[a.Key] = a.SKR04
 		}
+	}
+	return out
+}
+
+// WithDefaults is a saved mapping completed by the chart's defaults: a
+// key saved before it existed takes its default, while a key saved empty
+// stays empty (the admin cleared it).
+func WithDefaults(chart string, saved map[string]string) map[string]string {
+	out := Defaults(chart)
+	for k, v := range saved {
+		out[k] = v
 	}
 	return out
 }

@@ -40,14 +40,20 @@ type Booking struct {
 
 // Bookings is the closing's bookings (docs/FISCAL.md, "The DATEV batch"):
 // the revenue per VAT rate, the employees' tips and the multi-purpose
-// vouchers into the transit account, then the cash and the non-cash
-// payments out of it. An amount of zero books nothing; a negative one
-// (more stornos than sales) books the other side.
+// vouchers into the transit account, then the takings in cash and the
+// non-cash payments out of it; then each cash movement, cash against its
+// account. An amount of zero books nothing; a negative one (more stornos
+// than sales, money out of the till) books the other side.
 func Bookings(c Closing, accounts map[string]string) ([]Booking, error) {
 	revenue := map[string]int64{}
-	var tips, vouchers int64
+	var tips, vouchers, moved int64
+	var movements []store.TSESaleLine
 	for _, l := range c.Lines {
 		switch {
+		case isMovement(l):
+			// Paid in cash by its single payment, so inside CashEUR.
+			movements = append(movements, l)
+			moved += l.TotalCents
 		case l.BusinessCase == "TrinkgeldAN":
 			tips += l.TotalCents
 		case strings.HasPrefix(l.BusinessCase, "Mehrzweckgutschein"):
@@ -80,8 +86,11 @@ func Bookings(c Closing, accounts map[string]string) ([]Booking, error) {
 	}
 	add(tips, "transit", "tips", "Trinkgeld Personal")
 	add(vouchers, "transit", "vouchers", "Mehrzweckgutscheine")
-	add(cash, "cash", "transit", "Bareinnahmen")
+	add(cash-moved, "cash", "transit", "Bareinnahmen")
 	add(nonCash, "non_cash", "transit", "Unbare Zahlungen")
+	for _, l := range movements {
+		add(l.TotalCents, "cash", movementKey[l.BusinessCase], movementText(l))
+	}
 	for _, b := range out {
 		if b.Contra == "" {
 			return nil, store.Errorf(EAccountMissing, "closing Z %d of register %s books %q, which has no account: set it in the DATEV settings",

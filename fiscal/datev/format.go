@@ -42,8 +42,8 @@ func (w *csvWriter) row(cells []any) {
 }
 
 // windows1252 is the file in DATEV's ANSI code page; a character it
-// lacks becomes "?" (the file's texts are posbox's own and the register
-// serials, so none should).
+// lacks becomes "?" (the texts are posbox's own, the register serials
+// and the cash book's entries as typed: only these may lack one).
 func (w *csvWriter) windows1252() ([]byte, error) {
 	return encoding.ReplaceUnsupported(charmap.Windows1252.NewEncoder()).Bytes([]byte(w.b.String()))
 }
