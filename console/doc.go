@@ -34,7 +34,12 @@
 //     entries; fiscal_archive.js (TSE archive and exports of dates),
 //     fiscal_closings.js (daily closings), fiscal_dsfinvk.js (DSFinV-K
 //     export) and fiscal_registration.js (§146a registration, master data,
-//     printable report) for the fiscal records; procedure_document.js is
+//     printable report) for the fiscal records, the closings' list with
+//     its Z-reports in closings_list.js and the DATEV download in
+//     datev_download.js (the cash page shows both too); cash.js is the
+//     cash page (cash_registers.js, cash_booking.js, cash_count.js,
+//     cash_movements.js, cash_reverse.js, cash_counts.js, cash_links.js,
+//     the words in cash_words.js); procedure_document.js is
 //     the Verfahrensdokumentation (owner's sections, print, versions);
 //     dashboard_replica.js (the
 //     copy off the box: off, where to, last copy, backlog, errors in plain

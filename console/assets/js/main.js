@@ -12,6 +12,7 @@ const pages = {
   '/time': { nav: 'nav.time', load: () => import('./pages/time.js') },
   '/discounts': { nav: 'nav.discounts', load: () => import('./pages/discounts.js') },
   '/tse': { nav: 'nav.tse', load: () => import('./pages/tse.js') },
+  '/cash': { nav: 'nav.cash', load: () => import('./pages/cash.js') },
   '/fiscal': { nav: 'nav.fiscal', load: () => import('./pages/fiscal.js') },
   '/procedure-document': { nav: 'nav.procdoc', load: () => import('./pages/procedure_document.js') },
   '/notifications': { nav: 'nav.notifications', load: () => import('./pages/notifications.js') },

@@ -1,10 +1,12 @@
 // The fiscal page's DATEV card: the adviser's consultant and client
 // numbers, the chart of accounts (SKR03 or SKR04), the account mapping,
-// and the month's booking batch for the adviser to import. Admins only.
+// and the month's booking batch for the adviser to import
+// (datev_download.js). Admins only.
 // API: docs/API.md section 5; the batch: docs/FISCAL.md "The DATEV batch".
 import { t, addStrings } from '../i18n.js';
 import * as api from '../api.js';
-import { h, field, withBusy, showError, clearErrors, download, toast, clear, errorLine } from '../ui.js';
+import { h, field, withBusy, showError, clearErrors, toast, clear, errorLine } from '../ui.js';
+import { datevDownloadForm } from './datev_download.js';
 
 addStrings({
   de: {
@@ -18,8 +20,6 @@ addStrings({
     'datev.accounts_hint': 'Beim Wechsel des Kontenrahmens werden dessen Standardkonten eingesetzt; Ihre Steuerberatung prüft sie. Ein Monat mit einem Betrag für ein leeres Konto wird nicht exportiert. Geld zur Bank oder aus dem Tresor läuft über das Geldtransitkonto, das Bankkonto wird nicht bebucht. Für Kassendifferenzen gibt es keinen Vorschlag: Das Konto legt Ihre Steuerberatung fest.',
     'datev.save': 'Einstellungen speichern',
     'datev.saved': 'DATEV-Einstellungen gespeichert.',
-    'datev.month': 'Monat',
-    'datev.download': 'DATEV-Datei herunterladen',
     'datev.acc.cash': 'Kasse',
     'datev.acc.transit': 'Geldtransit (Tageseinnahmen, Bank, Tresor)',
     'datev.acc.non_cash': 'Kartenzahlungen',
@@ -48,8 +48,6 @@ addStrings({
     'datev.accounts_hint': 'Changing the chart of accounts fills in its standard accounts; your tax adviser checks them. A month with an amount for an empty account is not exported. Money to the bank or from the safe passes the transit account; the bank account is not booked. Cash differences have no default: your tax adviser chooses their account.',
     'datev.save': 'Save settings',
     'datev.saved': 'DATEV settings saved.',
-    'datev.month': 'Month',
-    'datev.download': 'Download DATEV file',
     'datev.acc.cash': 'Cash',
     'datev.acc.transit': 'Money in transit (daily takings, bank, safe)',
     'datev.acc.non_cash': 'Card payments',
@@ -73,11 +71,7 @@ addStrings({
 export function datevSection({ today }) {
   const settingsForm = h('form', { class: 'panel', id: 'datev-settings', novalidate: true });
   const saveButton = h('button', { type: 'submit' }, t('datev.save'));
-  const downloadButton = h('button', { type: 'submit' }, t('datev.download'));
-  const monthForm = h('form', { class: 'panel export', id: 'datev-download', novalidate: true },
-    field({ name: 'month', label: t('datev.month'), type: 'month', value: today.slice(0, 7), required: true }),
-    h('p', { class: 'form-error', role: 'alert' }),
-    h('div', { class: 'buttons' }, downloadButton));
+  const monthForm = datevDownloadForm({ id: 'datev-download', today });
   let accounts = [];
 
   function fill(d) {
@@ -116,18 +110,6 @@ export function datevSection({ today }) {
         toast(t('datev.saved'));
       } catch (err) {
         showError(settingsForm, err);
-      }
-    });
-  });
-
-  monthForm.addEventListener('submit', async (e) => {
-    e.preventDefault();
-    clearErrors(monthForm);
-    await withBusy(downloadButton, async () => {
-      try {
-        await download(`/api/fiscal/datev${api.query({ month: monthForm.elements.month.value })}`);
-      } catch (err) {
-        showError(monthForm, err);
       }
     });
   });
