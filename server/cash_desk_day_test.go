@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -113,5 +114,54 @@ func TestCashDeskDayInTheClosingAndTheExport(t *testing.T) {
 	// The expense's receipt names its reason and voucher on its line.
 	if r := x.rows("lines.csv", "GV_TYP", "Auszahlung"); len(r) != 1 || r[0]["ARTIKELTEXT"] != "Auszahlung (Ausgabe): Zitronen (Beleg R-77)" {
 		t.Errorf("the expense's line %v", r)
+	}
+}
+
+// The day in the DATEV batch: the takings through the transit
+// account, the cash of the sales (59.00 less the movements' 37.10: 21.90,
+// the tip paid out included), each movement cash against its account;
+// the tip received and paid out nets to nothing.
+func TestCashDeskDayInTheDATEVBatch(t *testing.T) {
+	e := newTSEEnv(t, tseEnvOpts{})
+	sellCashDay(t, e)
+	wantStatus(t, e.do(t, "PUT", "/api/fiscal/datev/accounts", map[string]any{"consultant_number": 1234567, "client_number": 42,
+		"chart": "SKR03"}, e.adminToken), http.StatusOK)
+	wantProblem(t, e.do(t, "GET", "/api/fiscal/datev?month=2026-11", nil, e.adminToken), http.StatusConflict, "datev_account_missing")
+	rec := e.do(t, "GET", "/api/fiscal/datev/accounts", nil, e.adminToken)
+	accounts := map[string]any{}
+	for _, a := range decodeJSON(t, rec)["datev"].(map[string]any)["accounts"].([]any) {
+		m := a.(map[string]any)
+		accounts[m["key"].(string)] = m["account"]
+	}
+	accounts["cash_difference"] = "2750"
+	wantStatus(t, e.do(t, "PUT", "/api/fiscal/datev/accounts", map[string]any{"consultant_number": 1234567, "client_number": 42,
+		"chart": "SKR03", "accounts": accounts}, e.adminToken), http.StatusOK)
+	f := readDATEV(t, e, "2026-11")
+	var rows []string
+	var cash int64 // Kasse's net, debit positive
+	for _, b := range f.bookings {
+		rows = append(rows, strings.Join([]string{b[0], b[1], b[6], b[7], b[13]}, "|"))
+		if b[6] == "1000" {
+			c := units(t, b[0]) / 1000
+			if b[1] == "H" {
+				c = -c
+			}
+			cash += c
+		}
+	}
+	want := []string{
+		"63,90|S|1360|8400|Erlöse 19 %, Z 1 Kasse KASSE-01",
+		"21,90|S|1000|1360|Bareinnahmen, Z 1 Kasse KASSE-01",
+		"42,00|S|1361|1360|Unbare Zahlungen, Z 1 Kasse KASSE-01",
+		"150,00|S|1000|1360|Anfangsbestand (Wechselgeld), Z 1 Kasse KASSE-01",
+		"100,00|H|1000|1360|Geldtransit an Bank oder Tresor, Z 1 Kasse KASSE-01",
+		"12,49|H|1000|4900|Auszahlung (Ausgabe): Zitronen (Beleg R-77), Z 1 Kasse KASSE",
+		"0,41|H|1000|2750|Kassendifferenz: Zählung Ist 59,00 €, Soll 59,41 €, Z 1 Kass",
+	}
+	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("bookings\n%s\nwant\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
+	}
+	if cash != 5900 {
+		t.Fatalf("Kasse nets %d cents, the counted drawer 5900", cash)
 	}
 }

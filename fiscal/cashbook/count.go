@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strconv"
+	"strings"
 
 	"posbox/fiscal"
 	"posbox/store"
@@ -92,7 +93,7 @@ func (d *Desk) Count(ctx context.Context, restaurantID string, c Counting) (*sto
 		return d.St.CreateCashCount(ctx, restaurantID, n)
 	}
 	k, _ := KindOf("difference")
-	reason := "Kassensturz: Ist " + fiscal.Amount(counted) + ", Soll " + fiscal.Amount(b.Cents)
+	reason := "Zählung Ist " + euro(counted) + ", Soll " + euro(b.Cents)
 	sale := movementSale(c.ClientSerial, k, diff, lineText(k.Label, reason, ""), c.By)
 	sale.CashMovement = &store.NewCashMovement{Kind: k.Name, Cents: diff, Reason: reason, BookedBy: c.By.ID, BookedByName: c.By.Name}
 	sale.CashCount = &n
@@ -102,3 +103,6 @@ func (d *Desk) Count(ctx context.Context, restaurantID string, c Counting) (*sto
 	}
 	return d.St.CashCountOfDifference(ctx, restaurantID, t.TxID)
 }
+
+// euro writes cents as the receipt's German text does: "59,41 €".
+func euro(c int64) string { return strings.Replace(fiscal.Amount(c), ".", ",", 1) + " €" }
