@@ -34,7 +34,7 @@ type ZReport struct {
 	VATTotal ZVAT
 	Payments []ZPayment // per type and currency
 	PaidEUR  int64
-	PaidOK   bool // false when a foreign payment's euro value is unknown
+	PaidOK   bool    // false when a foreign payment's euro value is unknown
 	Cases    []ZCase // every GV_TYP, cash movements included
 
 	Stornos   []ZStorno
