@@ -85,7 +85,7 @@ func TestConsoleZReport(t *testing.T) {
 	b.click(row + ` .z-print button[data-layout=a4]`)
 	page := b.windowWhere(`document.body.classList.contains('report') && getComputedStyle(document.body).maxWidth !== 'none'`)
 	for _, want := range []string{"Z-Bon Nr. 1", "KASSE-01", "Stornos: 1, Summe -5,95 €", "Belegabbrüche: 1, Summe 3,00 €",
-		"Summe\t20,00 €\t2,60 €\t22,60 €", "Kassensturz (gezählt)\tnoch nicht erfasst"} {
+		"Summe\t20,00 €\t2,60 €\t22,60 €", "Kassensturz (gezählt)\tkeine Zählung", "Soll-Bestand bei Abschluss\tKassenbuch nicht geführt"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the A4 Z-report lacks %q:\n%s", want, page)
 		}
@@ -93,7 +93,7 @@ func TestConsoleZReport(t *testing.T) {
 	// The strip: receipt.css applies (the body 72 mm, about 272 px).
 	b.click(row + ` .z-print button[data-layout=receipt]`)
 	strip := b.windowWhere(`document.body.classList.contains('receipt') && Math.abs(document.body.getBoundingClientRect().width - 272) < 3`)
-	if !strings.Contains(strip, "Stornos: 1, Summe -5,95 €") || !strings.Contains(strip, "Bareinnahmen laut Belegen") {
+	if !strings.Contains(strip, "Stornos: 1, Summe -5,95 €") || !strings.Contains(strip, "Bareinnahmen aus Verkäufen") {
 		t.Errorf("the 80 mm Z-report:\n%s", strip)
 	}
 

@@ -28,14 +28,14 @@ type ZReport struct {
 	FirstTxNumber, LastTxNumber int64
 	Unsigned                    int // sales without TSE data (outage, queue)
 
-	VAT      []ZVAT // per VAT rate, counted sales
+	// VAT is the revenue per VAT rate: the closing's totals less the
+	// cash movements (Cash), which the closing counts at rate NULL.
+	VAT      []ZVAT
 	VATTotal ZVAT
 	Payments []ZPayment // per type and currency
 	PaidEUR  int64
-	PaidOK   bool // false when a foreign payment's euro value is unknown
-	Cases    []ZCase
-	Tips     []ZCase // the business cases TrinkgeldAG and TrinkgeldAN
-	TipsSum  int64
+	PaidOK   bool    // false when a foreign payment's euro value is unknown
+	Cases    []ZCase // every GV_TYP, cash movements included
 
 	Stornos   []ZStorno
 	StornoSum int64
@@ -49,6 +49,7 @@ type ZReport struct {
 
 	CashExpected int64 // the cash's euro value the closing counted
 	CashOK       bool
+	Cash         ZCash
 }
 
 // ZVAT is one VAT rate's totals; the net is computed from the rate's
@@ -116,19 +117,12 @@ func GatherZReport(ctx context.Context, st *store.Store, restaurantID, closingID
 	}
 	z.PaidEUR, z.PaidOK = c.PaidEUR()
 	z.CashExpected, z.CashOK = c.CashEUR()
-	for _, v := range c.VAT {
-		bp := VATRateBP(v.VATRate)
-		net, vat := SplitGross(v.Cents, bp)
-		z.VAT = append(z.VAT, ZVAT{VATRate: v.VATRate, BP: bp, Net: net, VAT: vat, Gross: v.Cents})
-		z.VATTotal.Net, z.VATTotal.VAT, z.VATTotal.Gross = z.VATTotal.Net+net, z.VATTotal.VAT+vat, z.VATTotal.Gross+v.Cents
-	}
 	for _, bc := range ClosingBusinessCases(sales) {
 		net, vat := SplitGross(bc.GrossCents, VATRateBP(bc.VATRate))
-		zc := ZCase{BusinessCase: bc, Net: net, VAT: vat}
-		z.Cases = append(z.Cases, zc)
-		if bc.Type == "TrinkgeldAG" || bc.Type == "TrinkgeldAN" {
-			z.Tips, z.TipsSum = append(z.Tips, zc), z.TipsSum+bc.GrossCents
-		}
+		z.Cases = append(z.Cases, ZCase{BusinessCase: bc, Net: net, VAT: vat})
+	}
+	if err := z.cashDesk(ctx, st, restaurantID, sales); err != nil {
+		return nil, err
 	}
 	z.tse(sales, tss)
 	if err := z.receipts(ctx, st, restaurantID, sales); err != nil {

@@ -1576,8 +1576,9 @@ func apiOps() []apiOp {
 			ok: []apiOK{okJSON(200, "The closing.", sWrap("closing", sRef("Closing")))}, errs: map[int][]string{404: {notFound}}},
 		{method: "GET", path: "/api/tse/closings/:id/report", id: "getClosingReport", tag: "Fiscal", access: fiscalRead | staffToo,
 			summary: "The closing's Z-report (Z-Bon) as a page to print (HTML in German, no script, the console's style sheet and CSP)",
-			desc: "Totals per VAT rate and payment type, business cases, tips, every storno and every aborted receipt with count and sum, " +
-				"training receipts, the TSE's serial and counters; cash counts are not recorded yet and say so.",
+			desc: "Revenue per VAT rate (without the cash movements), payments per type, business cases, the cash movements per kind and each, " +
+				"tips received and paid out, every storno and every aborted receipt with count and sum, training receipts, the TSE's serial " +
+				"and counters, the cash counts of the closing's period and the expected cash at the closing.",
 			params: []any{qParam("layout", "`a4` (default) or `receipt` (an 80 mm receipt printer); anything else is 422.", sEnum("", "a4", "receipt"), false)},
 			ok:     []apiOK{{status: 200, desc: "The page.", ctype: "text/html; charset=utf-8", schema: sStr("")}},
 			errs:   map[int][]string{404: {notFound}, 422: {invalid}}},

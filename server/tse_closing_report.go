@@ -12,6 +12,7 @@ import (
 	"github.com/julienschmidt/httprouter"
 
 	"posbox/fiscal"
+	"posbox/fiscal/cashbook"
 	"posbox/store"
 )
 
@@ -48,7 +49,7 @@ func (s *Server) closingReport(w http.ResponseWriter, r *http.Request, p httprou
 		return err
 	}
 	loc := who.restaurant.Location()
-	page := zReportPage{ZReport: z, Restaurant: who.restaurant.Name, Receipt: layout == "receipt",
+	page := zReportPage{ZReport: z, Restaurant: who.restaurant.Name, Receipt: layout == "receipt", MovementKinds: zMovementKinds(z),
 		Printed: s.store.Now().In(loc).Format("02.01.2006, 15:04") + " Uhr"}
 	tpl, err := zReportTemplate.Clone()
 	if err != nil {
@@ -67,6 +68,25 @@ type zReportPage struct {
 	Restaurant string
 	Receipt    bool // the 80 mm layout
 	Printed    string
+	// MovementKinds are the closing's movement sums in the cash book's
+	// order of kinds; the opening float always, named even when none.
+	MovementKinds []zMovementKind
+}
+
+// zMovementKind is one kind's line of the Kassenbewegungen.
+type zMovementKind struct {
+	Label string
+	fiscal.ZMovementKind
+}
+
+func zMovementKinds(z *fiscal.ZReport) []zMovementKind {
+	var out []zMovementKind
+	for _, k := range cashbook.Kinds {
+		if m, ok := z.Cash.Kinds[k.Name]; ok || k.Name == "opening_float" {
+			out = append(out, zMovementKind{Label: k.Label, ZMovementKind: m})
+		}
+	}
+	return out
 }
 
 //go:embed templates/tse_closing_report.html
@@ -101,6 +121,10 @@ func zReportFuncs(loc *time.Location) template.FuncMap {
 		"payType": func(t string) string { return map[string]string{"CASH": "Bar", "NON_CASH": "Unbar (Karte u. a.)"}[t] },
 		"kind":    func(bonTyp string) string { return orText(zKindWords[bonTyp], bonTyp) },
 		"case":    func(gvTyp string) string { return orText(zCaseWords[gvTyp], gvTyp) },
+		"movement": func(kind string) string {
+			k, _ := cashbook.KindOf(kind)
+			return orText(k.Label, "Kassenbewegung")
+		},
 	}
 }
 
