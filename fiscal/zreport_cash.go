@@ -86,7 +86,7 @@ func (z *ZReport) cashDesk(ctx context.Context, st *store.Store, restaurantID st
 }
 
 // revenue fills the revenue per VAT rate (the closing's totals less the
-// movements), the cash the other receipts took and their tips.
+// movements and the staff's tips), the cash the other receipts took and their tips.
 func (z *ZReport) revenue(counted map[string]*store.ClosedSale, movement map[string]bool) {
 	zc := &z.Cash
 	zc.SalesCashOK = true
@@ -100,9 +100,6 @@ func (z *ZReport) revenue(counted map[string]*store.ClosedSale, movement map[str
 			}
 			continue
 		}
-		for _, v := range d.VAT {
-			rates[v.VATRate] = true
-		}
 		for _, p := range d.Payments {
 			if eur, ok := p.EUR(); ok && p.PaymentType == "CASH" {
 				zc.SalesCash += eur
@@ -111,9 +108,15 @@ func (z *ZReport) revenue(counted map[string]*store.ClosedSale, movement map[str
 			}
 		}
 		for _, l := range SaleLines(d) {
+			if l.BusinessCase != "TrinkgeldAN" {
+				rates[l.VATRate] = true
+			}
 			switch l.BusinessCase {
 			case "TrinkgeldAN":
+				// The staff's tips pass through (durchlaufende Posten):
+				// not the restaurant's revenue, shown on their own line.
 				zc.TipsReceived += l.TotalCents
+				less[l.VATRate] += l.TotalCents
 			case "TrinkgeldAG":
 				zc.TipsEmployer += l.TotalCents
 			}
@@ -122,7 +125,7 @@ func (z *ZReport) revenue(counted map[string]*store.ClosedSale, movement map[str
 	for _, v := range z.Closing.VAT {
 		gross := v.Cents - less[v.VATRate]
 		if !rates[v.VATRate] && gross == 0 {
-			continue // a rate of movements only
+			continue // a rate of movements or tips only
 		}
 		bp := VATRateBP(v.VATRate)
 		net, vat := SplitGross(gross, bp)

@@ -104,10 +104,11 @@ func TestZReportOfADay(t *testing.T) {
 	}
 	// 19 %: 9,00 + 11,90 + 5,95 - 5,95 = 20,90 gross, 20,90 / 1,19 = 17,56
 	// net, 3,34 VAT; 7 %: 21,40 + 3,21 - 3,21 = 21,40, 20,00 net, 1,40
-	// VAT; 0 %: the tip, 2,00.
+	// VAT; the staff's tip, 2,00, is no revenue: its own line.
 	wantText(t, "the head", zSection(t, page, "z-head"), "Kasse KASSE-01", "Z-Nummer 1", "Geschäftstag 22.11.2026", "Vorgänge 9")
 	wantText(t, "the VAT", zSection(t, page, "z-vat"),
-		"19 % 17,56 € 3,34 € 20,90 €", "7 % 20,00 € 1,40 € 21,40 €", "0 % 2,00 € 0,00 € 2,00 €", "Summe 39,56 € 4,74 € 44,30 €")
+		"19 % 17,56 € 3,34 € 20,90 €", "7 % 20,00 € 1,40 € 21,40 €", "Summe 37,56 € 4,74 € 42,30 €",
+		"Trinkgeld für das Personal (kein Umsatz) 2,00 €", "Summe aller Belege 44,30 €")
 	// Cash 30,40 + 5,95 - 5,95; card 11,90 + 3,21 - 3,21 + 2,00.
 	wantText(t, "the payments", zSection(t, page, "z-payments"), "Bar 30,40 € 30,40 €", "Unbar (Karte u. a.) 13,90 € 13,90 €", "Summe 44,30 €")
 	wantText(t, "the business cases", zSection(t, page, "z-cases"),
@@ -156,7 +157,7 @@ func TestZReportOfADay(t *testing.T) {
 	if !strings.Contains(strip, `href="/assets/receipt.css"`) || strings.Contains(strip, "print.css") || strings.Count(strip, `class="storno"`) != 2 {
 		t.Fatalf("the 80 mm page:\n%s", strip)
 	}
-	wantText(t, "the strip's VAT", zSection(t, strip, "z-vat"), "Summe 39,56 € 4,74 € 44,30 €")
+	wantText(t, "the strip's VAT", zSection(t, strip, "z-vat"), "Summe 37,56 € 4,74 € 42,30 €", "Summe aller Belege 44,30 €")
 	rec = e.do(t, "GET", "/api/tse/closings/"+id+"/report?layout=a5", nil, e.adminToken)
 	wantStatus(t, rec, http.StatusUnprocessableEntity)
 	if p := decodeJSON(t, rec); !strings.Contains(fmt.Sprint(p["errors"]), "layout") {
