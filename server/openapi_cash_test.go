@@ -179,7 +179,7 @@ func cashOps() []apiOp {
 			ok: []apiOK{okJSON(201, "The counter-entry, signed.", booked),
 				okJSON(202, "The counter-entry, queued: its receipt goes out without TSE data.", booked)},
 			errs: map[int][]string{400: bad, 404: {"not_found"}, 409: {"already_cancelled", "conflict", "tse_not_configured"},
-				422: {invalid, "idempotency_key_reused"}, 503: {"tse_unavailable", "tse_replacing"}}},
+				422: {invalid, "idempotency_key_reused"}, 503: {"tse_unavailable"}}},
 		{method: "GET", path: "/api/cash/counts", id: "listCashCounts", tag: "Cash", access: fiscalRead,
 			summary: "The cash counts of a range of local dates, by register and number",
 			params:  rangeParams,
