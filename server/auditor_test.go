@@ -52,6 +52,7 @@ var fiscalRecordRoutes = []string{
 	"GET /api/fiscal/procedure-document", "GET /api/fiscal/procedure-document/print", "GET /api/fiscal/procedure-document/versions",
 	"GET /api/fiscal/procedure-document/versions/:id", "GET /api/fiscal/procedure-document/versions/:id/print", "GET /api/fiscal/procedure-document/owner-texts",
 	"GET /api/tse/status", "GET /api/tse/info", "GET /api/tse/outages", "GET /api/tse/archive-starts", "GET /api/tse/replacements",
+	"GET /api/cash/registers", "GET /api/cash/movements", "GET /api/cash/counts",
 }
 
 var auditorAccountRoutes = []string{"GET /api/auth/me", "POST /api/auth/password", "GET /api/restaurant"}

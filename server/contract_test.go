@@ -33,7 +33,7 @@ type contractEnv struct {
 
 // families maps a path with :id to the kind of record the id names.
 func family(path string) string {
-	for _, f := range []string{"/api/users/", "/api/shifts/", "/api/time-entries/", "/api/discounts/", "/api/tse/transactions/", "/api/tse/queue/", "/api/tse/closings/", "/api/notifications/settings/", "/api/tse/archives/", "/api/fiscal/registration/submissions/", "/api/fiscal/procedure-document/versions/"} {
+	for _, f := range []string{"/api/users/", "/api/shifts/", "/api/time-entries/", "/api/discounts/", "/api/tse/transactions/", "/api/tse/queue/", "/api/tse/closings/", "/api/notifications/settings/", "/api/tse/archives/", "/api/fiscal/registration/submissions/", "/api/fiscal/procedure-document/versions/", "/api/cash/movements/"} {
 		if strings.HasPrefix(path, f) {
 			if f == "/api/tse/queue/" {
 				return "/api/tse/transactions/" // queue actions name a transaction
@@ -62,6 +62,9 @@ func newContractEnv(tb testing.TB) *contractEnv {
 	e.own["/api/tse/transactions/"] = e.create(tb, "POST", "/api/tse/transactions", staffToken, sale("KASSE-01", 2142), "transaction")
 	e.own["/api/tse/archives/"] = e.archiveRow(tb, e.restaurant.ID, e.tssID)
 	e.own["/api/tse/closings/"] = e.create(tb, "POST", "/api/tse/closings", staffToken, map[string]any{"client_serial": "KASSE-01"}, "closing")
+	e.own["/api/cash/movements/"] = e.create(tb, "POST", "/api/cash/movements", staffToken, map[string]any{"client_serial": "KASSE-01",
+		"kind": "opening_float", "amount": 150}, "movement")
+	e.create(tb, "POST", "/api/cash/counts", staffToken, map[string]any{"client_serial": "KASSE-01", "counted": 150}, "count")
 	e.own["/api/fiscal/registration/submissions/"] = e.submission(tb, e.restaurant.ID)
 	wantStatus(tb, e.do(tb, "GET", "/api/fiscal/procedure-document", nil, e.adminToken), http.StatusOK)
 	e.own["/api/fiscal/procedure-document/versions/"] = "1"
@@ -84,6 +87,7 @@ func newContractEnv(tb testing.TB) *contractEnv {
 	e.foreign["/api/tse/transactions/"] = store.NewID()
 	e.foreign["/api/tse/archives/"] = e.archiveRow(tb, other.ID, store.NewID())
 	e.foreign["/api/tse/closings/"] = store.NewID()
+	e.foreign["/api/cash/movements/"] = store.NewID() // a movement is a sale: the other restaurant has no TSE here
 	e.foreign["/api/fiscal/registration/submissions/"] = e.submission(tb, other.ID)
 	// Versions are numbered per restaurant: another's is a number this
 	// one never had.
@@ -195,6 +199,9 @@ var validBody = map[string]any{
 	"DELETE /api/notifications/settings/:id":        nil,
 	"PUT /api/fiscal/procedure-document/owner-text": map[string]any{"cash_counting": "Jeden Abend"},
 	"PUT /api/fiscal/datev/accounts":                map[string]any{"chart": "SKR03"},
+	"POST /api/cash/movements":                      map[string]any{"client_serial": "KASSE-01", "kind": "tip_payout", "amount": 2.5},
+	"POST /api/cash/movements/:id/reverse":          map[string]any{"reason": "doppelt gebucht"},
+	"POST /api/cash/counts":                         map[string]any{"client_serial": "KASSE-01", "counted": 150},
 }
 
 // fileRoutes answer a file, not JSON (their own tests check it).
@@ -215,6 +222,7 @@ var staffAllowed = []string{
 	"POST /api/tse/transactions", "GET /api/tse/transactions/:id",
 	"POST /api/tse/closings", "GET /api/tse/closings/:id", "GET /api/tse/closings/:id/report",
 	"POST /api/events",
+	"POST /api/cash/movements", "POST /api/cash/counts",
 }
 
 func hasBody(method string) bool { return method == "POST" || method == "PUT" || method == "PATCH" }
@@ -467,7 +475,8 @@ var (
 )
 
 // moneyKeys are the JSON members that carry money, percentages or hours.
-var moneyKeys = []string{"value", "min_order_amount", "max_discount_amount", "amount", "total", "worked_hours", "order_total", "eligible_amount"}
+var moneyKeys = []string{"value", "min_order_amount", "max_discount_amount", "amount", "total", "worked_hours", "order_total", "eligible_amount",
+	"expected", "counted", "difference"}
 
 // checkFormats walks a JSON value: every instant is UTC with milliseconds
 // and Z, every member ending in _at is such an instant or null, and money
@@ -536,14 +545,15 @@ func TestContractResponseFormats(t *testing.T) {
 		}
 		e.samples["GET "+r.path] = rec.Body.Bytes()
 	}
-	if n := len(decodeAny(t, e.samples["GET /api/tse/transactions"]).([]any)); n != 1 {
-		t.Fatalf("the sample sale is not in the TSE list (%d items)", n)
+	// The sale and the opening float (a cash movement is a signed receipt).
+	if n := len(decodeAny(t, e.samples["GET /api/tse/transactions"]).([]any)); n != 2 {
+		t.Fatalf("the sample sale and the float are not in the TSE list (%d items)", n)
 	}
 	// The same range with the offset's "+" not percent-encoded, as a
 	// vendor pastes it from the docs.
 	rec = e.do(t, "GET", "/api/tse/transactions?from=2026-11-22T00:00:00+01:00&to=2026-11-23T00:00:00+01:00", nil, e.adminToken)
 	wantStatus(t, rec, http.StatusOK)
-	if n := len(decodeAny(t, rec.Body.Bytes()).([]any)); n != 1 {
+	if n := len(decodeAny(t, rec.Body.Bytes()).([]any)); n != 2 {
 		t.Fatalf("unescaped +01:00: %d items", n)
 	}
 	for where, raw := range e.samples {
@@ -576,6 +586,9 @@ func TestContractResponseFormats(t *testing.T) {
 		{"POST /api/events", "event", []string{"id", "type", "created_at"}, true},
 		{"POST /api/auth/login", "", []string{"access_token", "token_type", "expires_in", "user"}, true},
 		{"GET /api/health", "", []string{"status", "version", "build", "tls_fingerprint", "mode"}, true},
+		{"POST /api/cash/movements", "movement", []string{"id", "client_serial", "number", "kind", "business_case", "amount", "reason", "voucher_no", "reverses", "reversed_by", "count_id", "booked_by", "created_at", "signed", "receipt_without_tse"}, true},
+		{"POST /api/cash/counts", "count", []string{"id", "client_serial", "number", "expected", "counted", "difference", "denominations", "difference_movement", "counted_by", "created_at"}, true},
+		{"GET /api/cash/registers", "registers", []string{"client_serial", "book_started", "expected", "as_of", "last_count"}, true},
 		{"GET /api/replica", "replica", []string{"enabled", "url", "public_key", "replicated_at", "lag_seconds", "backlog_files", "backlog_bytes", "last_error", "error_since", "backlog_limit", "backlog_given_up_at", "backlog_given_up_reason"}, true},
 	}
 	for _, o := range order {
@@ -649,6 +662,7 @@ func TestContractWrapperKeys(t *testing.T) {
 		"GET /api/shifts/mine": "shifts", "GET /api/time-entries/history/:id": "time_entry",
 		"GET /api/time-entries/report": "report", "GET /api/settings/email": "email", "GET /api/settings/sms": "sms",
 		"GET /api/audit-log": "requests", "GET /api/fiscal/datev/accounts": "datev",
+		"GET /api/cash/registers": "registers", "GET /api/cash/movements": "movements", "GET /api/cash/counts": "counts",
 	}
 	for _, r := range e.srv.registered {
 		key := r.method + " " + r.path

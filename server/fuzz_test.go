@@ -278,6 +278,7 @@ func TestEveryBodyRouteIsFuzzed(t *testing.T) {
 		"POST /api/shifts/publish": true, "POST /api/shifts/copy-week": true, "POST /api/tse/after-restore/acknowledge": true,
 		"POST /api/replica/recovery-sheet/confirm": true, "POST /api/retention/confirm-clock": true,
 		"PUT /api/fiscal/datev/accounts": true,
+		"POST /api/cash/movements":       true, "POST /api/cash/movements/:id/reverse": true, "POST /api/cash/counts": true,
 	}
 	// Routes that take no body (checkBody still refuses one that is not JSON).
 	noBody := map[string]bool{"POST /api/shifts/clock-in": true, "POST /api/tse/self-test": true,

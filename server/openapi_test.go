@@ -432,7 +432,7 @@ func componentSchemas() jobj {
 	selfTestState := sEnum("", "RUNNING", "PASSED", "FAILED")
 	txState := sEnum("The transaction's state at the TSE.", "ACTIVE", "FINISHED", "CANCELLED")
 
-	return jo(
+	return append(jo(
 		"Problem", sAnswer("An RFC 9457 problem (`Content-Type: application/problem+json`).",
 			pr("type", jo("const", "about:blank")),
 			pr("title", sStr("The HTTP status text.")),
@@ -1120,7 +1120,7 @@ func componentSchemas() jobj {
 			pr("account", sStr("Twilio: the account SID (required).")),
 			pr("token", sStr("Twilio's auth token (required) or the gateway's bearer token. Left out: the saved one is kept.")),
 			pr("from", sStr("The sender number or name (required for twilio)."))),
-	)
+	), cashSchemas()...)
 }
 
 // apiOp is one operation of the route table.
@@ -1192,7 +1192,7 @@ func apiOps() []apiOp {
 	)
 	bad := []string{eMalformedJSON, eUnknownField}
 	tseNotConfigured, tseUnavailable, queueState := "tse_not_configured", "tse_unavailable", "tse_queue_state"
-	return []apiOp{
+	return slices.Concat([]apiOp{
 		{method: "GET", path: "/api/health", id: "getHealth", tag: "Health", access: public,
 			summary: "Readiness: the database is open, migrated and answering",
 			ok:      []apiOK{okJSON(200, "Ready.", sRef("Health"))}, errs: map[int][]string{503: {eUnavailable}}},
@@ -1582,7 +1582,7 @@ func apiOps() []apiOp {
 			params: []any{qParam("layout", "`a4` (default) or `receipt` (an 80 mm receipt printer); anything else is 422.", sEnum("", "a4", "receipt"), false)},
 			ok:     []apiOK{{status: 200, desc: "The page.", ctype: "text/html; charset=utf-8", schema: sStr("")}},
 			errs:   map[int][]string{404: {notFound}, 422: {invalid}}},
-
+	}, cashOps(), []apiOp{
 		{method: "GET", path: "/api/notifications/settings", id: "listNotificationSettings", tag: "Notifications", access: adminOnly,
 			summary: "The notification rules, oldest first", ok: []apiOK{okJSON(200, "The rules.", sWrap("settings", sArray(sRef("NotificationSetting"), "")))}},
 		{method: "POST", path: "/api/notifications/settings", id: "createNotificationSetting", tag: "Notifications", access: adminOnly, summary: "Create a rule",
@@ -1626,7 +1626,7 @@ func apiOps() []apiOp {
 			summary: "Save the SMS settings on the box", reqBody: "SMSSettingsPut",
 			ok:   []apiOK{okJSON(200, "Saved.", sWrap("sms", sRef("SMSSettings")))},
 			errs: map[int][]string{400: bad, 422: {invalid}}},
-	}
+	})
 }
 
 // oaDocPath is the document's form of a route table path: /api/users/{id}.
@@ -1675,6 +1675,8 @@ var problemExamples = []struct{ code, detail string }{
 	{"tse_replacement_open", "a replacement of the TSS is already under way: continue it"},
 	{"tse_replacement_refused", "2 sales wait in the queue unsigned: wait until the TSE signed them (the queue empties by itself), or, if the TSE can no longer sign, continue with a reason"},
 	{"closing_empty", "register KASSE-01 has no sale to close before 2026-11-22T09:00:00.000Z"},
+	{"cash_book_not_started", "register KASSE-01 has no cash book yet: book its opening float first"},
+	{"cash_changed", "the cash of register KASSE-01 changed while it was counted (a sale or another count): count again"},
 	{"already_cancelled", "this sale has already been cancelled by a storno; a sale is cancelled once"},
 	{"registration_incomplete", "the master data lacks what the ELSTER file needs (see errors)"},
 	{"datev_numbers_missing", "set the adviser's consultant number and the client number in the DATEV settings first"},
@@ -1762,6 +1764,11 @@ func (op apiOp) errorDesc(status int) string {
 		return "Malformed JSON, more than one JSON value, a body that is not an object, or an unknown member (named in `detail`)."
 	case 401:
 		return "Wrong email or password."
+	case 403:
+		if op.access&staffToo != 0 && slices.Contains(op.errs[403], eForbidden) {
+			return "A staff token on what only an administrator may do here (`forbidden`, see the description); an auditor's token " +
+				"(`auditor_not_allowed`, or `auditor_access_ended` after its last day); or plain HTTP from another machine to a port that speaks HTTPS."
+		}
 	case 404:
 		return "No such record in the caller's restaurant, or an `{id}` that is not a canonical lowercase UUID."
 	case 409:
@@ -1848,7 +1855,8 @@ docs/API.md; this document is generated from its route table and checked against
 - **Errors** are RFC 9457 problems (` + "`application/problem+json`" + `) with a stable ` + "`code`" + `; each error answer lists the codes it can
   carry as its examples. An unknown route is 404 and a wrong method on a known route 405 with ` + "`Allow`" + `, both problems;
   ` + "`OPTIONS`" + ` on any route answers 200 with ` + "`Allow`" + ` and no body.
-- **Idempotency-Key** on ` + "`POST /api/tse/transactions`" + ` and ` + "`POST /api/discounts/{id}/redeem`" + `: a retry with the same key and
+- **Idempotency-Key** on ` + "`POST /api/tse/transactions`" + `, ` + "`POST /api/discounts/{id}/redeem`" + `, ` + "`POST /api/cash/movements`" + `
+  and ` + "`POST /api/cash/movements/{id}/reverse`" + `: a retry with the same key and
   request gets the first answer byte for byte; the same key with another request is 422 ` + "`idempotency_key_reused`" + `.`
 
 // openAPIDocument builds the document; openapi.json is its output.
@@ -1889,6 +1897,8 @@ func openAPIDocument() ([]byte, error) {
 			jo("name", "Discounts", "description", "Discounts (administrators) and their redemption at the till (any user)."),
 			jo("name", "TSE", "description", "Fiscal signing of sales (KassenSichV) and the TSE's health."),
 			jo("name", "Fiscal", "description", "Daily closings, the DSFinV-K export and the registration data of §146a (4) AO (docs/FISCAL.md)."),
+			jo("name", "Cash", "description", "The cash book of each register: movements that are not sales, their counter-entries, "+
+				"the expected cash and cash counts (docs/CASHDESK.md)."),
 			jo("name", "Replication", "description", "The database's encrypted copy off the box (docs/REPLICATION.md)."),
 			jo("name", "Notifications", "description", "Notification rules, their log and queue (administrators), and events (any user)."),
 		},
@@ -2352,7 +2362,8 @@ func TestOpenAPIRoutes(t *testing.T) {
 		if _, ok := resps["401"]; ok != (r.access != public) && r.path != "/api/auth/login" {
 			t.Errorf("%s: 401 declared %v", where, ok)
 		}
-		if forbidden := m.listsCode(oaDocPath(r.path), r.method, 403, eForbidden); forbidden != (r.access != public && r.access&staffToo == 0) {
+		wantForbidden := r.access != public && (r.access&staffToo == 0 || slices.Contains(forbiddenByRule, where))
+		if forbidden := m.listsCode(oaDocPath(r.path), r.method, 403, eForbidden); forbidden != wantForbidden {
 			t.Errorf("%s: 403 forbidden declared %v, access %d", where, forbidden, r.access)
 		}
 		if refused := m.listsCode(oaDocPath(r.path), r.method, 403, eAuditorNotAllowed); refused != (r.access != public && r.access&auditorToo == 0) {
@@ -2387,6 +2398,11 @@ func TestOpenAPIRoutes(t *testing.T) {
 		}
 	}
 }
+
+// forbiddenByRule are routes open to staff that refuse staff some of
+// what they take (403 forbidden): a cash movement of a kind only an admin
+// books.
+var forbiddenByRule = []string{"POST /api/cash/movements"}
 
 // listsCode says whether an operation's answer of status lists code.
 func (m *openAPIModel) listsCode(path, method string, status int, code string) bool {

@@ -36,11 +36,14 @@ func scanCashMovement(sc scanner) (*CashMovement, error) {
 	var m CashMovement
 	var reverses, reversedBy, count, by sql.NullString
 	var at string
-	err := sc.Scan(&m.TxID, &m.ClientSerial, &m.No, &m.Kind, &m.Cents, &m.Reason, &m.VoucherNo, &reverses, &reversedBy, &count,
-		&by, &m.BookedByName, &at, &m.Signed, &m.WithoutTSE)
+	// No row leaves at empty, which ParseTime refuses with a panic.
+	if err := sc.Scan(&m.TxID, &m.ClientSerial, &m.No, &m.Kind, &m.Cents, &m.Reason, &m.VoucherNo, &reverses, &reversedBy, &count,
+		&by, &m.BookedByName, &at, &m.Signed, &m.WithoutTSE); err != nil {
+		return nil, err
+	}
 	m.ReversesTxID, m.ReversedBy, m.CountID, m.BookedBy = reverses.String, reversedBy.String, count.String, by.String
 	m.CreatedAt = ParseTime(at)
-	return &m, err
+	return &m, nil
 }
 
 // CashMovementsFilter selects movements: a register ("" for all) and a
