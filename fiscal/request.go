@@ -24,6 +24,10 @@ type Request struct {
 	BusinessCase          *string       `json:"business_case"`
 	AllocationGroup       *string       `json:"allocation_group"`
 	Cancels               *string       `json:"cancels"`
+	// OperatorID is who sold when the till is not that user (a till
+	// account selling for a waiter): a user id the server checks. It is
+	// not part of the idempotency hash, as the operator never was.
+	OperatorID *string `json:"operator_id"`
 }
 
 // VATLine is one member of amounts_per_vat_rate.

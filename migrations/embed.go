@@ -39,7 +39,8 @@
 // 00030 the DATEV settings: consultant and client numbers, chart of
 // accounts, account length and the account mapping; 00031 the cash
 // book: each register's running cash balance, the cash movements and the
-// cash counts, all append-only.
+// cash counts, all append-only; 00032 whose float or tip payout a cash
+// movement is (the waiter settlement).
 package migrations
 
 import "embed"

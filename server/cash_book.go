@@ -68,6 +68,7 @@ type cashMovementRequest struct {
 	Amount       *fiscal.Decimal `json:"amount"`
 	Reason       *string         `json:"reason"`
 	VoucherNo    *string         `json:"voucher_no"`
+	ForUserID    *string         `json:"for_user_id"`
 }
 
 // createCashMovement is POST /api/cash/movements. Staff book only the
@@ -111,11 +112,34 @@ func (s *Server) createCashMovement(w http.ResponseWriter, r *http.Request, _ ht
 		return store.Errorf(store.ETSEReplacing, "the TSE is being replaced: the movement is not booked; book it again in a moment")
 	}
 	b.By = cashbook.Who{ID: who.user.ID, Name: who.user.Name}
+	if req.ForUserID != nil {
+		if b.For, err = s.movementFor(r, *req.ForUserID); err != nil {
+			return err
+		}
+		if _, err := b.Validate(); err != nil {
+			return err
+		}
+	}
 	t, m, err := d.Book(r.Context(), who.restaurant.ID, b)
 	if err != nil {
 		return err
 	}
 	return writeMovement(w, t, m)
+}
+
+// movementFor is the person a float or tip payout is for (for_user_id):
+// an active user of the restaurant; staff name only themselves (a float
+// or payout for someone else is the admin's, docs/CASHDESK.md).
+func (s *Server) movementFor(r *http.Request, id string) (cashbook.Who, error) {
+	who := caller(r.Context())
+	u, err := s.activeUser(r.Context(), who.restaurant.ID, id, "for_user_id")
+	if err != nil {
+		return cashbook.Who{}, err
+	}
+	if who.user.Role != store.RoleAdmin && u.ID != who.user.ID {
+		return cashbook.Who{}, errHTTP(eForbidden, "staff book a float or a tip payout for themselves only; an admin books one for someone else")
+	}
+	return cashbook.Who{ID: u.ID, Name: u.Name}, nil
 }
 
 type reverseRequest struct {

@@ -38,6 +38,7 @@ type cashMovementJSON struct {
 	ReversedBy        *string     `json:"reversed_by"`
 	CountID           *string     `json:"count_id"`
 	BookedBy          personJSON  `json:"booked_by"`
+	ForUser           *personJSON `json:"for_user"` // whose float or tip payout, null: booked_by's
 	CreatedAt         string      `json:"created_at"`
 	Signed            bool        `json:"signed"`
 	ReceiptWithoutTSE bool        `json:"receipt_without_tse"`
@@ -45,7 +46,12 @@ type cashMovementJSON struct {
 
 func cashMovementView(m *store.CashMovement) cashMovementJSON {
 	k, _ := cashbook.KindOf(m.Kind)
-	return cashMovementJSON{ID: m.TxID, ClientSerial: m.ClientSerial, Number: m.No, Kind: m.Kind, BusinessCase: k.BusinessCase,
+	var forUser *personJSON
+	if m.ForUser != "" {
+		p := person(m.ForUser, m.ForUserName)
+		forUser = &p
+	}
+	return cashMovementJSON{ForUser: forUser, ID: m.TxID, ClientSerial: m.ClientSerial, Number: m.No, Kind: m.Kind, BusinessCase: k.BusinessCase,
 		Amount: money(m.Cents), Reason: m.Reason, VoucherNo: m.VoucherNo, Reverses: nullable(m.ReversesTxID),
 		ReversedBy: nullable(m.ReversedBy), CountID: nullable(m.CountID), BookedBy: person(m.BookedBy, m.BookedByName),
 		CreatedAt: ts(m.CreatedAt), Signed: m.Signed, ReceiptWithoutTSE: m.WithoutTSE}

@@ -207,7 +207,8 @@ var validBody = map[string]any{
 // fileRoutes answer a file, not JSON (their own tests check it).
 var fileRoutes = []string{"/api/time-entries/export", "/api/time-entries/payroll", "/api/tse/archives/:id/file", "/api/fiscal/dsfinvk", "/api/fiscal/datev", "/api/fiscal/registration/print",
 	"/api/fiscal/registration/elster.xml", "/api/fiscal/registration/submissions/:id/elster.xml",
-	"/api/fiscal/procedure-document/print", "/api/fiscal/procedure-document/versions/:id/print", "/api/tse/closings/:id/report"}
+	"/api/fiscal/procedure-document/print", "/api/fiscal/procedure-document/versions/:id/print", "/api/tse/closings/:id/report",
+	"/api/cash/settlement/print"}
 
 // noBody are the routes that read no body (any JSON body is ignored).
 var noBody = []string{"POST /api/shifts/clock-in", "POST /api/tse/self-test", "POST /api/tse/queue/:id/retry", "POST /api/tse/queue/:id/cancel",
@@ -222,7 +223,7 @@ var staffAllowed = []string{
 	"POST /api/tse/transactions", "GET /api/tse/transactions/:id",
 	"POST /api/tse/closings", "GET /api/tse/closings/:id", "GET /api/tse/closings/:id/report",
 	"POST /api/events",
-	"POST /api/cash/movements", "POST /api/cash/counts",
+	"POST /api/cash/movements", "POST /api/cash/counts", "GET /api/cash/settlement", "GET /api/cash/settlement/print",
 }
 
 func hasBody(method string) bool { return method == "POST" || method == "PUT" || method == "PATCH" }
@@ -529,7 +530,7 @@ func TestContractResponseFormats(t *testing.T) {
 	e.samples["POST /api/auth/login"] = rec.Body.Bytes()
 
 	query := map[string]string{"/api/tse/transactions": "?from=2026-11-22T00:00:00Z&to=2026-11-23T00:00:00%2B01:00",
-		"/api/time-entries/report": "?from=2026-11-01&to=2026-11-30"}
+		"/api/time-entries/report": "?from=2026-11-01&to=2026-11-30", "/api/cash/settlement": "?user_id=" + e.own["/api/users/"]}
 	for _, r := range e.srv.registered {
 		if r.method != "GET" || slices.Contains(fileRoutes, r.path) {
 			continue
@@ -586,7 +587,7 @@ func TestContractResponseFormats(t *testing.T) {
 		{"POST /api/events", "event", []string{"id", "type", "created_at"}, true},
 		{"POST /api/auth/login", "", []string{"access_token", "token_type", "expires_in", "user"}, true},
 		{"GET /api/health", "", []string{"status", "version", "build", "tls_fingerprint", "mode"}, true},
-		{"POST /api/cash/movements", "movement", []string{"id", "client_serial", "number", "kind", "business_case", "amount", "reason", "voucher_no", "reverses", "reversed_by", "count_id", "booked_by", "created_at", "signed", "receipt_without_tse"}, true},
+		{"POST /api/cash/movements", "movement", []string{"id", "client_serial", "number", "kind", "business_case", "amount", "reason", "voucher_no", "reverses", "reversed_by", "count_id", "booked_by", "for_user", "created_at", "signed", "receipt_without_tse"}, true},
 		{"POST /api/cash/counts", "count", []string{"id", "client_serial", "number", "expected", "counted", "difference", "denominations", "difference_movement", "counted_by", "created_at"}, true},
 		{"GET /api/cash/registers", "registers", []string{"client_serial", "book_started", "expected", "as_of", "last_count"}, true},
 		{"GET /api/replica", "replica", []string{"enabled", "url", "public_key", "replicated_at", "lag_seconds", "backlog_files", "backlog_bytes", "last_error", "error_since", "backlog_limit", "backlog_given_up_at", "backlog_given_up_reason"}, true},
@@ -663,6 +664,7 @@ func TestContractWrapperKeys(t *testing.T) {
 		"GET /api/time-entries/report": "report", "GET /api/settings/email": "email", "GET /api/settings/sms": "sms",
 		"GET /api/audit-log": "requests", "GET /api/fiscal/datev/accounts": "datev",
 		"GET /api/cash/registers": "registers", "GET /api/cash/movements": "movements", "GET /api/cash/counts": "counts",
+		"GET /api/cash/settlement": "settlement",
 	}
 	for _, r := range e.srv.registered {
 		key := r.method + " " + r.path
@@ -675,7 +677,8 @@ func TestContractWrapperKeys(t *testing.T) {
 			t.Errorf("%s: no wrapper key in this test's table; add it", key)
 			continue
 		}
-		query := map[string]string{"/api/time-entries/report": "?from=2026-11-01&to=2026-11-30"}[r.path]
+		query := map[string]string{"/api/time-entries/report": "?from=2026-11-01&to=2026-11-30",
+			"/api/cash/settlement": "?user_id=" + e.own["/api/users/"]}[r.path]
 		rec := e.do(t, "GET", e.path(t, r.path, e.own)+query, nil, e.adminToken)
 		wantStatus(t, rec, http.StatusOK)
 		if keys := jsonKeys(t, rec.Body.Bytes()); !slices.Equal(keys, []string{w}) {

@@ -77,7 +77,9 @@ func cashSchemas() jobj {
 			" only (else 403 `forbidden`); a `difference` is booked by a count only.", kinds...)),
 		prReq("amount", sMoney("How much, greater than 0: the kind says which way the cash moves.", "exclusiveMinimum", 0, "maximum", maxMoney)),
 		pr("reason", text("At most 200 characters; required for `wage` and `expense`.", 200)),
-		pr("voucher_no", text("The voucher's (receipt's) number; at most 50 characters; required for `expense`.", 50)))
+		pr("voucher_no", text("The voucher's (receipt's) number; at most 50 characters; required for `expense`.", 50)),
+		pr("for_user_id", sID("Whose float or tip payout it is (`opening_float`, `tip_payout` only), when not the one who books it: "+
+			"an active user of the restaurant; staff name only themselves (else 403 `forbidden`).")))
 	create = append(create, jmember{"allOf", []any{required("wage", "reason"), required("expense", "reason", "voucher_no")}})
 	count := sBody("A count of the register's euro cash: the counted sum, or the notes and coins (exactly one of the two).",
 		prReq("client_serial", serial),
@@ -105,6 +107,7 @@ func cashSchemas() jobj {
 			pr("reversed_by", sNullable(sID("The counter-entry that reversed this movement; null while none did."))),
 			pr("count_id", sNullable(sID("A count's difference: the count that booked it."))),
 			pr("booked_by", who("Who booked it.")),
+			pr("for_user", sNullable(who("Whose float or tip payout it is; null: the one who booked it."))),
 			pr("created_at", sInstant("")),
 			pr("signed", sBool("The TSE signed its receipt.")),
 			pr("receipt_without_tse", sBool("Its receipt went out without TSE data (202); signed later, like a sale's."))),

@@ -762,7 +762,9 @@ func componentSchemas() jobj {
 			pr("business_case", sEnum("DSFinV-K GV_TYP of the sale's lines; default `Umsatz`.", fiscal.BusinessCases...)),
 			pr("allocation_group", sStr("The table or bill (DSFinV-K ABRECHNUNGSKREIS): links orders to the receipt that pays them.", "minLength", 1, "maxLength", 50)),
 			pr("cancels", sID("A storno: the sale it reverses, whole and once. It has that sale's `receipt_type` (`RECEIPT`, `INVOICE` or "+
-				"`BENEFIT_IN_KIND`; not `CANCELLATION` or `ABORT`) and its amounts per VAT rate negated. A second storno of the sale is 409 `already_cancelled`."))),
+				"`BENEFIT_IN_KIND`; not `CANCELLATION` or `ABORT`) and its amounts per VAT rate negated. A second storno of the sale is 409 `already_cancelled`.")),
+			pr("operator_id", sID("Who sold (DSFinV-K BEDIENER_ID/_NAME) when not the caller: an active user of the restaurant, else 422 `not_active_user`. "+
+				"Absent: the caller. Not part of the idempotency check."))),
 			jmember{"allOf", []any{sIfThen("kind", "order",
 				jo("required", []string{"line_items"}, "properties", jo("line_items", jo("minItems", 1), "amounts_per_payment_type", jo("maxItems", 0))),
 				jo("required", []string{"receipt_type", "amounts_per_vat_rate", "amounts_per_payment_type"},
@@ -967,6 +969,23 @@ func componentSchemas() jobj {
 			pr("automatic", sBool("Taken by the appliance at `closing_time`.")),
 			pr("created_by", sNullable(sID("The user who took it; null for the automatic closing."))),
 			pr("created_at", sInstant(""))),
+		// The waiter settlement (docs/CASHDESK.md, "Waiter settlement").
+		"CashSettlement", sAnswer("One person's waiter settlement (Bedienerabrechnung) of a range: their counted sales without the cash book's receipts, "+
+			"their floats and the tips paid out to them. hand_over = float + cash − tips.paid_out.",
+			pr("user", sObject("", []string{"id", "name"}, []prop{pr("id", sNullable(sID(""))), pr("name", sStr(""))})),
+			pr("date", sDate("The business day.")), pr("from", sInstant("The range's start (the day's, or `from` when later).")),
+			pr("to", sInstant("The range's end, exclusive (the day's, or `to` when earlier).")),
+			pr("receipts", sInt("Sales, stornos not counted.", "minimum", 0)),
+			pr("cash", sMoney("Cash taken: the CASH payments (euro value) of their sales and stornos, tips included.")),
+			pr("card", sMoney("The NON_CASH payments (euro value), tips included.")), pr("total", sMoney("cash + card.")),
+			pr("stornos", sObject("Already in cash, card and total.", []string{"count", "amount"}, []prop{
+				pr("count", sInt("", "minimum", 0)), pr("amount", sMoney("Their totals (0 or negative)."))})),
+			pr("tips", sObject("TrinkgeldAN on their receipts and paid out to them.", []string{"cash", "card", "paid_out", "open"}, []prop{
+				pr("cash", sMoney("In sales paid in cash only.")), pr("card", sMoney("In sales with a NON_CASH payment.")),
+				pr("paid_out", sMoney("Tip payouts (tip_payout) for them, net of counter-entries.")),
+				pr("open", sMoney("cash + card − paid_out: recorded tips not yet paid out (negative: paid out more)."))})),
+			pr("float", sMoney("Their opening floats (opening_float), net of counter-entries.")),
+			pr("hand_over", sMoney("float + cash − tips.paid_out: the cash they hand over."))),
 		"ClosingVAT", sAnswer("", pr("vat_rate", sEnum("", "NORMAL", "REDUCED_1", "SPECIAL_RATE_1", "SPECIAL_RATE_2", "NULL")), pr("amount", sMoney(""))),
 		"ClosingPayment", sAnswer("", pr("payment_type", sEnum("", "CASH", "NON_CASH")), pr("currency_code", sStr("", "pattern", "^[A-Z]{3}$")),
 			pr("amount", sMoney("In the currency.")), pr("amount_eur", sNullable(sMoney("The euro value (the amount for EUR); null for a foreign payment recorded before posbox took it.")))),
@@ -1183,6 +1202,15 @@ func (op apiOp) errorStatuses() map[int][]string {
 	}
 	return out
 }
+
+// settlementParams are the waiter settlement's query parameters.
+func settlementParams() []any {
+	return []any{qParam("user_id", "The person (staff: themselves only).", sID(""), true),
+		qParam("date", "The business day (local); default today.", sDate(""), false),
+		qParam("from", "Narrows the day: the range starts here when later than the day's start.", sInstantIn(""), false),
+		qParam("to", "Narrows the day: the range ends here (exclusive) when earlier than the day's end; not before `from`.", sInstantIn(""), false)}
+}
+
 
 // apiOps is the route table as the document describes it, in its order.
 func apiOps() []apiOp {
@@ -1583,6 +1611,19 @@ func apiOps() []apiOp {
 			ok:     []apiOK{{status: 200, desc: "The page.", ctype: "text/html; charset=utf-8", schema: sStr("")}},
 			errs:   map[int][]string{404: {notFound}, 422: {invalid}}},
 	}, cashOps(), []apiOp{
+
+		// The waiter settlement (docs/CASHDESK.md, "Waiter settlement").
+		{method: "GET", path: "/api/cash/settlement", id: "getCashSettlement", tag: "Cash", access: anyUser,
+			summary: "One person's waiter settlement (Bedienerabrechnung) of a business day: an admin's for anyone, staff's for themselves (else 403)",
+			desc:    "Their counted sales (operator) without the cash book's receipts, by payment type, stornos, tips, floats, tip payouts and the cash to hand over.",
+			params:  settlementParams(), ok: []apiOK{okJSON(200, "The settlement.", sWrap("settlement", sRef("CashSettlement")))},
+			errs: map[int][]string{403: {eForbidden}, 422: {invalid}}},
+		{method: "GET", path: "/api/cash/settlement/print", id: "printCashSettlement", tag: "Cash", access: anyUser,
+			summary: "The waiter settlement as a page to print (HTML in German, no script, the console's style sheet and CSP)",
+			params:  append(settlementParams(), qParam("layout", "`a4` (default) or `receipt` (an 80 mm receipt printer); anything else is 422.", sEnum("", "a4", "receipt"), false)),
+			ok:      []apiOK{{status: 200, desc: "The page.", ctype: "text/html; charset=utf-8", schema: sStr("")}},
+			errs:    map[int][]string{403: {eForbidden}, 422: {invalid}}},
+
 		{method: "GET", path: "/api/notifications/settings", id: "listNotificationSettings", tag: "Notifications", access: adminOnly,
 			summary: "The notification rules, oldest first", ok: []apiOK{okJSON(200, "The rules.", sWrap("settings", sArray(sRef("NotificationSetting"), "")))}},
 		{method: "POST", path: "/api/notifications/settings", id: "createNotificationSetting", tag: "Notifications", access: adminOnly, summary: "Create a rule",
@@ -2401,8 +2442,8 @@ func TestOpenAPIRoutes(t *testing.T) {
 
 // forbiddenByRule are routes open to staff that refuse staff some of
 // what they take (403 forbidden): a cash movement of a kind only an admin
-// books.
-var forbiddenByRule = []string{"POST /api/cash/movements"}
+// books, another person's settlement.
+var forbiddenByRule = []string{"POST /api/cash/movements", "GET /api/cash/settlement", "GET /api/cash/settlement/print"}
 
 // listsCode says whether an operation's answer of status lists code.
 func (m *openAPIModel) listsCode(path, method string, status int, code string) bool {

@@ -110,6 +110,10 @@ func (s *Server) cashRoutes(r *httprouter.Router) {
 	s.route(r, "POST", "/api/cash/movements/:id/reverse", adminOnly, s.reverseCashMovement)
 	s.route(r, "GET", "/api/cash/counts", fiscalRead, s.listCashCounts)
 	s.route(r, "POST", "/api/cash/counts", anyUser, s.createCashCount)
+	// The waiter settlement: an admin's for anyone, staff's for
+	// themselves (the handler checks).
+	s.route(r, "GET", "/api/cash/settlement", anyUser, s.cashSettlement)
+	s.route(r, "GET", "/api/cash/settlement/print", anyUser, s.cashSettlementPrint)
 }
 
 // fiscalRoutes is the route table's fiscal records (docs/FISCAL.md):

@@ -65,6 +65,13 @@ func (s *Server) createTSETransaction(w http.ResponseWriter, r *http.Request, _ 
 		return store.Errorf(store.ETSEReplacing, "the TSE is being replaced: the sale is not recorded; send it again in a moment")
 	}
 	sale.OperatorID, sale.OperatorName = who.user.ID, who.user.Name
+	if req.OperatorID != nil {
+		op, err := s.activeUser(r.Context(), who.restaurant.ID, *req.OperatorID, "operator_id")
+		if err != nil {
+			return err
+		}
+		sale.OperatorID, sale.OperatorName = op.ID, op.Name
+	}
 	tx, err := t.Sell(r.Context(), who.restaurant.ID, sale, key)
 	if err != nil {
 		return err
@@ -75,6 +82,26 @@ func (s *Server) createTSETransaction(w http.ResponseWriter, r *http.Request, _ 
 		status = http.StatusCreated
 	}
 	return writeJSON(w, status, envelope{"transaction": tseTxView(tx)})
+}
+
+// activeUser is the user a request names in field (a sale's operator_id,
+// a movement's for_user_id): an active user of the restaurant, never an
+// erased one; else 422 not_active_user on the field.
+func (s *Server) activeUser(ctx context.Context, restaurantID, id, field string) (*store.User, error) {
+	bad := store.Invalid(field, store.FNotActiveUser, "must be an active user of this restaurant")
+	if !store.ValidID(id) {
+		return nil, bad
+	}
+	u, err := s.store.User(ctx, restaurantID, id)
+	switch {
+	case store.IsNotFound(err):
+		return nil, bad
+	case err != nil:
+		return nil, err
+	case !u.IsActive:
+		return nil, bad
+	}
+	return u, nil
 }
 
 // getTSETransaction is GET /api/tse/transactions/:id.

@@ -29,6 +29,9 @@ type NewCashMovement struct {
 	ReversesTxID string // the movement this counter-entry reverses, "" for none
 	BookedBy     string // user id
 	BookedByName string
+	// ForUser is whose float or tip payout it is when not BookedBy's
+	// (a user id, "" for BookedBy); only those two kinds name one.
+	ForUser string
 }
 
 // NewCashCount is a cash count; with a difference it is booked with the
@@ -111,11 +114,11 @@ func recordCash(ctx context.Context, tx *Tx, n NewTSESale) error {
 	}
 	if m := n.Movement; m != nil {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO cash_movements (tx_id, restaurant_id, client_serial, movement_no, kind, cents,
-			reason, voucher_no, reverses_tx_id, count_id, booked_by, booked_by_name, created_at)
+			reason, voucher_no, reverses_tx_id, count_id, booked_by, booked_by_name, for_user_id, created_at)
 			VALUES (?, ?, ?, (SELECT coalesce(max(movement_no), 0) + 1 FROM cash_movements WHERE restaurant_id = ? AND client_serial = ?),
-			?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			n.TxID, n.RestaurantID, n.ClientSerial, n.RestaurantID, n.ClientSerial, m.Kind, m.Cents, m.Reason, m.VoucherNo,
-			nullStr(m.ReversesTxID), nullStr(countID), nullStr(m.BookedBy), m.BookedByName, tx.NowText()); err != nil {
+			nullStr(m.ReversesTxID), nullStr(countID), nullStr(m.BookedBy), m.BookedByName, nullStr(m.ForUser), tx.NowText()); err != nil {
 			if isUnique(err) && m.ReversesTxID != "" {
 				return Errorf(EAlreadyCancelled, "this movement has already been reversed; a movement is reversed once")
 			}

@@ -23,6 +23,8 @@ type CashMovement struct {
 	CountID      string // the count whose difference this is, "" for none
 	BookedBy     string
 	BookedByName string
+	ForUser      string // whose float or tip payout it is, "" for BookedBy's
+	ForUserName  string // that user's name now ("" for none)
 	CreatedAt    time.Time
 	Signed       bool // the TSE signed its receipt
 	WithoutTSE   bool // its receipt went out without TSE data
@@ -30,18 +32,19 @@ type CashMovement struct {
 
 const cashMovementColumns = `m.tx_id, m.client_serial, m.movement_no, m.kind, m.cents, m.reason, m.voucher_no, m.reverses_tx_id,
 	(SELECT r.tx_id FROM cash_movements r WHERE r.reverses_tx_id = m.tx_id), m.count_id, m.booked_by, m.booked_by_name, m.created_at,
-	t.time_end IS NOT NULL AND t.state = 'FINISHED', t.receipt_without_tse`
+	m.for_user_id, (SELECT u.name FROM users u WHERE u.id = m.for_user_id), t.time_end IS NOT NULL AND t.state = 'FINISHED', t.receipt_without_tse`
 
 func scanCashMovement(sc scanner) (*CashMovement, error) {
 	var m CashMovement
-	var reverses, reversedBy, count, by sql.NullString
+	var reverses, reversedBy, count, by, forUser, forName sql.NullString
 	var at string
 	// No row leaves at empty, which ParseTime refuses with a panic.
 	if err := sc.Scan(&m.TxID, &m.ClientSerial, &m.No, &m.Kind, &m.Cents, &m.Reason, &m.VoucherNo, &reverses, &reversedBy, &count,
-		&by, &m.BookedByName, &at, &m.Signed, &m.WithoutTSE); err != nil {
+		&by, &m.BookedByName, &at, &forUser, &forName, &m.Signed, &m.WithoutTSE); err != nil {
 		return nil, err
 	}
 	m.ReversesTxID, m.ReversedBy, m.CountID, m.BookedBy = reverses.String, reversedBy.String, count.String, by.String
+	m.ForUser, m.ForUserName = forUser.String, forName.String
 	m.CreatedAt = ParseTime(at)
 	return &m, nil
 }

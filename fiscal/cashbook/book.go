@@ -35,7 +35,10 @@ type Booking struct {
 	Reason       string
 	VoucherNo    string
 	By           Who
-	IdemKey      string // the request's Idempotency-Key, "" for none
+	// For is whose float or tip payout it is when not By's (a waiter the
+	// admin hands the float to); the zero Who for By.
+	For     Who
+	IdemKey string // the request's Idempotency-Key, "" for none
 }
 
 // Validate checks a booking's members as field errors; the kind's rule
@@ -52,6 +55,9 @@ func (b Booking) Validate() (Kind, error) {
 	}
 	text(&f, "reason", b.Reason, 200, ok && k.NeedsReason)
 	text(&f, "voucher_no", b.VoucherNo, 50, ok && k.NeedsVoucher)
+	if b.For.ID != "" && ok && !k.ForPerson {
+		f.Add("for_user_id", store.FNotAllowed, "is given only for an opening_float or a tip_payout")
+	}
 	return k, f.Err()
 }
 
@@ -82,7 +88,13 @@ func (d *Desk) Book(ctx context.Context, restaurantID string, b Booking) (*store
 	}
 	cents := k.Sign * b.Cents
 	m := &store.NewCashMovement{Kind: k.Name, Cents: cents, Reason: b.Reason, VoucherNo: b.VoucherNo, BookedBy: b.By.ID, BookedByName: b.By.Name}
-	sale := movementSale(b.ClientSerial, k, cents, lineText(k.Label, b.Reason, b.VoucherNo), b.By)
+	label := k.Label
+	if b.For.ID != "" && b.For.ID != b.By.ID {
+		// The receipt names whom the cash went to; the name is also in
+		// the idempotency hash, so a retry for another waiter is refused.
+		m.ForUser, label = b.For.ID, label+" für "+b.For.Name
+	}
+	sale := movementSale(b.ClientSerial, k, cents, lineText(label, b.Reason, b.VoucherNo), b.By)
 	sale.CashMovement = m
 	return d.sell(ctx, restaurantID, sale, b.IdemKey)
 }
@@ -113,6 +125,14 @@ func (d *Desk) Reverse(ctx context.Context, restaurantID, txID, reason string, b
 	sale.Cancels = orig.TxID
 	sale.CashMovement = &store.NewCashMovement{Kind: k.Name, Cents: -orig.Cents, Reason: reason, ReversesTxID: orig.TxID,
 		BookedBy: by.ID, BookedByName: by.Name}
+	if k.ForPerson {
+		// The counter-entry is the original's person's, whoever books it,
+		// so their settlement nets the two.
+		sale.CashMovement.ForUser = orig.ForUser
+		if orig.ForUser == "" {
+			sale.CashMovement.ForUser = orig.BookedBy
+		}
+	}
 	return d.sell(ctx, restaurantID, sale, idemKey)
 }
 

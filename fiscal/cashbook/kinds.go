@@ -9,6 +9,9 @@ type Kind struct {
 	StaffMay     bool   // staff may book it (else admins only)
 	NeedsReason  bool
 	NeedsVoucher bool
+	// ForPerson: the movement is one person's (a waiter's float, a tip
+	// paid out to them) and counts in their settlement (settlement.go).
+	ForPerson bool
 }
 
 // Kinds are the movements posbox books, in the console's order. Staff
@@ -16,16 +19,16 @@ type Kind struct {
 // out in cash; everything else moves the owner's money and is an admin's
 // (docs/CASHDESK.md, "Who books what").
 var Kinds = []Kind{
-	{"opening_float", "Anfangsbestand", +1, "Anfangsbestand (Wechselgeld)", true, false, false},
-	{"tip_payout", "TrinkgeldAN", -1, "Trinkgeld-Auszahlung an Personal", true, false, false},
-	{"transfer_out", "Geldtransit", -1, "Geldtransit an Bank oder Tresor", false, false, false},
-	{"transfer_in", "Geldtransit", +1, "Geldtransit aus Bank oder Tresor", false, false, false},
-	{"deposit", "Einzahlung", +1, "Einzahlung", false, false, false},
-	{"private_deposit", "Privateinlage", +1, "Privateinlage", false, false, false},
-	{"private_withdrawal", "Privatentnahme", -1, "Privatentnahme", false, false, false},
-	{"wage", "Lohnzahlung", -1, "Lohnzahlung", false, true, false},
-	{"expense", "Auszahlung", -1, "Auszahlung (Ausgabe)", false, true, true},
-	{"difference", "DifferenzSollIst", 0, "Kassendifferenz", false, false, false},
+	{"opening_float", "Anfangsbestand", +1, "Anfangsbestand (Wechselgeld)", true, false, false, true},
+	{"tip_payout", "TrinkgeldAN", -1, "Trinkgeld-Auszahlung an Personal", true, false, false, true},
+	{"transfer_out", "Geldtransit", -1, "Geldtransit an Bank oder Tresor", false, false, false, false},
+	{"transfer_in", "Geldtransit", +1, "Geldtransit aus Bank oder Tresor", false, false, false, false},
+	{"deposit", "Einzahlung", +1, "Einzahlung", false, false, false, false},
+	{"private_deposit", "Privateinlage", +1, "Privateinlage", false, false, false, false},
+	{"private_withdrawal", "Privatentnahme", -1, "Privatentnahme", false, false, false, false},
+	{"wage", "Lohnzahlung", -1, "Lohnzahlung", false, true, false, false},
+	{"expense", "Auszahlung", -1, "Auszahlung (Ausgabe)", false, true, true, false},
+	{"difference", "DifferenzSollIst", 0, "Kassendifferenz", false, false, false, false},
 }
 
 // KindOf is a kind by its API name.
