@@ -1211,7 +1211,6 @@ func settlementParams() []any {
 		qParam("to", "Narrows the day: the range ends here (exclusive) when earlier than the day's end; not before `from`.", sInstantIn(""), false)}
 }
 
-
 // apiOps is the route table as the document describes it, in its order.
 func apiOps() []apiOp {
 	const (
