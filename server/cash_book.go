@@ -165,6 +165,9 @@ func (s *Server) reverseCashMovement(w http.ResponseWriter, r *http.Request, ps 
 	if !store.ValidID(ps.ByName("id")) {
 		return store.NotFound("cash movement")
 	}
+	if s.cfg.Replacer != nil && s.cfg.Replacer.Blocking(r.Context(), who.restaurant.ID) {
+		return store.Errorf(store.ETSEReplacing, "the TSE is being replaced: the counter-entry is not booked; book it again in a moment")
+	}
 	t, m, err := d.Reverse(r.Context(), who.restaurant.ID, ps.ByName("id"), str(req.Reason), cashbook.Who{ID: who.user.ID, Name: who.user.Name}, key)
 	if err != nil {
 		return err

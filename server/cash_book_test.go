@@ -205,3 +205,25 @@ func TestCashMovementIdempotent(t *testing.T) {
 		t.Fatalf("expected %q, want 80", got)
 	}
 }
+
+// A reversal sent again with its key gets its first answer; without the
+// key, a second reversal is refused; either way one counter-entry.
+func TestCashReversalIdempotent(t *testing.T) {
+	e := newTSEEnv(t, tseEnvOpts{})
+	m := e.book(t, e.adminToken, map[string]any{"client_serial": "KASSE-01", "kind": "deposit", "amount": json.Number("20.00")})
+	path := "/api/cash/movements/" + m["id"].(string) + "/reverse"
+	first := e.do(t, "POST", path, map[string]any{"reason": "Irrtum"}, e.adminToken, "Idempotency-Key", "rev-1")
+	again := e.do(t, "POST", path, map[string]any{"reason": "Irrtum"}, e.adminToken, "Idempotency-Key", "rev-1")
+	wantStatus(t, first, http.StatusCreated)
+	wantStatus(t, again, http.StatusCreated)
+	if a, b := decodeJSON(t, first)["movement"].(map[string]any)["id"], decodeJSON(t, again)["movement"].(map[string]any)["id"]; a != b {
+		t.Fatalf("the retry booked a second counter-entry: %v and %v", a, b)
+	}
+	wantProblem(t, e.do(t, "POST", path, map[string]any{"reason": "Irrtum"}, e.adminToken, "Idempotency-Key", "rev-2"),
+		http.StatusConflict, "already_cancelled")
+	if got := e.expected(t, "KASSE-01"); got != "0" {
+		t.Fatalf("expected %q after one reversal, want 0", got)
+	}
+	wantProblem(t, e.do(t, "POST", "/api/cash/movements", map[string]any{"client_serial": "KASSE_01", "kind": "deposit",
+		"amount": json.Number("1")}, e.adminToken), http.StatusUnprocessableEntity, "validation_failed")
+}

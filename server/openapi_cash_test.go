@@ -43,8 +43,7 @@ func cashDenominations() []string {
 
 // cashSchemas are the cash book's component schemas.
 func cashSchemas() jobj {
-	serial := sStr("The register (the terminal serial its sales name): 1-50 characters, no leading or trailing space.",
-		"minLength", 1, "maxLength", 50)
+	serial := sStr("The register (the terminal serial its sales name), as a sale's `client_serial`.", "pattern", clientSerialPattern)
 	who := func(desc string) jobj {
 		return sAnswer(desc, pr("id", sNullable(sID("Null once the user's data was erased."))), pr("name", sStr("As it was then.")))
 	}
@@ -182,7 +181,7 @@ func cashOps() []apiOp {
 			ok: []apiOK{okJSON(201, "The counter-entry, signed.", booked),
 				okJSON(202, "The counter-entry, queued: its receipt goes out without TSE data.", booked)},
 			errs: map[int][]string{400: bad, 404: {"not_found"}, 409: {"already_cancelled", "conflict", "tse_not_configured"},
-				422: {invalid, "idempotency_key_reused"}, 503: {"tse_unavailable"}}},
+				422: {invalid, "idempotency_key_reused"}, 503: {"tse_unavailable", "tse_replacing"}}},
 		{method: "GET", path: "/api/cash/counts", id: "listCashCounts", tag: "Cash", access: fiscalRead,
 			summary: "The cash counts of a range of local dates, by register and number",
 			params:  rangeParams,

@@ -61,9 +61,11 @@ func (b Booking) Validate() (Kind, error) {
 	return k, f.Err()
 }
 
+// checkSerial holds a movement's register to a sale's rule: its receipt
+// is signed for that client serial.
 func checkSerial(f *store.Fields, serial string) {
-	if n := utf8.RuneCountInString(serial); n < 1 || n > 50 || strings.TrimSpace(serial) != serial {
-		f.Add("client_serial", store.FBadFormat, "must be the register's serial (1-50 characters)")
+	if !fiscal.ValidClientSerial(serial) {
+		f.Add("client_serial", store.FBadFormat, "must be the register's serial: 1-70 characters of A-Z a-z 0-9 space ' ( ) + , - . : = ? (no / or _), without leading or trailing spaces")
 	}
 }
 
@@ -117,7 +119,10 @@ func (d *Desk) Reverse(ctx context.Context, restaurantID, txID, reason string, b
 		return nil, nil, store.Errorf(store.EConflict, "this movement is itself a counter-entry; book the movement again instead")
 	case orig.CountID != "":
 		return nil, nil, store.Errorf(store.EConflict, "a count's difference is not reversed: count the drawer again")
-	case orig.ReversedBy != "":
+	case orig.ReversedBy != "" && idemKey == "":
+		// With a key, a retry of the reversal that went through gets its
+		// first answer (the queue's replay); a second reversal is still
+		// refused by the store.
 		return nil, nil, store.Errorf(store.EAlreadyCancelled, "this movement has already been reversed; a movement is reversed once")
 	}
 	k, _ := KindOf(orig.Kind)
