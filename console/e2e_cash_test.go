@@ -153,6 +153,20 @@ func TestConsoleCash(t *testing.T) {
 	if got := text("#cash-datev"); !strings.Contains(got, "DATEV-Datei herunterladen") || !strings.Contains(got, "Steuerdaten") {
 		t.Errorf("DATEV card %q", got)
 	}
+	// The waiter settlement of the admin, who booked the float and sold
+	// 21,40 in cash: 150,00 + 21,40 to hand over.
+	b.wait("the settlement form", `document.querySelector('#settlement-form [name=user_id] option')`)
+	eval[bool](b, `(() => { const s = document.querySelector('#settlement-form [name=user_id]');
+		s.value = [...s.options].find((o) => o.text === 'Clara Chef').value; return true; })()`)
+	b.click(`#settlement-form button[type=submit]`)
+	b.wait("the settlement", `document.querySelector('#settlement-result .settlement')`)
+	if got := text("#settlement-result"); !strings.Contains(got, "Abrechnung von Clara Chef") || !strings.Contains(got, "Bar\t21,40 €") ||
+		!strings.Contains(got, "Wechselgeld (Anfangsbestand)\t150,00 €") || !strings.Contains(got, "Abzugeben\t171,40 €") {
+		t.Errorf("settlement %q", got)
+	}
+	if got := text("#settlement-result .buttons"); !strings.Contains(got, "Drucken (A4)") || !strings.Contains(got, "Bon 80 mm") {
+		t.Errorf("settlement print buttons %q", got)
+	}
 	// A receipt that went out without TSE signature is said plainly.
 	if got := eval[string](b, `import('/assets/js/pages/cash_booking.js').then((m) => m.signedText({ signed: false, receipt_without_tse: true }))`); !strings.HasPrefix(got, "Beleg ohne TSE-Signatur ausgegeben – die TSE war nicht erreichbar") {
 		t.Errorf("without TSE %q", got)

@@ -2,7 +2,8 @@
 // (cash_registers.js), booking a movement (cash_booking.js), the cash
 // count (cash_count.js), the chosen day's movements with their reversal
 // (cash_movements.js, cash_reverse.js) and counts (cash_counts.js), and
-// that day's closings and the DATEV file (cash_links.js). Admins only.
+// that day's closings and the DATEV file (cash_links.js), the waiter
+// settlement (cash_settlement.js). Admins only.
 // API: docs/API.md "The cash book"; what it records: docs/CASHDESK.md.
 import { t, addStrings } from '../i18n.js';
 import * as api from '../api.js';
@@ -14,6 +15,7 @@ import { countSection } from './cash_count.js';
 import { movementsSection } from './cash_movements.js';
 import { countsSection } from './cash_counts.js';
 import { linksSections } from './cash_links.js';
+import { settlementSection } from './cash_settlement.js';
 
 addStrings({
   de: {
@@ -42,10 +44,8 @@ export default {
       field({ name: 'day', label: t('cash.day'), type: 'date', value: today, required: true, attrs: { max: today } }));
     dayForm.addEventListener('submit', (e) => e.preventDefault());
     dayForm.elements.day.addEventListener('change', () => { if (dayForm.elements.day.value) loadDay(); });
-    // The waiter settlement (Bedienerabrechnung) goes here, a module of
-    // its own (cash_settlement.js) that fills this element; empty, it
-    // shows nothing.
-    const settlement = h('div', { id: 'cash-settlement' });
+    // The waiter settlement (Bedienerabrechnung), cash_settlement.js.
+    const settlement = h('section', { class: 'card', id: 'cash-settlement', 'aria-labelledby': 'settlement-heading' });
 
     main.append(
       h('div', { class: 'page-head' }, h('h1', {}, t('cash.title')),
@@ -71,7 +71,8 @@ export default {
     async function refresh() {
       await Promise.all([loadRegisters(), loadDay()]);
     }
-    await refresh();
+    await Promise.all([refresh(), settlementSection(settlement, { me, today })
+      .catch((err) => settlement.replaceChildren(errorLine(err)))]);
     return () => links.stop();
   },
 };

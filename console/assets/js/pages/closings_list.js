@@ -11,7 +11,7 @@ import { payment } from '../tse_words.js';
 addStrings({
   de: {
     'fiscal.closings': 'Tagesabschlüsse', 'fiscal.register': 'Kasse', 'fiscal.business_day': 'Geschäftstag', 'fiscal.z_nr': 'Z-Nr.',
-    'fiscal.tx_count': 'Vorgänge', 'fiscal.total': 'Summe der Belege', 'fiscal.cash': 'Bar', 'fiscal.per_rate': 'Je Steuersatz (alle Belege)',
+    'fiscal.tx_count': 'Vorgänge', 'fiscal.total': 'Alle Belege', 'fiscal.cash': 'Bar', 'fiscal.per_rate': 'Je Steuersatz',
     'fiscal.payments': 'Zahlungen', 'fiscal.cash_unknown': 'nicht bekannt: einer Zahlung in Fremdwährung fehlt der Euro-Wert',
     'fiscal.taken': 'Erstellt', 'fiscal.automatic': 'automatisch', 'fiscal.no_closings': 'Keine Abschlüsse in diesem Zeitraum.',
     'fiscal.z_report': 'Z-Bon', 'fiscal.z_print_a4': 'Z-Bon drucken', 'fiscal.z_print_receipt': 'Bon 80 mm',
@@ -21,7 +21,7 @@ addStrings({
   },
   en: {
     'fiscal.closings': 'Daily closings', 'fiscal.register': 'Register', 'fiscal.business_day': 'Business day', 'fiscal.z_nr': 'Z no.',
-    'fiscal.tx_count': 'Transactions', 'fiscal.total': 'All receipts', 'fiscal.cash': 'Cash', 'fiscal.per_rate': 'Per VAT rate (all receipts)',
+    'fiscal.tx_count': 'Transactions', 'fiscal.total': 'All receipts', 'fiscal.cash': 'Cash', 'fiscal.per_rate': 'Per VAT rate',
     'fiscal.payments': 'Payments', 'fiscal.cash_unknown': 'not known: a foreign-currency payment lacks its euro value',
     'fiscal.taken': 'Taken', 'fiscal.automatic': 'automatic', 'fiscal.no_closings': 'No closings in this range.',
     'fiscal.z_report': 'Z report', 'fiscal.z_print_a4': 'Print Z report', 'fiscal.z_print_receipt': '80 mm receipt',
