@@ -2,6 +2,8 @@ package fiscal
 
 import (
 	"context"
+	"slices"
+	"strings"
 
 	"posbox/store"
 )
@@ -27,6 +29,10 @@ type ZCash struct {
 	// TipsEmployer the TrinkgeldAG lines; TipsPaidOut the tip payouts
 	// (negative: out of the drawer; a counter-entry nets its payout).
 	TipsReceived, TipsEmployer, TipsPaidOut int64
+	// TipsByPerson are the staff's tips per waiter: received on their
+	// receipts (the operator), paid out to them (the payout's person),
+	// by name.
+	TipsByPerson []ZTips
 	// Counts are the register's counts of the closing's period.
 	Counts []*store.CashCount
 	// Expected is the cash book's balance as of the closing's
@@ -38,6 +44,23 @@ type ZCash struct {
 type ZMovement struct {
 	*store.CashMovement
 	ReceiptNo int64
+}
+
+// ZTips is one waiter's tips in a closing.
+type ZTips struct {
+	Name              string
+	Received, PaidOut int64
+}
+
+// tipsOf is the waiter's entry of TipsByPerson, added when new.
+func (zc *ZCash) tipsOf(name string) *ZTips {
+	for i := range zc.TipsByPerson {
+		if zc.TipsByPerson[i].Name == name {
+			return &zc.TipsByPerson[i]
+		}
+	}
+	zc.TipsByPerson = append(zc.TipsByPerson, ZTips{Name: name})
+	return &zc.TipsByPerson[len(zc.TipsByPerson)-1]
 }
 
 // ZMovementKind is the movements of one kind: how many, their sum.
@@ -75,9 +98,15 @@ func (z *ZReport) cashDesk(ctx context.Context, st *store.Store, restaurantID st
 		zc.MovementsSum += m.Cents
 		if m.Kind == "tip_payout" {
 			zc.TipsPaidOut += m.Cents
+			name := m.ForUserName
+			if m.ForUser == "" {
+				name = m.BookedByName
+			}
+			zc.tipsOf(name).PaidOut += m.Cents
 		}
 	}
 	z.revenue(counted, movement)
+	slices.SortStableFunc(zc.TipsByPerson, func(a, b ZTips) int { return strings.Compare(a.Name, b.Name) })
 	if zc.Counts, err = st.CashCountsOfClosing(ctx, z.Closing); err != nil {
 		return err
 	}
@@ -117,6 +146,7 @@ func (z *ZReport) revenue(counted map[string]*store.ClosedSale, movement map[str
 				// not the restaurant's revenue, shown on their own line.
 				zc.TipsReceived += l.TotalCents
 				less[l.VATRate] += l.TotalCents
+				zc.tipsOf(d.OperatorName).Received += l.TotalCents
 			case "TrinkgeldAG":
 				zc.TipsEmployer += l.TotalCents
 			}

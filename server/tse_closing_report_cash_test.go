@@ -96,7 +96,7 @@ func TestZReportCashDesk(t *testing.T) {
 	wantText(t, "the movements", movements,
 		"Anfangsbestand (Wechselgeld) 1 150,00 €", "Trinkgeld-Auszahlung an Personal 1 -2,00 €",
 		"Geldtransit an Bank oder Tresor 1 -100,00 €", "Auszahlung (Ausgabe) 1 -12,49 €", "Kassendifferenz 1 -0,41 €", "Summe 5 35,10 €",
-		"Trinkgeld für das Personal erhalten 2,00 €", "An das Personal bar ausgezahlt -2,00 €", "Je Bedienung noch nicht erfasst",
+		"Trinkgeld für das Personal erhalten 2,00 €", "An das Personal bar ausgezahlt -2,00 €", "Sam Staff 2,00 € -2,00 €",
 		fmt.Sprintf("Nr. %d 10:00:00 Anfangsbestand (Wechselgeld), gebucht von Sam Staff 150,00 €", no[float["id"].(string)]),
 		fmt.Sprintf("Nr. %d 10:05:00 Auszahlung (Ausgabe): Zitronen (Beleg R-77), gebucht von %s -12,49 €", no[expense["id"].(string)], e.admin.Name),
 		"10:06:00 Kassendifferenz aus der Zählung, gebucht von Sam Staff -0,41 €")

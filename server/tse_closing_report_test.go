@@ -114,7 +114,7 @@ func TestZReportOfADay(t *testing.T) {
 	wantText(t, "the business cases", zSection(t, page, "z-cases"),
 		"Umsatz 19 % 17,56 € 3,34 € 20,90 €", "Umsatz 7 % 20,00 € 1,40 € 21,40 €", "Trinkgeld (Arbeitnehmer) 0 % 2,00 € 0,00 € 2,00 €")
 	wantText(t, "the tips", zSection(t, page, "z-movements"), "Trinkgeld für das Personal erhalten 2,00 €",
-		"An das Personal bar ausgezahlt 0,00 €", "Je Bedienung noch nicht erfasst", "Anfangsbestand (Wechselgeld) 0 keiner gebucht",
+		"An das Personal bar ausgezahlt 0,00 €", "Sam Staff 2,00 € 0,00 €", "Anfangsbestand (Wechselgeld) 0 keiner gebucht",
 		"Keine Kassenbewegungen.")
 	stornos := zSection(t, page, "z-stornos")
 	wantText(t, "the stornos", stornos, "Stornos: 2, Summe -9,16 €",
