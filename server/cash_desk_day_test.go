@@ -165,3 +165,26 @@ func TestCashDeskDayInTheDATEVBatch(t *testing.T) {
 		t.Fatalf("Kasse nets %d cents, the counted drawer 5900", cash)
 	}
 }
+
+// The day on its Z-report: revenue 63.90 at 19 % (53.70 net,
+// 10.20 VAT), the tip and the movements beside it, 101.00 in all; cash
+// 59.00 and card 42.00; the storno; the count 0.41 short; 59.00 expected
+// at the closing.
+func TestCashDeskDayOnTheZReport(t *testing.T) {
+	e := newTSEEnv(t, tseEnvOpts{})
+	day := sellCashDay(t, e)
+	rec := e.do(t, "GET", "/api/tse/closings/"+day.closing["id"].(string)+"/report", nil, e.adminToken)
+	wantStatus(t, rec, http.StatusOK)
+	page := rec.Body.String()
+	wantText(t, "the revenue", zSection(t, page, "z-vat"), "19 % 53,70 € 10,20 € 63,90 €", "Summe 53,70 € 10,20 € 63,90 €",
+		"Trinkgeld für das Personal (kein Umsatz) 2,00 €", "Kassenbewegungen (kein Umsatz) 35,10 €", "Summe aller Belege 101,00 €")
+	wantText(t, "the payments", zSection(t, page, "z-payments"), "Bar 59,00 € 59,00 €", "Unbar (Karte u. a.) 42,00 € 42,00 €", "Summe 101,00 €")
+	wantText(t, "the movements", zSection(t, page, "z-movements"), "Anfangsbestand (Wechselgeld) 1 150,00 €",
+		"Geldtransit an Bank oder Tresor 1 -100,00 €", "Auszahlung (Ausgabe) 1 -12,49 €", "Kassendifferenz 1 -0,41 €",
+		"Trinkgeld-Auszahlung an Personal 1 -2,00 €", "Summe 5 35,10 €", "Sam Staff 2,00 € -2,00 €")
+	wantText(t, "the cash", zSection(t, page, "z-cash"), "Bar laut Abschluss 59,00 €", "Soll-Bestand bei Abschluss 59,00 €",
+		"59,41 € 59,00 € -0,41 €")
+	if !strings.Contains(page, "Stornos: 1, Summe -5,00 €") {
+		t.Error("the report does not show the storno")
+	}
+}
