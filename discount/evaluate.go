@@ -78,7 +78,7 @@ type Result struct {
 
 // Evaluate prices the basket: which discounts apply at r.At, how much
 // each takes off which lines and VAT rates, and the total (docs/API.md,
-// "Evaluating a basket"). Nothing is redeemed or counted. The error is a
+// "Pricing a basket"). Nothing is redeemed or counted. The error is a
 // validation error on the basket.
 func Evaluate(r Request) (*Result, error) {
 	if err := r.Basket.Validate(); err != nil {
