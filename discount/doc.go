@@ -19,6 +19,9 @@
 //   - evaluate.go: which discounts apply (active, in their window, open,
 //     minimum order, usage left), each one's amount on its eligible
 //     lines, and the stacking rule when several apply.
+//   - codes.go: discount codes: the alphabet, generation and the
+//     normalisation of what a guest types (the store keeps and counts
+//     them).
 //
 // It imports store only (the discount record and its field errors). It
 // does not import fiscal: the line total and the VAT rate names are

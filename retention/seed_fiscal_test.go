@@ -11,7 +11,8 @@ import (
 
 // fiscalTables are the tables of the cash desk (receipts and their TSE
 // revisions, closings, DSFinV-K data, the TSE archive's records, fiscal
-// master data, redemptions at the till, restore checks), what records
+// master data, discounts with their codes and redemptions at the till,
+// restore checks), what records
 // who confirmed the recovery sheet, and the procedure document with its
 // program-change log (an Organisationsunterlage, kept ten years like the
 // books: § 147 (1) Nr. 1 AO): seedFiscal puts a row in each.
@@ -20,6 +21,7 @@ var fiscalTables = []string{
 	"tse_sale_details", "tse_sale_vat", "tse_sale_payments", "tse_sale_lines",
 	"tse_closings", "tse_closing_transactions", "tse_closing_totals",
 	"fiscal_master_data", "fiscal_registers", "discounts", "discount_redemptions",
+	"discount_code_batches", "discount_codes", "discount_code_guest_uses",
 	"tse_after_restore", "tse_after_restore_missing", "replica_sheet_confirmations",
 	"registration_known", "registration_submissions", "registration_changes",
 	"program_changes", "procdoc_owner_texts", "procdoc_versions",
@@ -33,6 +35,7 @@ func seedFiscal(t *testing.T, f *fixture, at time.Time) {
 	t.Helper()
 	r, u, when, day := f.rest.ID, f.staff.ID, ts(at), at.In(berlin).Format(time.DateOnly)
 	sale, storno, closing, check := store.NewID(), store.NewID(), store.NewID(), store.NewID()
+	disc, batch, code := store.NewID(), store.NewID(), store.NewID()
 	q := func(format string, args ...any) string { return fmt.Sprintf(format, args...) }
 	f.exec(t,
 		q(`INSERT INTO tse_clients (client_id, restaurant_id, tss_id, client_serial, registered_at, created_at) VALUES ('c1', '%s', 'tss1', 'KASSE-1', '%s', '%s')`, r, when, when),
@@ -63,9 +66,14 @@ func seedFiscal(t *testing.T, f *fixture, at time.Time) {
 		q(`INSERT INTO fiscal_master_data (restaurant_id, business_name, updated_at) VALUES ('%s', 'Zur Linde GmbH', '%s')`, r, when),
 		q(`INSERT INTO fiscal_registers (restaurant_id, client_serial, in_service_on, updated_at) VALUES ('%s', 'KASSE-1', '%s', '%s')`, r, day, when),
 		q(`INSERT INTO discounts (id, restaurant_id, name, discount_type, value, valid_from, created_at, updated_at)
-			VALUES ('%s', '%s', 'Stammgast', 'percentage', 1000, '%s', '%s', '%s')`, store.NewID(), r, when, when, when),
-		q(`INSERT INTO discount_redemptions (id, restaurant_id, discount_id, discount_name, order_total_cents, eligible_cents, amount_cents, redeemed_by, created_at)
-			VALUES ('%s', '%s', 'd1', 'Stammgast', 1250, 1250, 125, '%s', '%s')`, store.NewID(), r, u, when),
+			VALUES ('%s', '%s', 'Stammgast', 'percentage', 1000, '%s', '%s', '%s')`, disc, r, when, when, when),
+		q(`INSERT INTO discount_code_batches (id, restaurant_id, discount_id, created_by, created_at, count, uses_per_code, once_per_guest)
+			VALUES ('%s', '%s', '%s', '%s', '%s', 1, 2, 1)`, batch, r, disc, f.admin.ID, when),
+		q(`INSERT INTO discount_codes (id, restaurant_id, code, batch_id, discount_id, uses, max_uses, once_per_guest, last_used_at)
+			VALUES ('%s', '%s', 'K7QP-MX3D', '%s', '%s', 1, 2, 1, '%s')`, code, r, batch, disc, when),
+		q(`INSERT INTO discount_code_guest_uses (code_id, guest_ref, created_at) VALUES ('%s', 'Karte 7', '%s')`, code, when),
+		q(`INSERT INTO discount_redemptions (id, restaurant_id, discount_id, discount_name, order_total_cents, eligible_cents, amount_cents, redeemed_by, created_at, code_id, code)
+			VALUES ('%s', '%s', '%s', 'Stammgast', 1250, 1250, 125, '%s', '%s', '%s', 'K7QP-MX3D')`, store.NewID(), r, disc, u, when, code),
 		q(`INSERT INTO tse_after_restore (id, restaurant_id, tss_id, restored_at, state, created_at) VALUES ('%s', '%s', 'tss1', '%s', 'done', '%s')`, check, r, when, when),
 		q(`INSERT INTO tse_after_restore_missing (check_id, tx_id, number, signature_counter, state, time_start, client_id, acknowledged_at, acknowledged_by)
 			VALUES ('%s', 'tx-missing', 3, 5, 'FINISHED', '%s', 'c1', '%s', '%s')`, check, when, when, f.admin.ID),

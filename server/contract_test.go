@@ -174,6 +174,7 @@ var validBody = map[string]any{
 	"POST /api/discounts":                           map[string]any{"name": "X", "discount_type": "fixed", "value": 1},
 	"PUT /api/discounts/:id":                        map[string]any{"description": "x"},
 	"POST /api/discounts/:id/redeem":                map[string]any{"order_total": 10},
+	"POST /api/discounts/:id/code-batches":          map[string]any{"count": 2},
 	"POST /api/tse/transactions":                    sale("KASSE-02", 100),
 	"POST /api/tse/closings":                        map[string]any{"client_serial": "KASSE-01"},
 	"PUT /api/fiscal/master-data":                   map[string]any{"business_name": "Zum Löwen"},
@@ -208,7 +209,7 @@ var validBody = map[string]any{
 var fileRoutes = []string{"/api/time-entries/export", "/api/time-entries/payroll", "/api/tse/archives/:id/file", "/api/fiscal/dsfinvk", "/api/fiscal/datev", "/api/fiscal/registration/print",
 	"/api/fiscal/registration/elster.xml", "/api/fiscal/registration/submissions/:id/elster.xml",
 	"/api/fiscal/procedure-document/print", "/api/fiscal/procedure-document/versions/:id/print", "/api/tse/closings/:id/report",
-	"/api/cash/settlement/print"}
+	"/api/cash/settlement/print", "/api/discounts/:id/codes.csv", "/api/discounts/:id/codes/print"}
 
 // noBody are the routes that read no body (any JSON body is ignored).
 var noBody = []string{"POST /api/shifts/clock-in", "POST /api/tse/self-test", "POST /api/tse/queue/:id/retry", "POST /api/tse/queue/:id/cancel",
@@ -568,7 +569,7 @@ func TestContractResponseFormats(t *testing.T) {
 		exact       bool
 	}{
 		{"POST /api/shifts", "shift", []string{"id", "user_id", "user_name", "shift_date", "start_time", "end_time", "break_minutes", "role", "status", "notes", "created_at", "updated_at", "warnings", "published_at", "unstaffed", "planned_hours"}, true},
-		{"POST /api/discounts", "discount", []string{"id", "name", "description", "discount_type", "value", "min_order_amount", "max_discount_amount", "applicable_to", "category_id", "item_id", "valid_from", "valid_until", "usage_limit", "usage_count", "is_active", "created_at", "updated_at"}, true},
+		{"POST /api/discounts", "discount", []string{"id", "name", "description", "discount_type", "value", "min_order_amount", "max_discount_amount", "applicable_to", "category_id", "item_id", "valid_from", "valid_until", "usage_limit", "usage_count", "is_active", "requires_code", "created_at", "updated_at"}, true},
 		{"GET /api/auth/me", "user", []string{"id", "restaurant_id", "email", "name", "role", "is_active", "created_at", "updated_at", "staff_number", "must_change_password", "has_pin", "valid_until"}, true},
 		{"GET /api/restaurant", "restaurant", []string{"id", "name", "timezone", "created_at"}, false},
 		{"GET /api/shifts/my-status", "", []string{"clocked_in", "time_entry"}, true},
@@ -664,7 +665,7 @@ func TestContractWrapperKeys(t *testing.T) {
 		"GET /api/time-entries/report": "report", "GET /api/settings/email": "email", "GET /api/settings/sms": "sms",
 		"GET /api/audit-log": "requests", "GET /api/fiscal/datev/accounts": "datev",
 		"GET /api/cash/registers": "registers", "GET /api/cash/movements": "movements", "GET /api/cash/counts": "counts",
-		"GET /api/cash/settlement": "settlement",
+		"GET /api/cash/settlement": "settlement", "GET /api/discounts/:id/codes": "codes",
 	}
 	for _, r := range e.srv.registered {
 		key := r.method + " " + r.path

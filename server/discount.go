@@ -29,6 +29,7 @@ type discountJSON struct {
 	UsageLimit        *int64       `json:"usage_limit"`
 	UsageCount        int64        `json:"usage_count"`
 	IsActive          bool         `json:"is_active"`
+	RequiresCode      bool         `json:"requires_code"`
 	CreatedAt         string       `json:"created_at"`
 	UpdatedAt         string       `json:"updated_at"`
 }
@@ -39,7 +40,7 @@ func toDiscountJSON(d *store.Discount) discountJSON {
 		MinOrderAmount: moneyPtr(d.MinOrderCents), MaxDiscountAmount: moneyPtr(d.MaxDiscountCents),
 		ApplicableTo: d.ApplicableTo, CategoryID: d.CategoryID, ItemID: d.ItemID,
 		ValidFrom: ts(d.ValidFrom), ValidUntil: tsPtr(d.ValidUntil), UsageLimit: d.UsageLimit, UsageCount: d.UsageCount,
-		IsActive: d.IsActive, CreatedAt: ts(d.CreatedAt), UpdatedAt: ts(d.UpdatedAt),
+		IsActive: d.IsActive, RequiresCode: d.RequiresCode, CreatedAt: ts(d.CreatedAt), UpdatedAt: ts(d.UpdatedAt),
 	}
 }
 
@@ -60,6 +61,7 @@ type discountRequest struct {
 	ValidUntil        store.Field[string]         `json:"valid_until"`
 	UsageLimit        store.Field[int64]          `json:"usage_limit"`
 	IsActive          store.Field[bool]           `json:"is_active"`
+	RequiresCode      store.Field[bool]           `json:"requires_code"`
 }
 
 // update converts the wire forms (decimal literals, RFC 3339 strings) into
@@ -85,6 +87,7 @@ func (req discountRequest) update(f *store.Fields) store.DiscountUpdate {
 		ValidUntil:        instant("valid_until", req.ValidUntil),
 		UsageLimit:        req.UsageLimit,
 		IsActive:          req.IsActive,
+		RequiresCode:      req.RequiresCode,
 	}
 }
 

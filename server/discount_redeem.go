@@ -13,6 +13,10 @@ import (
 type redeemRequest struct {
 	OrderTotal     *fiscal.Decimal `json:"order_total"`
 	EligibleAmount *fiscal.Decimal `json:"eligible_amount"`
+	// Code is one of the discount's codes as typed (any case, hyphen
+	// optional); GuestRef names the guest for a once-per-guest code.
+	Code     *string `json:"code"`
+	GuestRef *string `json:"guest_ref"`
 }
 
 // redemptionJSON carries the contract's three fields first, then what a
@@ -24,6 +28,15 @@ type redemptionJSON struct {
 	RedemptionID string      `json:"redemption_id"`
 	DiscountName string      `json:"discount_name"`
 	RedeemedAt   string      `json:"redeemed_at"`
+	// Code is the code used, normalised, with its uses after this
+	// redemption; null without one.
+	Code *redeemedCodeJSON `json:"code"`
+}
+
+type redeemedCodeJSON struct {
+	Code    string `json:"code"`
+	Uses    int64  `json:"uses"`
+	MaxUses int64  `json:"max_uses"`
 }
 
 // redeemDiscount applies a discount to an order at the till: any
@@ -43,7 +56,7 @@ func (s *Server) redeemDiscount(w http.ResponseWriter, r *http.Request, p httpro
 	}
 	var f store.Fields
 	required(&f, "order_total", req.OrderTotal)
-	in := store.RedeemInput{RedeemedBy: caller(r.Context()).user.ID}
+	in := store.RedeemInput{RedeemedBy: caller(r.Context()).user.ID, Code: redeemCode(req.Code), GuestRef: req.GuestRef}
 	if req.OrderTotal != nil {
 		in.OrderTotalCents = req.OrderTotal.Cents(&f, "order_total")
 	}
@@ -64,7 +77,7 @@ func (s *Server) redeemDiscount(w http.ResponseWriter, r *http.Request, p httpro
 	}
 	// With a key the answer is rendered inside the transaction that counts
 	// the use and stored with it; a retry gets those bytes back.
-	k := store.IdempotencyKey{RestaurantID: restaurantID, Key: key, RequestHash: hashOf(redeemHashed{id, in.OrderTotalCents, in.EligibleCents})}
+	k := store.IdempotencyKey{RestaurantID: restaurantID, Key: key, RequestHash: hashOf(redeemHashed{id, in.OrderTotalCents, in.EligibleCents, in.Code, in.GuestRef})}
 	ans, err := s.store.RedeemOnce(r.Context(), restaurantID, id, in, k, func(red *store.Redemption) ([]byte, error) {
 		return renderJSON(redemptionAnswer(red))
 	})
@@ -75,16 +88,24 @@ func (s *Server) redeemDiscount(w http.ResponseWriter, r *http.Request, p httpro
 }
 
 // redeemHashed is what makes two redemptions the same request: the
-// discount and the amounts, not who sends it (keys are per restaurant).
+// discount, the amounts, the code and the guest, not who sends it (keys
+// are per restaurant). Without a code the hash is what it was before
+// codes existed, so a retry across an update still matches.
 type redeemHashed struct {
 	DiscountID string
 	OrderTotal int64
 	Eligible   *int64
+	Code       *string `json:",omitempty"`
+	GuestRef   *string `json:",omitempty"`
 }
 
 func redemptionAnswer(red *store.Redemption) envelope {
-	return envelope{"redemption": redemptionJSON{
+	out := redemptionJSON{
 		DiscountID: red.DiscountID, Amount: money(red.AmountCents), UsageCount: red.UsageCount,
 		RedemptionID: red.ID, DiscountName: red.DiscountName, RedeemedAt: ts(red.CreatedAt),
-	}}
+	}
+	if c := red.Code; c != nil {
+		out.Code = &redeemedCodeJSON{Code: c.Code, Uses: c.Uses, MaxUses: c.MaxUses}
+	}
+	return envelope{"redemption": out}
 }

@@ -203,7 +203,16 @@ func FuzzRedeemDiscount(f *testing.F) {
 	n := 0
 	fuzzRoute(f, fuzzTarget{e: e, method: "POST", token: tok, path: func(testing.TB) string { n++; return paths[n%2] }},
 		`{"order_total":33.33}`, `{"order_total":120,"eligible_amount":20}`, `{"order_total":18.4,"eligible_amount":20}`,
-		`{"order_total":-1}`, `{"order_total":0.005}`, `{"order_total":"10"}`)
+		`{"order_total":-1}`, `{"order_total":0.005}`, `{"order_total":"10"}`,
+		`{"order_total":10,"code":"k7qp-mx3d"}`, `{"order_total":10,"code":"K7QP-MX3D","guest_ref":"Karte 7"}`, `{"order_total":10,"guest_ref":""}`)
+}
+
+func FuzzCodeBatch(f *testing.F) {
+	e := newTestEnv(f)
+	id := e.created(f, "/api/discounts", "discount", map[string]any{"name": "Flyer", "discount_type": "fixed", "value": 5, "requires_code": true})
+	fuzzRoute(f, fuzzTarget{e: e, method: "POST", path: fixed("/api/discounts/" + id + "/code-batches"), token: e.adminToken},
+		`{"count":3}`, `{"count":2,"uses_per_code":5,"once_per_guest":true}`, `{"count":0}`, `{"count":1001}`,
+		`{"count":1,"uses_per_code":"2"}`, `{"count":1.5}`)
 }
 
 func FuzzTSESale(f *testing.F) {
@@ -267,7 +276,7 @@ func TestEveryBodyRouteIsFuzzed(t *testing.T) {
 		"POST /api/auth/login": true, "POST /api/users": true, "PUT /api/users/:id": true,
 		"POST /api/shifts/clock-out": true, "POST /api/shifts": true, "PUT /api/shifts/:id": true,
 		"PATCH /api/shifts/:id/status": true, "POST /api/discounts": true, "PUT /api/discounts/:id": true,
-		"POST /api/discounts/:id/redeem": true, "POST /api/tse/transactions": true,
+		"POST /api/discounts/:id/redeem": true, "POST /api/tse/transactions": true, "POST /api/discounts/:id/code-batches": true,
 		"POST /api/notifications/settings": true, "PUT /api/notifications/settings/:id": true,
 		"POST /api/notifications/test": true, "POST /api/events": true,
 		"POST /api/auth/password": true, "PATCH /api/restaurant": true, "POST /api/time-entries": true,

@@ -405,6 +405,7 @@ func componentSchemas() jobj {
 			pr("valid_until", sNullable(sInstantIn("Exclusive; after `valid_from`; null never expires."))),
 			pr("usage_limit", sNullable(sInt("At least 1 and never below `usage_count`; null is unlimited.", "minimum", 1))),
 			pr("is_active", sBool("`false` keeps the discount but refuses redemptions.")),
+			pr("requires_code", sBool("`true`: redeemed only with one of its codes (`code` in the redemption; 422 `discount_code_required` without). Default `false`.")),
 		}
 	}
 	discountCreate := sBody("A new discount. Every invalid field of a kind is named at once (422).", discountProps(true)...)
@@ -440,6 +441,7 @@ func componentSchemas() jobj {
 			pr("code", sStr("Stable: `unauthenticated`, `forbidden`, `not_found`, `method_not_allowed`, `malformed_json`, `unknown_field`, "+
 				"`unsupported_media_type`, `request_too_large`, `validation_failed`, `already_clocked_in`, `not_clocked_in`, `shift_overlap`, "+
 				"`last_admin`, `user_active`, `user_erased`, `user_clocked_in`, `conflict`, `time_entry_closed`, `time_entry_open`, `time_entry_overlap`, `discount_inactive`, `discount_not_started`, `discount_expired`, `usage_limit_reached`, `min_order_not_met`, "+
+				"`discount_code_required`, `discount_code_invalid`, `discount_code_used_up`, `discount_code_guest_used`, "+
 				"`idempotency_key_reused`, `tse_queue_state`, `tse_not_configured`, `rate_limited`, `https_required`, `internal`, `tse_unavailable`, `unavailable`, `auditor_not_allowed`, `auditor_access_ended`. "+
 				"Each answer lists the codes it can carry as its examples.", "pattern", "^[a-z][a-z0-9_]*$")),
 			prOpt("detail", sStr("A sentence for a person.")),
@@ -735,6 +737,7 @@ func componentSchemas() jobj {
 			pr("category_id", sNullable(sID(""))), pr("item_id", sNullable(sID(""))), pr("valid_from", sInstant("Inclusive.")),
 			pr("valid_until", sNullable(sInstant("Exclusive; null never expires."))), pr("usage_limit", sNullable(sInt("", "minimum", 1))),
 			pr("usage_count", sInt("Counted by redemptions.", "minimum", 0)), pr("is_active", sBool("")),
+			pr("requires_code", sBool("Redeemed only with one of its codes.")),
 			pr("created_at", sInstant("")), pr("updated_at", sInstant("Redemptions do not change it."))),
 		"DiscountCreate", discountCreate,
 		"DiscountUpdate", sBody("Only the members given change; `null` clears a nullable one; the merged discount is validated as a whole, like a new one. "+
@@ -742,11 +745,31 @@ func componentSchemas() jobj {
 		"RedeemRequest", sBody("",
 			prReq("order_total", sMoney("The order's total before discounts.", "minimum", 0, "maximum", maxMoney)),
 			pr("eligible_amount", sMoney("The subtotal of the lines the discount targets, at most `order_total`. Required for `category` and `item` scope; "+
-				"for `order` scope it defaults to `order_total`.", "minimum", 0, "maximum", maxMoney))),
+				"for `order` scope it defaults to `order_total`.", "minimum", 0, "maximum", maxMoney)),
+			pr("code", sStr("One of the discount's codes as the guest has it: any case, spaces and hyphens ignored. Required when the discount "+
+				"`requires_code`; a code given to a discount without the requirement is checked and counted too.")),
+			pr("guest_ref", sStr("The guest (a customer card's number, a table's booking): 1-100 characters, only with `code`; required for a "+
+				"code of a once-per-guest batch, which takes each guest once.", "minLength", 1, "maxLength", 100))),
 		"Redemption", sAnswer("",
 			pr("discount_id", sID("")), pr("amount", sMoney("EUR to deduct.", "minimum", 0)),
 			pr("usage_count", sInt("The discount's count including this redemption.", "minimum", 1)),
-			pr("redemption_id", sID("")), pr("discount_name", sStr("")), pr("redeemed_at", sInstant(""))),
+			pr("redemption_id", sID("")), pr("discount_name", sStr("")), pr("redeemed_at", sInstant("")),
+			pr("code", sNullable(sRef("RedeemedCode").with("description", "The code used; null without one.")))),
+		"RedeemedCode", sAnswer("", pr("code", sStr("Normalised: `XXXX-XXXX`.")),
+			pr("uses", sInt("Including this redemption.", "minimum", 1)), pr("max_uses", sInt("", "minimum", 1, "maximum", 1000))),
+		"CodeBatchRequest", sBody("",
+			prReq("count", sInt("How many codes.", "minimum", 1, "maximum", 1000)),
+			pr("uses_per_code", sInt("How often each code may be redeemed; default 1.", "minimum", 1, "maximum", 1000)),
+			pr("once_per_guest", sBool("Each code takes a guest (`guest_ref`) once; default `false`."))),
+		"CodeBatch", sAnswer("",
+			pr("id", sID("")), pr("discount_id", sID("")), pr("created_at", sInstant("")), pr("created_by", sID("The admin.")),
+			pr("count", sInt("", "minimum", 1, "maximum", 1000)), pr("uses_per_code", sInt("", "minimum", 1, "maximum", 1000)),
+			pr("once_per_guest", sBool("")), pr("codes", sArray(sRef("DiscountCode"), "Every code of the batch, in the order made."))),
+		"DiscountCode", sAnswer("",
+			pr("id", sID("")), pr("code", sStr("`XXXX-XXXX` from `23456789ABCDEFGHJKMNPQRSTUVWXYZ` (no 0, O, 1, I, L).", "pattern", "^[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$")),
+			pr("batch_id", sID("")), pr("uses", sInt("", "minimum", 0)), pr("max_uses", sInt("", "minimum", 1, "maximum", 1000)),
+			pr("once_per_guest", sBool("")), pr("last_used_at", sNullable(sInstant("The newest redemption with it; null while unused."))),
+			pr("batch_created_at", sInstant(""))),
 
 		"TSESale", append(sBody("fiskaly's `standard_v1` receipt with amounts as JSON numbers, or (`kind` `order`) an order for table service "+
 			"signed as `standard_v1.order` (Bestellung-V1). The payments must add up to the VAT lines (422 on "+
@@ -1175,6 +1198,7 @@ func qParam(name, desc string, schema jobj, required bool) jobj {
 
 var (
 	idempotencyKeyParam = jo("$ref", "#/components/parameters/IdempotencyKey")
+	codeBatchParam      = qParam("batch", "Only this batch's codes (its id); 404 when it is not a batch of the discount.", sID(""), false)
 	limitParam          = qParam("limit", "Default 50; above 200 is cut to 200; anything that is not an integer ≥ 1 is 422.", sInt("", "minimum", 1), false)
 )
 
@@ -1409,11 +1433,32 @@ func apiOps() []apiOp {
 			summary: "Apply a discount to an order at the till",
 			desc: "Checks, the first failing one answers: the body and the key (400, 415, 422); a key seen before (its first answer, or 422 " +
 				"`idempotency_key_reused`); 404; 422 on `eligible_amount` when the scope needs it; 409 `discount_inactive`, `discount_not_started`, " +
-				"`discount_expired`; 422 `min_order_not_met`; 409 `usage_limit_reached`.",
+				"`discount_expired`; 422 `min_order_not_met`; the code: 422 `discount_code_required`, `discount_code_invalid` (unknown, or another " +
+				"discount's), 422 on `guest_ref` for a once-per-guest code without it, 409 `discount_code_used_up`, `discount_code_guest_used`; " +
+				"409 `usage_limit_reached`. A refusal counts nothing: the code's use and the discount's commit together.",
 			params: []any{idempotencyKeyParam}, reqBody: "RedeemRequest", ok: []apiOK{okJSON(200, "Redeemed (counted).", sWrap("redemption", sRef("Redemption")))},
 			errs: map[int][]string{400: bad, 404: {notFound},
-				409: {"discount_inactive", "discount_not_started", "discount_expired", "usage_limit_reached"},
-				422: {invalid, "min_order_not_met", "idempotency_key_reused"}}},
+				409: {"discount_inactive", "discount_not_started", "discount_expired", "usage_limit_reached", "discount_code_used_up", "discount_code_guest_used"},
+				422: {invalid, "min_order_not_met", "idempotency_key_reused", "discount_code_required", "discount_code_invalid"}}},
+		{method: "POST", path: "/api/discounts/:id/code-batches", id: "createDiscountCodeBatch", tag: "Discounts", access: adminOnly,
+			summary: "Make a batch of codes of the discount (1-1000, each usable 1-1000 times, optionally once per guest)",
+			reqBody: "CodeBatchRequest", ok: []apiOK{okJSON(201, "Made, with its codes.", sWrap("batch", sRef("CodeBatch")))},
+			errs: map[int][]string{400: bad, 404: {notFound}, 422: {invalid}}},
+		{method: "GET", path: "/api/discounts/:id/codes", id: "listDiscountCodes", tag: "Discounts", access: adminOnly,
+			summary: "The discount's codes with their uses, batch by batch (oldest first), each batch's codes in alphabetical order",
+			params:  []any{codeBatchParam},
+			ok:      []apiOK{okJSON(200, "The codes.", sWrap("codes", sArray(sRef("DiscountCode"), "")))}, errs: map[int][]string{404: {notFound}, 422: {invalid}}},
+		{method: "GET", path: "/api/discounts/:id/codes.csv", id: "exportDiscountCodes", tag: "Discounts", access: adminOnly,
+			summary: "The codes as a CSV file (UTF-8 with a byte order mark, `;`, CRLF, `23.11.2026 10:00`): code, batch, used, uses at most, once per guest, last used",
+			params:  []any{codeBatchParam, qParam("lang", "The column names and yes/no; the date formats stay German.", jo("type", "string", "enum", []string{"de", "en"}, "default", "de"), false)},
+			ok: []apiOK{{status: 200, desc: "The file.", ctype: "text/csv; charset=utf-8", schema: sStr(""),
+				headers: jo("Content-Disposition", jo("$ref", "#/components/headers/ContentDisposition"))}},
+			errs: map[int][]string{404: {notFound}, 422: {invalid}}},
+		{method: "GET", path: "/api/discounts/:id/codes/print", id: "printDiscountCodes", tag: "Discounts", access: adminOnly,
+			summary: "The codes as a list to print (HTML in German, A4, no script, the console's style sheet and CSP)",
+			params:  []any{codeBatchParam},
+			ok:      []apiOK{{status: 200, desc: "The page.", ctype: "text/html; charset=utf-8", schema: sStr("")}},
+			errs:    map[int][]string{404: {notFound}, 422: {invalid}}},
 
 		{method: "POST", path: "/api/tse/transactions", id: "createTSETransaction", tag: "TSE", access: anyUser,
 			summary: "Record a sale and sign it at the TSE",
@@ -1709,6 +1754,10 @@ var problemExamples = []struct{ code, detail string }{
 	{"discount_expired", `discount "Happy Hour" expired at 2026-12-31T22:59:59.000Z`},
 	{"usage_limit_reached", `discount "First 5 guests" has been used all 5 times allowed`},
 	{"min_order_not_met", `discount "Pasta Tuesday" needs an order total of at least 20.00`},
+	{"discount_code_required", `discount "Flyer autumn" is redeemed with a code only`},
+	{"discount_code_invalid", `"K7QP-MX3B" is not a code of discount "Flyer autumn"`},
+	{"discount_code_used_up", "code K7QP-MX3D has been used all 1 times allowed"},
+	{"discount_code_guest_used", "code K7QP-MX3D has been used by this guest already"},
 	{"idempotency_key_reused", "this Idempotency-Key was already used for a different request"},
 	{"tse_queue_state", "the transaction has no item that needs attention"},
 	{"tse_replacing", "the TSE is being replaced: the sale is not recorded; send it again in a moment"},

@@ -62,6 +62,10 @@ func (s *Server) routes(r *httprouter.Router) {
 	s.route(r, "PUT", "/api/discounts/:id", adminOnly, s.updateDiscount)
 	s.route(r, "DELETE", "/api/discounts/:id", adminOnly, s.deleteDiscount)
 	s.route(r, "POST", "/api/discounts/:id/redeem", anyUser, s.redeemDiscount)
+	s.route(r, "POST", "/api/discounts/:id/code-batches", adminOnly, s.createCodeBatch)
+	s.route(r, "GET", "/api/discounts/:id/codes", adminOnly, s.listDiscountCodes)
+	s.route(r, "GET", "/api/discounts/:id/codes.csv", adminOnly, s.discountCodesCSV)
+	s.route(r, "GET", "/api/discounts/:id/codes/print", adminOnly, s.discountCodesPrint)
 
 	// TSE
 	s.route(r, "POST", "/api/tse/transactions", anyUser, s.createTSETransaction)

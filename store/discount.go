@@ -47,8 +47,10 @@ type Discount struct {
 	UsageLimit       *int64     // nil: unlimited
 	UsageCount       int64
 	IsActive         bool
-	CreatedAt        time.Time
-	UpdatedAt        time.Time
+	// RequiresCode: the till must give one of the discount's codes.
+	RequiresCode bool
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
 }
 
 // DiscountUpdate is the body of a create or a partial update. Money and
@@ -67,6 +69,7 @@ type DiscountUpdate struct {
 	ValidUntil        Field[time.Time]
 	UsageLimit        Field[int64]
 	IsActive          Field[bool]
+	RequiresCode      Field[bool]
 }
 
 // apply merges u into d. Null is refused on fields that cannot be null.
@@ -77,6 +80,7 @@ func (d *Discount) apply(u DiscountUpdate, f *Fields) {
 	NotNull(f, "applicable_to", u.ApplicableTo)
 	NotNull(f, "valid_from", u.ValidFrom)
 	NotNull(f, "is_active", u.IsActive)
+	NotNull(f, "requires_code", u.RequiresCode)
 	u.Name.Apply(&d.Name)
 	u.Description.ApplyNullable(&d.Description)
 	u.Type.Apply(&d.Type)
@@ -90,6 +94,7 @@ func (d *Discount) apply(u DiscountUpdate, f *Fields) {
 	u.ValidUntil.ApplyNullable(&d.ValidUntil)
 	u.UsageLimit.ApplyNullable(&d.UsageLimit)
 	u.IsActive.Apply(&d.IsActive)
+	u.RequiresCode.Apply(&d.RequiresCode)
 	// Stored instants have millisecond precision; compare what is stored.
 	d.ValidFrom = d.ValidFrom.UTC().Truncate(time.Millisecond)
 	if d.ValidUntil != nil {
@@ -202,11 +207,11 @@ func (s *Store) CreateDiscount(ctx context.Context, restaurantID string, in Disc
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO discounts (id, restaurant_id, name, description, discount_type, value,
 			min_order_cents, max_discount_cents, applicable_to, category_id, item_id, valid_from, valid_until,
-			usage_limit, usage_count, is_active, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
+			usage_limit, usage_count, is_active, requires_code, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)`,
 			d.ID, d.RestaurantID, d.Name, d.Description, d.Type, d.Value,
 			d.MinOrderCents, d.MaxDiscountCents, d.ApplicableTo, d.CategoryID, d.ItemID, FormatTime(d.ValidFrom), nullTime(d.ValidUntil),
-			d.UsageLimit, d.IsActive, FormatTime(d.CreatedAt), FormatTime(d.UpdatedAt))
+			d.UsageLimit, d.IsActive, d.RequiresCode, FormatTime(d.CreatedAt), FormatTime(d.UpdatedAt))
 		return err
 	})
 	if err != nil {
@@ -216,7 +221,7 @@ func (s *Store) CreateDiscount(ctx context.Context, restaurantID string, in Disc
 }
 
 const discountColumns = `id, restaurant_id, name, description, discount_type, value, min_order_cents, max_discount_cents,
-	applicable_to, category_id, item_id, valid_from, valid_until, usage_limit, usage_count, is_active, created_at, updated_at`
+	applicable_to, category_id, item_id, valid_from, valid_until, usage_limit, usage_count, is_active, requires_code, created_at, updated_at`
 
 func scanDiscount(row scanner) (*Discount, error) {
 	var d Discount
@@ -225,7 +230,7 @@ func scanDiscount(row scanner) (*Discount, error) {
 	var from, created, updated string
 	var until sql.NullString
 	if err := row.Scan(&d.ID, &d.RestaurantID, &d.Name, &desc, &d.Type, &d.Value, &minOrder, &maxDisc,
-		&d.ApplicableTo, &cat, &item, &from, &until, &limit, &d.UsageCount, &d.IsActive, &created, &updated); err != nil {
+		&d.ApplicableTo, &cat, &item, &from, &until, &limit, &d.UsageCount, &d.IsActive, &d.RequiresCode, &created, &updated); err != nil {
 		return nil, err
 	}
 	d.Description, d.CategoryID, d.ItemID = nullString(desc), nullString(cat), nullString(item)
@@ -270,10 +275,10 @@ func (s *Store) UpdateDiscount(ctx context.Context, restaurantID, id string, upd
 		d.UpdatedAt = tx.Now
 		_, err = tx.ExecContext(ctx, `UPDATE discounts SET name = ?, description = ?, discount_type = ?, value = ?,
 			min_order_cents = ?, max_discount_cents = ?, applicable_to = ?, category_id = ?, item_id = ?,
-			valid_from = ?, valid_until = ?, usage_limit = ?, is_active = ?, updated_at = ?
+			valid_from = ?, valid_until = ?, usage_limit = ?, is_active = ?, requires_code = ?, updated_at = ?
 			WHERE id = ?`,
 			d.Name, d.Description, d.Type, d.Value, d.MinOrderCents, d.MaxDiscountCents, d.ApplicableTo, d.CategoryID, d.ItemID,
-			FormatTime(d.ValidFrom), nullTime(d.ValidUntil), d.UsageLimit, d.IsActive, FormatTime(d.UpdatedAt), id)
+			FormatTime(d.ValidFrom), nullTime(d.ValidUntil), d.UsageLimit, d.IsActive, d.RequiresCode, FormatTime(d.UpdatedAt), id)
 		return err
 	})
 	if err != nil {

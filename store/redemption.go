@@ -17,6 +17,10 @@ type RedeemInput struct {
 	// order scope.
 	EligibleCents *int64
 	RedeemedBy    string // user id
+	// Code is the code the till gave, normalised (posbox/discount), or
+	// nil; GuestRef the guest's reference for a once-per-guest code.
+	Code     *string
+	GuestRef *string
 }
 
 // Redemption is one counted use of a discount.
@@ -32,6 +36,9 @@ type Redemption struct {
 	CreatedAt       time.Time
 	// UsageCount is the discount's count after this redemption.
 	UsageCount int64
+	// Code is the code used, with its uses after this redemption; nil
+	// without one.
+	Code *DiscountCode
 }
 
 // Amount is what d takes off an order whose targeted lines total eligible
@@ -63,8 +70,10 @@ func percentOf(cents, hundredths int64) int64 {
 // to deduct. Checks, in this order: the input (422), the discount exists
 // (404), eligible_amount is given when the scope needs it (422), active
 // (409 discount_inactive), started (409 discount_not_started), not expired
-// (409 discount_expired), minimum order (422 min_order_not_met), usage limit
-// (409 usage_limit_reached). The limit is enforced by one conditional
+// (409 discount_expired), minimum order (422 min_order_not_met), the code
+// (422 discount_code_required, discount_code_invalid, validation_failed on
+// guest_ref; 409 discount_code_used_up, discount_code_guest_used), usage
+// limit (409 usage_limit_reached). The code's and the discount's limits is enforced by one conditional
 // UPDATE inside the immediate transaction, so it holds however many
 // terminals redeem at once; the redemption row and, for the last allowed
 // use, a discount_exhausted event commit with it.
@@ -90,6 +99,7 @@ func checkRedeemInput(in RedeemInput) error {
 	if in.OrderTotalCents < 0 {
 		f.Add("order_total", FTooSmall, "must be 0 or more", "min", 0)
 	}
+	checkGuestRef(&f, in)
 	if in.EligibleCents != nil {
 		switch {
 		case *in.EligibleCents < 0:
@@ -168,6 +178,14 @@ func redeemTx(ctx context.Context, tx *Tx, restaurantID, discountID string, in R
 	r := &Redemption{ID: NewID(), RestaurantID: restaurantID, DiscountID: d.ID, DiscountName: d.Name,
 		OrderTotalCents: in.OrderTotalCents, EligibleCents: eligible, AmountCents: d.Amount(eligible),
 		RedeemedBy: in.RedeemedBy, CreatedAt: tx.Now}
+	// A refusal below rolls the code's use back with the rest.
+	if r.Code, err = useCodeTx(ctx, tx, restaurantID, d, in); err != nil {
+		return nil, err
+	}
+	var codeID, code *string
+	if r.Code != nil {
+		codeID, code = &r.Code.ID, &r.Code.Code
+	}
 	// The one statement that decides the limit.
 	err = tx.QueryRowContext(ctx, `UPDATE discounts SET usage_count = usage_count + 1
 		WHERE id = ? AND (usage_limit IS NULL OR usage_count < usage_limit) RETURNING usage_count`, d.ID).Scan(&r.UsageCount)
@@ -178,9 +196,9 @@ func redeemTx(ctx context.Context, tx *Tx, restaurantID, discountID string, in R
 		return nil, err
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO discount_redemptions (id, restaurant_id, discount_id, discount_name,
-		order_total_cents, eligible_cents, amount_cents, redeemed_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		order_total_cents, eligible_cents, amount_cents, redeemed_by, created_at, code_id, code) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		r.ID, r.RestaurantID, r.DiscountID, r.DiscountName, r.OrderTotalCents, r.EligibleCents, r.AmountCents,
-		r.RedeemedBy, FormatTime(r.CreatedAt)); err != nil {
+		r.RedeemedBy, FormatTime(r.CreatedAt), codeID, code); err != nil {
 		return nil, err
 	}
 	if d.UsageLimit != nil && r.UsageCount == *d.UsageLimit {

@@ -8,6 +8,7 @@ import { ApiError } from '../api.js';
 import { h, clear, field, values, showError, clearErrors, confirmDialog, withBusy, bindDraft, dropDraft, readDraft,
   table, badge, toast, errorText } from '../ui.js';
 import { fmtMoney, fmtDateTime, locale, timeZone, instantOfLocal, wallClockOf } from '../format.js';
+import { codesPanel } from './discount_codes.js';
 
 addStrings({
   de: {
@@ -27,6 +28,8 @@ addStrings({
     'disc.valid_from_hint_edit': 'Ortszeit ({zone}).',
     'disc.valid_until': 'Gültig bis (ausschließlich)', 'disc.valid_until_hint': 'Ortszeit ({zone}). Leer: ohne Ende.',
     'disc.is_active': 'Aktiv (an der Kasse einlösbar)',
+    'disc.requires_code': 'Nur mit Code einlösbar', 'disc.requires_code_hint': 'Die Codes erzeugen Sie mit „Codes“ in der Liste.', 'disc.code_only': 'Nur mit Code',
+    'disc.codes': 'Codes',
     'disc.col.discount': 'Rabatt', 'disc.col.window': 'Zeitraum', 'disc.col.usage': 'Einlösungen', 'disc.col.status': 'Status',
     'disc.min_order_short': 'ab {amount} Bestellwert', 'disc.max_short': 'höchstens {amount}',
     'disc.from': 'ab {time}', 'disc.until': 'bis {time}', 'disc.forever': 'ohne Ende', 'disc.unlimited': 'unbegrenzt',
@@ -58,6 +61,8 @@ addStrings({
     'disc.valid_from_hint_edit': 'Local time ({zone}).',
     'disc.valid_until': 'Valid until (exclusive)', 'disc.valid_until_hint': 'Local time ({zone}). Empty: no end.',
     'disc.is_active': 'Active (redeemable at the till)',
+    'disc.requires_code': 'Redeemed with a code only', 'disc.requires_code_hint': 'Make the codes with “Codes” in the list.', 'disc.code_only': 'Code only',
+    'disc.codes': 'Codes',
     'disc.col.discount': 'Discount', 'disc.col.window': 'Period', 'disc.col.usage': 'Redemptions', 'disc.col.status': 'Status',
     'disc.min_order_short': 'orders from {amount}', 'disc.max_short': 'at most {amount}',
     'disc.from': 'from {time}', 'disc.until': 'until {time}', 'disc.forever': 'no end', 'disc.unlimited': 'unlimited',
@@ -79,6 +84,7 @@ const NULLABLE = ['description', 'category_id', 'item_id', 'min_order_amount', '
 export default {
   async render(main) {
     const editor = h('div', { id: 'discount-editor' });
+    const codesBox = h('div', { id: 'discount-codes-box' });
     const activeBox = h('div', { id: 'discounts-active-list' });
     const inactiveBox = h('div', { id: 'discounts-inactive-list' });
     const listError = h('p', { class: 'form-error', role: 'alert', id: 'discounts-error' });
@@ -86,7 +92,7 @@ export default {
     main.append(
       h('div', { class: 'page-head' }, h('h1', {}, t('disc.title')),
         h('button', { type: 'button', class: 'secondary', onclick: () => load() }, t('common.refresh')), newButton),
-      editor, listError,
+      editor, codesBox, listError,
       h('section', { class: 'card', id: 'discounts-active' }, h('h2', {}, t('disc.active_list')), activeBox),
       h('section', { class: 'card', id: 'discounts-inactive' }, h('h2', {}, t('disc.inactive_list')), inactiveBox));
 
@@ -111,7 +117,8 @@ export default {
 
     function listColumns() {
       return [
-        { label: t('disc.name'), cell: (d) => one(h('strong', {}, d.name), d.description ? h('div', { class: 'muted small-text' }, d.description) : null) },
+        { label: t('disc.name'), cell: (d) => one(h('strong', {}, d.name), d.description ? h('div', { class: 'muted small-text' }, d.description) : null,
+          d.requires_code ? h('div', {}, badge(t('disc.code_only'), 'neutral')) : null) },
         { label: t('disc.col.discount'), cell: (d) => one(
           h('span', { class: 'discount-value' }, d.discount_type === 'percentage' ? fmtPercent(d.value) : fmtMoney(d.value)),
           d.max_discount_amount !== null ? h('div', { class: 'muted small-text' }, t('disc.max_short', { amount: fmtMoney(d.max_discount_amount) })) : null,
@@ -127,6 +134,8 @@ export default {
           h('button', { type: 'button', class: 'secondary small', 'aria-label': `${t('common.edit')}: ${d.name}`, onclick: () => openEditor(d) }, t('common.edit')),
           h('button', { type: 'button', class: 'secondary small', 'aria-label': `${t(d.is_active ? 'disc.deactivate' : 'disc.activate')}: ${d.name}`,
             onclick: (e) => toggleActive(d, e.currentTarget) }, t(d.is_active ? 'disc.deactivate' : 'disc.activate')),
+          h('button', { type: 'button', class: 'secondary small codes', 'aria-label': `${t('disc.codes')}: ${d.name}`,
+            onclick: () => { closeEditor(); codesPanel(codesBox, d, () => newButton.focus()); } }, t('disc.codes')),
           h('button', { type: 'button', class: 'danger small', 'aria-label': `${t('common.delete')}: ${d.name}`,
             onclick: (e) => remove(d, e.currentTarget) }, t('common.delete'))) },
       ];
@@ -156,6 +165,7 @@ export default {
         return true;
       });
       if (gone) {
+        closeCodes();
         dropDraft(draftKey(d.id));
         if (editing === d.id) closeEditor();
         toast(t('disc.deleted', { name: d.name }));
@@ -168,9 +178,15 @@ export default {
       clear(editor);
     }
 
+    // openEditor and the codes share the place below the head: one at a time.
+    function closeCodes() {
+      clear(codesBox);
+    }
+
     // openEditor shows the form for a discount (null: a new one), with
     // whatever draft the session kept for it.
     function openEditor(d) {
+      closeCodes();
       editing = d ? d.id : null;
       const key = draftKey(d ? d.id : null);
       const restored = !!readDraft(key);
@@ -196,10 +212,11 @@ export default {
         f({ name: 'valid_until', label: t('disc.valid_until'), type: 'datetime-local', hint: t('disc.valid_until_hint', { zone }) }),
         f({ name: 'description', label: t('disc.description'), type: 'textarea', attrs: { maxlength: 2000 } }),
         f({ name: 'is_active', label: t('disc.is_active'), type: 'checkbox' }),
+        f({ name: 'requires_code', label: t('disc.requires_code'), type: 'checkbox', hint: t('disc.requires_code_hint') }),
         msg,
         h('div', { class: 'buttons' }, submit,
           h('button', { type: 'button', class: 'secondary', onclick: () => { dropDraft(key); closeEditor(); newButton.focus(); } }, t('common.cancel'))));
-      for (const n of ['description', 'is_active']) form.querySelector(`[data-field="${n}"]`).classList.add('wide');
+      for (const n of ['description', 'is_active', 'requires_code']) form.querySelector(`[data-field="${n}"]`).classList.add('wide');
       bindDraft(form, key);
 
       const byName = (n) => form.querySelector(`[data-field="${n}"]`);
@@ -287,7 +304,7 @@ function fmtPercent(n) {
 function formValuesOf(d) {
   if (!d) {
     return { name: '', description: '', discount_type: 'percentage', value: '', applicable_to: 'order', category_id: '', item_id: '',
-      min_order_amount: '', max_discount_amount: '', usage_limit: '', valid_from: '', valid_until: '', is_active: true };
+      min_order_amount: '', max_discount_amount: '', usage_limit: '', valid_from: '', valid_until: '', is_active: true, requires_code: false };
   }
   return {
     name: d.name, description: d.description ?? '', discount_type: d.discount_type,
@@ -296,7 +313,7 @@ function formValuesOf(d) {
     min_order_amount: numberInput(d.min_order_amount, true), max_discount_amount: numberInput(d.max_discount_amount, true),
     usage_limit: d.usage_limit === null ? '' : String(d.usage_limit),
     valid_from: wallClockOf(d.valid_from), valid_until: d.valid_until ? wallClockOf(d.valid_until) : '',
-    is_active: d.is_active,
+    is_active: d.is_active, requires_code: d.requires_code,
   };
 }
 
@@ -342,6 +359,7 @@ function payloadOf(v) {
     if (!body.valid_until) errors.push({ field: 'valid_until', message: t('disc.bad_datetime') });
   }
   body.is_active = !!v.is_active;
+  body.requires_code = !!v.requires_code;
   return { body, errors };
 }
 
