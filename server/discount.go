@@ -26,11 +26,13 @@ type discountJSON struct {
 	ItemID            *string      `json:"item_id"`
 	ValidFrom         string       `json:"valid_from"`
 	ValidUntil        *string      `json:"valid_until"`
-	UsageLimit        *int64       `json:"usage_limit"`
-	UsageCount        int64        `json:"usage_count"`
-	IsActive          bool         `json:"is_active"`
-	CreatedAt         string       `json:"created_at"`
-	UpdatedAt         string       `json:"updated_at"`
+	// Schedule is null when the discount is open around the clock.
+	Schedule   []scheduleEntryJSON `json:"schedule"`
+	UsageLimit *int64              `json:"usage_limit"`
+	UsageCount int64               `json:"usage_count"`
+	IsActive   bool                `json:"is_active"`
+	CreatedAt  string              `json:"created_at"`
+	UpdatedAt  string              `json:"updated_at"`
 }
 
 func toDiscountJSON(d *store.Discount) discountJSON {
@@ -38,7 +40,7 @@ func toDiscountJSON(d *store.Discount) discountJSON {
 		ID: d.ID, Name: d.Name, Description: d.Description, DiscountType: d.Type, Value: money(d.Value),
 		MinOrderAmount: moneyPtr(d.MinOrderCents), MaxDiscountAmount: moneyPtr(d.MaxDiscountCents),
 		ApplicableTo: d.ApplicableTo, CategoryID: d.CategoryID, ItemID: d.ItemID,
-		ValidFrom: ts(d.ValidFrom), ValidUntil: tsPtr(d.ValidUntil), UsageLimit: d.UsageLimit, UsageCount: d.UsageCount,
+		ValidFrom: ts(d.ValidFrom), ValidUntil: tsPtr(d.ValidUntil), Schedule: scheduleJSON(d.Schedule), UsageLimit: d.UsageLimit, UsageCount: d.UsageCount,
 		IsActive: d.IsActive, CreatedAt: ts(d.CreatedAt), UpdatedAt: ts(d.UpdatedAt),
 	}
 }
@@ -47,19 +49,20 @@ func toDiscountJSON(d *store.Discount) discountJSON {
 // Every member tells absent from null; null is accepted only on nullable
 // fields.
 type discountRequest struct {
-	Name              store.Field[string]         `json:"name"`
-	Description       store.Field[string]         `json:"description"`
-	DiscountType      store.Field[string]         `json:"discount_type"`
-	Value             store.Field[fiscal.Decimal] `json:"value"`
-	MinOrderAmount    store.Field[fiscal.Decimal] `json:"min_order_amount"`
-	MaxDiscountAmount store.Field[fiscal.Decimal] `json:"max_discount_amount"`
-	ApplicableTo      store.Field[string]         `json:"applicable_to"`
-	CategoryID        store.Field[string]         `json:"category_id"`
-	ItemID            store.Field[string]         `json:"item_id"`
-	ValidFrom         store.Field[string]         `json:"valid_from"`
-	ValidUntil        store.Field[string]         `json:"valid_until"`
-	UsageLimit        store.Field[int64]          `json:"usage_limit"`
-	IsActive          store.Field[bool]           `json:"is_active"`
+	Name              store.Field[string]              `json:"name"`
+	Description       store.Field[string]              `json:"description"`
+	DiscountType      store.Field[string]              `json:"discount_type"`
+	Value             store.Field[fiscal.Decimal]      `json:"value"`
+	MinOrderAmount    store.Field[fiscal.Decimal]      `json:"min_order_amount"`
+	MaxDiscountAmount store.Field[fiscal.Decimal]      `json:"max_discount_amount"`
+	ApplicableTo      store.Field[string]              `json:"applicable_to"`
+	CategoryID        store.Field[string]              `json:"category_id"`
+	ItemID            store.Field[string]              `json:"item_id"`
+	ValidFrom         store.Field[string]              `json:"valid_from"`
+	ValidUntil        store.Field[string]              `json:"valid_until"`
+	Schedule          store.Field[[]scheduleEntryJSON] `json:"schedule"`
+	UsageLimit        store.Field[int64]               `json:"usage_limit"`
+	IsActive          store.Field[bool]                `json:"is_active"`
 }
 
 // update converts the wire forms (decimal literals, RFC 3339 strings) into
@@ -83,6 +86,7 @@ func (req discountRequest) update(f *store.Fields) store.DiscountUpdate {
 		ItemID:            req.ItemID,
 		ValidFrom:         instant("valid_from", req.ValidFrom),
 		ValidUntil:        instant("valid_until", req.ValidUntil),
+		Schedule:          scheduleField(f, req.Schedule),
 		UsageLimit:        req.UsageLimit,
 		IsActive:          req.IsActive,
 	}

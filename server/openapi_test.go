@@ -403,6 +403,9 @@ func componentSchemas() jobj {
 			pr("item_id", sNullable(sID("A menu item of the POS; required for `item`, else null."))),
 			pr("valid_from", sInstantIn("Inclusive; default now.")),
 			pr("valid_until", sNullable(sInstantIn("Exclusive; after `valid_from`; null never expires."))),
+			pr("schedule", sNullable(sArray(sRef("ScheduleEntry"), "Weekly windows in the restaurant's timezone, on top of `valid_from`/`valid_until`; "+
+				"null (or absent on create) is always; sent, it replaces the schedule whole. At most 28 windows (one per day and range); "+
+				"an exact duplicate is a 422, overlaps are allowed.", "minItems", 1))),
 			pr("usage_limit", sNullable(sInt("At least 1 and never below `usage_count`; null is unlimited.", "minimum", 1))),
 			pr("is_active", sBool("`false` keeps the discount but refuses redemptions.")),
 		}
@@ -439,7 +442,7 @@ func componentSchemas() jobj {
 			pr("status", sInt("The HTTP status.", "minimum", 400, "maximum", 599)),
 			pr("code", sStr("Stable: `unauthenticated`, `forbidden`, `not_found`, `method_not_allowed`, `malformed_json`, `unknown_field`, "+
 				"`unsupported_media_type`, `request_too_large`, `validation_failed`, `already_clocked_in`, `not_clocked_in`, `shift_overlap`, "+
-				"`last_admin`, `user_active`, `user_erased`, `user_clocked_in`, `conflict`, `time_entry_closed`, `time_entry_open`, `time_entry_overlap`, `discount_inactive`, `discount_not_started`, `discount_expired`, `usage_limit_reached`, `min_order_not_met`, "+
+				"`last_admin`, `user_active`, `user_erased`, `user_clocked_in`, `conflict`, `time_entry_closed`, `time_entry_open`, `time_entry_overlap`, `discount_inactive`, `discount_not_started`, `discount_expired`, `discount_outside_schedule`, `usage_limit_reached`, `min_order_not_met`, "+
 				"`idempotency_key_reused`, `tse_queue_state`, `tse_not_configured`, `rate_limited`, `https_required`, `internal`, `tse_unavailable`, `unavailable`, `auditor_not_allowed`, `auditor_access_ended`. "+
 				"Each answer lists the codes it can carry as its examples.", "pattern", "^[a-z][a-z0-9_]*$")),
 			prOpt("detail", sStr("A sentence for a person.")),
@@ -733,10 +736,17 @@ func componentSchemas() jobj {
 			pr("value", sMoney("A percentage, or EUR for `fixed`.", "minimum", 0)), pr("min_order_amount", sNullable(sMoney("", "minimum", 0))),
 			pr("max_discount_amount", sNullable(sMoney("", "minimum", 0))), pr("applicable_to", sEnum("", "order", "category", "item")),
 			pr("category_id", sNullable(sID(""))), pr("item_id", sNullable(sID(""))), pr("valid_from", sInstant("Inclusive.")),
-			pr("valid_until", sNullable(sInstant("Exclusive; null never expires."))), pr("usage_limit", sNullable(sInt("", "minimum", 1))),
+			pr("valid_until", sNullable(sInstant("Exclusive; null never expires."))),
+			pr("schedule", sNullable(sArray(sRef("ScheduleEntry"), "Null: always. One entry per from-to range with the days that have it.", "minItems", 1))),
+			pr("usage_limit", sNullable(sInt("", "minimum", 1))),
 			pr("usage_count", sInt("Counted by redemptions.", "minimum", 0)), pr("is_active", sBool("")),
 			pr("created_at", sInstant("")), pr("updated_at", sInstant("Redemptions do not change it."))),
 		"DiscountCreate", discountCreate,
+		"ScheduleEntry", sBody("The same range on each of its days, on the restaurant's wall clock. `to` not after `from` runs past midnight "+
+			"and belongs to the start day; `00:00`-`00:00` is the whole day. On the day the clocks go forward a time that never shows is "+
+			"never open; on the day they go back a time that shows twice is open both times.",
+			prReq("days", sArray(sInt("", "minimum", 1, "maximum", 7), "1 = Monday .. 7 = Sunday.", "minItems", 1, "maxItems", 7, "uniqueItems", true)),
+			prReq("from", sClock("Inclusive.")), prReq("to", sClock("Exclusive."))),
 		"DiscountUpdate", sBody("Only the members given change; `null` clears a nullable one; the merged discount is validated as a whole, like a new one. "+
 			"`usage_count` is not writable (400 `unknown_field`).", discountProps(false)...),
 		"RedeemRequest", sBody("",
@@ -1409,10 +1419,10 @@ func apiOps() []apiOp {
 			summary: "Apply a discount to an order at the till",
 			desc: "Checks, the first failing one answers: the body and the key (400, 415, 422); a key seen before (its first answer, or 422 " +
 				"`idempotency_key_reused`); 404; 422 on `eligible_amount` when the scope needs it; 409 `discount_inactive`, `discount_not_started`, " +
-				"`discount_expired`; 422 `min_order_not_met`; 409 `usage_limit_reached`.",
+				"`discount_expired`, `discount_outside_schedule` (its detail names the next opening); 422 `min_order_not_met`; 409 `usage_limit_reached`.",
 			params: []any{idempotencyKeyParam}, reqBody: "RedeemRequest", ok: []apiOK{okJSON(200, "Redeemed (counted).", sWrap("redemption", sRef("Redemption")))},
 			errs: map[int][]string{400: bad, 404: {notFound},
-				409: {"discount_inactive", "discount_not_started", "discount_expired", "usage_limit_reached"},
+				409: {"discount_inactive", "discount_not_started", "discount_expired", "discount_outside_schedule", "usage_limit_reached"},
 				422: {invalid, "min_order_not_met", "idempotency_key_reused"}}},
 
 		{method: "POST", path: "/api/tse/transactions", id: "createTSETransaction", tag: "TSE", access: anyUser,
@@ -1707,6 +1717,7 @@ var problemExamples = []struct{ code, detail string }{
 	{"discount_inactive", `discount "Happy Hour" is not active`},
 	{"discount_not_started", `discount "Pasta Tuesday" is valid from 2026-11-23T23:00:00.000Z`},
 	{"discount_expired", `discount "Happy Hour" expired at 2026-12-31T22:59:59.000Z`},
+	{"discount_outside_schedule", `discount "Happy Hour" is outside its schedule; it opens next on Mon 2026-11-23 at 17:00 (Europe/Berlin)`},
 	{"usage_limit_reached", `discount "First 5 guests" has been used all 5 times allowed`},
 	{"min_order_not_met", `discount "Pasta Tuesday" needs an order total of at least 20.00`},
 	{"idempotency_key_reused", "this Idempotency-Key was already used for a different request"},
