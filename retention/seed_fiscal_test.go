@@ -19,7 +19,7 @@ var fiscalTables = []string{
 	"tse_clients", "tse_jobs", "tse_transactions", "tse_outages", "tse_self_tests", "tse_archives",
 	"tse_sale_details", "tse_sale_vat", "tse_sale_payments", "tse_sale_lines",
 	"tse_closings", "tse_closing_transactions", "tse_closing_totals",
-	"fiscal_master_data", "fiscal_registers", "discounts", "discount_redemptions",
+	"fiscal_master_data", "fiscal_registers", "discounts", "discount_schedule_windows", "discount_redemptions",
 	"tse_after_restore", "tse_after_restore_missing", "replica_sheet_confirmations",
 	"registration_known", "registration_submissions", "registration_changes",
 	"program_changes", "procdoc_owner_texts", "procdoc_versions",
@@ -32,7 +32,7 @@ var fiscalTables = []string{
 func seedFiscal(t *testing.T, f *fixture, at time.Time) {
 	t.Helper()
 	r, u, when, day := f.rest.ID, f.staff.ID, ts(at), at.In(berlin).Format(time.DateOnly)
-	sale, storno, closing, check := store.NewID(), store.NewID(), store.NewID(), store.NewID()
+	sale, storno, closing, check, discount := store.NewID(), store.NewID(), store.NewID(), store.NewID(), store.NewID()
 	q := func(format string, args ...any) string { return fmt.Sprintf(format, args...) }
 	f.exec(t,
 		q(`INSERT INTO tse_clients (client_id, restaurant_id, tss_id, client_serial, registered_at, created_at) VALUES ('c1', '%s', 'tss1', 'KASSE-1', '%s', '%s')`, r, when, when),
@@ -63,7 +63,8 @@ func seedFiscal(t *testing.T, f *fixture, at time.Time) {
 		q(`INSERT INTO fiscal_master_data (restaurant_id, business_name, updated_at) VALUES ('%s', 'Zur Linde GmbH', '%s')`, r, when),
 		q(`INSERT INTO fiscal_registers (restaurant_id, client_serial, in_service_on, updated_at) VALUES ('%s', 'KASSE-1', '%s', '%s')`, r, day, when),
 		q(`INSERT INTO discounts (id, restaurant_id, name, discount_type, value, valid_from, created_at, updated_at)
-			VALUES ('%s', '%s', 'Stammgast', 'percentage', 1000, '%s', '%s', '%s')`, store.NewID(), r, when, when, when),
+			VALUES ('%s', '%s', 'Stammgast', 'percentage', 1000, '%s', '%s', '%s')`, discount, r, when, when, when),
+		q(`INSERT INTO discount_schedule_windows (discount_id, weekday, from_minute, to_minute) VALUES ('%s', 5, 1020, 1140)`, discount),
 		q(`INSERT INTO discount_redemptions (id, restaurant_id, discount_id, discount_name, order_total_cents, eligible_cents, amount_cents, redeemed_by, created_at)
 			VALUES ('%s', '%s', 'd1', 'Stammgast', 1250, 1250, 125, '%s', '%s')`, store.NewID(), r, u, when),
 		q(`INSERT INTO tse_after_restore (id, restaurant_id, tss_id, restored_at, state, created_at) VALUES ('%s', '%s', 'tss1', '%s', 'done', '%s')`, check, r, when, when),
