@@ -26,13 +26,14 @@ type discountJSON struct {
 	ItemID            *string      `json:"item_id"`
 	ValidFrom         string       `json:"valid_from"`
 	ValidUntil        *string      `json:"valid_until"`
-	// Schedule is null when the discount is open around the clock.
-	Schedule   []scheduleEntryJSON `json:"schedule"`
-	UsageLimit *int64              `json:"usage_limit"`
-	UsageCount int64               `json:"usage_count"`
-	IsActive   bool                `json:"is_active"`
-	CreatedAt  string              `json:"created_at"`
-	UpdatedAt  string              `json:"updated_at"`
+	UsageLimit        *int64       `json:"usage_limit"`
+	UsageCount        int64        `json:"usage_count"`
+	IsActive          bool         `json:"is_active"`
+	CreatedAt         string       `json:"created_at"`
+	UpdatedAt         string       `json:"updated_at"`
+	// Schedule follows the contract's fields; null when the discount is
+	// open around the clock.
+	Schedule []scheduleEntryJSON `json:"schedule"`
 }
 
 func toDiscountJSON(d *store.Discount) discountJSON {

@@ -25,8 +25,8 @@ func TestDiscountCreateDefaults(t *testing.T) {
 	var wrapper map[string]json.RawMessage
 	decodeInto(t, rec.Body.Bytes(), &wrapper)
 	wantKeys := []string{"id", "name", "description", "discount_type", "value", "min_order_amount", "max_discount_amount",
-		"applicable_to", "category_id", "item_id", "valid_from", "valid_until", "schedule", "usage_limit", "usage_count",
-		"is_active", "created_at", "updated_at"}
+		"applicable_to", "category_id", "item_id", "valid_from", "valid_until", "usage_limit", "usage_count",
+		"is_active", "created_at", "updated_at", "schedule"}
 	if got := jsonKeys(t, wrapper["discount"]); !slices.Equal(got, wantKeys) {
 		t.Fatalf("field order\n got %v\nwant %v", got, wantKeys)
 	}

@@ -737,10 +737,10 @@ func componentSchemas() jobj {
 			pr("max_discount_amount", sNullable(sMoney("", "minimum", 0))), pr("applicable_to", sEnum("", "order", "category", "item")),
 			pr("category_id", sNullable(sID(""))), pr("item_id", sNullable(sID(""))), pr("valid_from", sInstant("Inclusive.")),
 			pr("valid_until", sNullable(sInstant("Exclusive; null never expires."))),
-			pr("schedule", sNullable(sArray(sRef("ScheduleEntry"), "Null: always. One entry per from-to range with the days that have it.", "minItems", 1))),
 			pr("usage_limit", sNullable(sInt("", "minimum", 1))),
 			pr("usage_count", sInt("Counted by redemptions.", "minimum", 0)), pr("is_active", sBool("")),
-			pr("created_at", sInstant("")), pr("updated_at", sInstant("Redemptions do not change it."))),
+			pr("created_at", sInstant("")), pr("updated_at", sInstant("Redemptions do not change it.")),
+			pr("schedule", sNullable(sArray(sRef("ScheduleEntry"), "Null: always. One entry per from-to range with the days that have it.", "minItems", 1)))),
 		"DiscountCreate", discountCreate,
 		"ScheduleEntry", sBody("The same range on each of its days, on the restaurant's wall clock. `to` not after `from` runs past midnight "+
 			"and belongs to the start day; `00:00`-`00:00` is the whole day. On the day the clocks go forward a time that never shows is "+
