@@ -41,7 +41,9 @@ func TestConsoleDiscountSchedule(t *testing.T) {
 		t.Fatalf("no discount %q", name)
 		return ""
 	}
-	rowSel := func(i int) string { return fmt.Sprintf("#discount-schedule .schedule-rows > .schedule-row:nth-child(%d)", i) }
+	rowSel := func(i int) string {
+		return fmt.Sprintf("#discount-schedule .schedule-rows > .schedule-row:nth-child(%d)", i)
+	}
 	day := func(i, d int) string { return fmt.Sprintf(`%s .day-checks input[value="%d"]`, rowSel(i), d) }
 	listRow := `[...document.querySelectorAll('#discounts-active tr[data-id]')].find((r) => r.querySelector('strong').innerText === 'Feierabend')`
 
