@@ -190,7 +190,7 @@ func TestRedeemScheduleConcurrent(t *testing.T) {
 	for i := range tokens {
 		_, tokens[i] = e.staff(t, fmt.Sprintf("Till %d", i))
 	}
-	body := `{"name":"%s","discount_type":"percentage","value":10,"usage_limit":10,"schedule":[{"days":[7],"from":"09:00","to":"11:00"}]}`
+	body := `{"name":"%s","discount_type":"percentage","value":10,"usage_limit":10,"schedule":[{"days":[7],"from":"09:00","to":"10:30"}]}`
 	inside := e.createDiscount(t, fmt.Sprintf(body, "Inside"))["id"].(string)
 	outside := e.createDiscount(t, fmt.Sprintf(body, "Outside"))["id"].(string)
 
@@ -226,7 +226,7 @@ func TestRedeemScheduleConcurrent(t *testing.T) {
 	if got := fire(inside); got["200 "] != 10 || got["409 "+store.EUsageLimitReached] != 54 {
 		t.Fatalf("inside the window: %v, want 10 × 200 and 54 × usage_limit_reached", got)
 	}
-	e.clock.Set(time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)) // 11:00 Berlin: the window has closed
+	e.clock.Set(time.Date(2026, 11, 22, 9, 30, 0, 0, time.UTC)) // 10:30 Berlin: the window has just closed
 	if got := fire(outside); got["409 "+store.EDiscountOutsideSchedule] != 64 {
 		t.Fatalf("outside the window: %v, want 64 × discount_outside_schedule", got)
 	}
@@ -237,5 +237,45 @@ func TestRedeemScheduleConcurrent(t *testing.T) {
 		if got := e.redemptions(t, id); got != want {
 			t.Fatalf("%d redemption rows, want %d", got, want)
 		}
+	}
+}
+
+// TestRedeemScheduleDSTDays: at the till on the two days Berlin changes
+// its clocks in 2026, a window 02:00-03:00 on Sunday never opens in
+// March and is open twice in October.
+func TestRedeemScheduleDSTDays(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	for _, tc := range []struct {
+		name   string
+		at     time.Time
+		status int
+		detail string
+	}{
+		{"SpringJustAfterGap", time.Date(2026, 3, 29, 1, 0, 0, 0, time.UTC), 409, // 03:00 CEST
+			`discount "SpringJustAfterGap" is outside its schedule; it opens next on Sun 2026-04-05 at 02:00 (Europe/Berlin)`},
+		{"SpringBeforeGap", time.Date(2026, 3, 29, 0, 59, 0, 0, time.UTC), 409, ""}, // 01:59 CET
+		{"FallFirstTime", time.Date(2026, 10, 25, 0, 30, 0, 0, time.UTC), 200, ""},  // 02:30 CEST
+		{"FallSecondTime", time.Date(2026, 10, 25, 1, 30, 0, 0, time.UTC), 200, ""}, // 02:30 CET
+		{"FallAfter", time.Date(2026, 10, 25, 2, 0, 0, 0, time.UTC), 409, ""},       // 03:00 CET
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e.clock.Set(tc.at)
+			_, admin := e.addUser(t, e.restaurant.ID, strings.ToLower(tc.name)+"@admin.test", "Admin "+tc.name, store.RoleAdmin)
+			_, staff := e.staff(t, "Till "+tc.name)
+			rec := e.do(t, "POST", "/api/discounts", `{"name":"`+tc.name+`","discount_type":"fixed","value":1,"valid_from":"2026-01-01T00:00:00Z",`+
+				`"schedule":[{"days":[7],"from":"02:00","to":"03:00"}]}`, admin)
+			wantStatus(t, rec, http.StatusCreated)
+			id := discountOf(t, rec)["id"].(string)
+			rec = e.redeem(t, id, `{"order_total":10}`, staff)
+			if tc.status == 200 {
+				wantStatus(t, rec, http.StatusOK)
+				return
+			}
+			p := wantProblem(t, rec, http.StatusConflict, store.EDiscountOutsideSchedule)
+			if tc.detail != "" && p["detail"] != tc.detail {
+				t.Fatalf("detail %q, want %q", p["detail"], tc.detail)
+			}
+		})
 	}
 }
