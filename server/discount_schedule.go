@@ -1,6 +1,8 @@
 package server
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -14,6 +16,20 @@ type scheduleEntryJSON struct {
 	Days []int  `json:"days"`
 	From string `json:"from"`
 	To   string `json:"to"`
+}
+
+// UnmarshalJSON refuses unknown members inside an entry, as the body's
+// decoder does at the top (Field's decoding would let them pass).
+func (e *scheduleEntryJSON) UnmarshalJSON(b []byte) error {
+	type plain scheduleEntryJSON
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var p plain
+	if err := dec.Decode(&p); err != nil {
+		return err
+	}
+	*e = scheduleEntryJSON(p)
+	return nil
 }
 
 // scheduleField converts the schedule member into the store's windows,

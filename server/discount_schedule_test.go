@@ -109,6 +109,9 @@ func TestDiscountScheduleValidation(t *testing.T) {
 		{"ExactDuplicate", `[{"days":[1,2],"from":"17:00","to":"19:00"},{"days":[2],"from":"17:00","to":"19:00"}]`, "schedule", "duplicate"},
 		{"Empty", `[]`, "schedule", "too_few"},
 		{"TooMany", "[" + strings.Join(many, ",") + "]", "schedule", "too_many"},
+		{"DaysNotList", `[{"days":"Mo","from":"17:00","to":"19:00"}]`, "schedule.days", "wrong_type"},
+		{"TimeNotString", `[{"days":[1],"from":1700,"to":"19:00"}]`, "schedule.from", "wrong_type"},
+		{"NullEntry", `[null]`, "schedule[0].days", "too_few"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := e.do(t, "POST", "/api/discounts", `{"name":"`+tc.name+`","discount_type":"fixed","value":1,"schedule":`+tc.schedule+`}`, e.adminToken)
@@ -123,6 +126,9 @@ func TestDiscountScheduleValidation(t *testing.T) {
 			}
 		})
 	}
+	// An unknown member inside an entry is refused like one at the top.
+	wantProblem(t, e.do(t, "POST", "/api/discounts", `{"name":"Unknown","discount_type":"fixed","value":1,`+
+		`"schedule":[{"days":[1],"from":"17:00","to":"19:00","weekday":1}]}`, e.adminToken), http.StatusBadRequest, "unknown_field")
 	// Overlaps are allowed, and 28 windows are.
 	e.createDiscount(t, `{"name":"Overlap","discount_type":"fixed","value":1,"schedule":[
 		{"days":[1],"from":"17:00","to":"19:00"},{"days":[1],"from":"18:00","to":"20:00"}]}`)
