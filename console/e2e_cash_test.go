@@ -19,6 +19,12 @@ func TestConsoleCash(t *testing.T) {
 	b := newBrowser(t, a)
 	// Money reads with a no-break space before the euro sign.
 	text := func(sel string) string { return strings.ReplaceAll(b.text(sel), "\u00a0", " ") }
+	// A form's button stays disabled while the page reloads after a
+	// booking; a click then would be lost, as a user's would.
+	submit := func(sel string) {
+		b.wait("the button ready", `!document.querySelector('`+sel+`').disabled`)
+		b.click(sel)
+	}
 	b.open("/cash")
 	b.login("chef@linde.test", adminPassword)
 	b.wait("the cash page", `document.querySelector('#cash-register-list .empty') && document.querySelector('#cash-book [name=other_serial]')`)
@@ -33,7 +39,7 @@ func TestConsoleCash(t *testing.T) {
 		t.Fatalf("direction of a float %q", got)
 	}
 	b.fill(`#cash-book [name=amount]`, "150,00")
-	b.click(`#cash-book button[type=submit]`)
+	submit(`#cash-book button[type=submit]`)
 	b.wait("the float booked", `!document.querySelector('#cash-book-result').hidden && document.querySelector('#cash-register-list [data-register="KASSE-01"]')`)
 	if got := text("#cash-book-result"); !strings.Contains(got, "Gebucht: Nr. 1 an KASSE-01, Anfangsbestand (Wechselgeld), +150,00 €.") ||
 		!strings.Contains(got, "von der TSE signiert") {
@@ -54,7 +60,7 @@ func TestConsoleCash(t *testing.T) {
 		t.Fatalf("direction of an expense %q", got)
 	}
 	b.fill(`#cash-book [name=amount]`, "12,50")
-	b.click(`#cash-book button[type=submit]`)
+	submit(`#cash-book button[type=submit]`)
 	b.wait("the refusal", `document.querySelector('#cash-book [data-field=voucher_no] .error').innerText !== ''`)
 	if got := text(`#cash-book [data-field=voucher_no] .error`); got != "Bitte ausfüllen." {
 		t.Errorf("voucher's error %q", got)
@@ -62,7 +68,7 @@ func TestConsoleCash(t *testing.T) {
 	noInternalText(t, shownErrors(b, "#cash-book"))
 	b.fill(`#cash-book [name=reason]`, "Zitronen")
 	b.fill(`#cash-book [name=voucher_no]`, "R-77")
-	b.click(`#cash-book button[type=submit]`)
+	submit(`#cash-book button[type=submit]`)
 	b.wait("the expense booked", `document.querySelector('#cash-book-result').innerText.includes('Nr. 2')`)
 	if got := text("#cash-book-result"); !strings.Contains(got, "Auszahlung (Ausgabe), -12,50 €") {
 		t.Fatalf("expense result %q", got)
@@ -81,7 +87,7 @@ func TestConsoleCash(t *testing.T) {
 	if got := text("#cash-count-sum"); got != "Gezählt: 158,70 €" {
 		t.Fatalf("live sum %q", got)
 	}
-	b.click(`#cash-count-form button[type=submit]`)
+	submit(`#cash-count-form button[type=submit]`)
 	b.wait("the count's result", `!document.querySelector('#cash-count-result').hidden`)
 	got := text("#cash-count-result")
 	for _, want := range []string{"Kassensturz Nr. 1 an KASSE-01 gebucht.", "Ist (gezählt)\n158,70 €", "Soll\n158,90 €", "Fehlbetrag 0,20 €"} {
@@ -101,7 +107,7 @@ func TestConsoleCash(t *testing.T) {
 	// is refused in German.
 	b.click(`#cash-count-form [name=how][value=sum]`)
 	b.fill(`#cash-count-form [name=counted]`, "158,70")
-	b.click(`#cash-count-form button[type=submit]`)
+	submit(`#cash-count-form button[type=submit]`)
 	b.wait("the second count", `document.querySelector('#cash-count-result').innerText.includes('Nr. 2')`)
 	if got := text("#cash-count-result"); !strings.Contains(got, "keine Differenz") {
 		t.Errorf("matching count %q", got)
@@ -158,7 +164,7 @@ func TestConsoleCash(t *testing.T) {
 	b.wait("the settlement form", `document.querySelector('#settlement-form [name=user_id] option')`)
 	eval[bool](b, `(() => { const s = document.querySelector('#settlement-form [name=user_id]');
 		s.value = [...s.options].find((o) => o.text === 'Clara Chef').value; return true; })()`)
-	b.click(`#settlement-form button[type=submit]`)
+	submit(`#settlement-form button[type=submit]`)
 	b.wait("the settlement", `document.querySelector('#settlement-result .settlement')`)
 	if got := text("#settlement-result"); !strings.Contains(got, "Abrechnung von Clara Chef") || !strings.Contains(got, "Bar\t21,40 €") ||
 		!strings.Contains(got, "Wechselgeld (Anfangsbestand)\t150,00 €") || !strings.Contains(got, "Abzugeben\t171,40 €") {

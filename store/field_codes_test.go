@@ -56,7 +56,7 @@ func TestFieldErrorsUseDocumentedCodes(t *testing.T) {
 	idents := codeIdents(t)
 	seen := map[string]bool{}
 	calls := 0
-	for _, dir := range []string{".", "../server", "../fiscal", "../fiscal/registration"} {
+	for _, dir := range []string{".", "../server", "../fiscal", "../fiscal/registration", "../discount"} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 		for _, path := range files {
 			if strings.HasSuffix(path, "_test.go") {
