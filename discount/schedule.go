@@ -1,6 +1,3 @@
-// The package clause's doc lives in doc.go (the pricing core's); this
-// file is the weekly schedule's rule.
-
 package discount
 
 import (

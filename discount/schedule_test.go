@@ -141,7 +141,8 @@ func TestCheck(t *testing.T) {
 	if se, ok := err.(*store.Error); !ok || se.Message != want {
 		t.Fatalf("detail %v, want %q", err, want)
 	}
-	if !Opener(berlin)(d, at("2026-11-23T16:30:00Z")) || Opener(berlin)(d, at("2026-11-23T18:30:00Z")) {
+	r := Request{Open: Opener(berlin)} // the pricing core asks it
+	if !r.Open(d, at("2026-11-23T16:30:00Z")) || r.Open(d, at("2026-11-23T18:30:00Z")) {
 		t.Fatal("Opener disagrees with OpenAt")
 	}
 }
