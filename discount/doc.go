@@ -19,6 +19,10 @@
 //   - evaluate.go: which discounts apply (active, in their window, open,
 //     minimum order, usage left), each one's amount on its eligible
 //     lines, and the stacking rule when several apply.
+//   - schedule.go: a discount's weekly schedule on the restaurant's wall
+//     clock (windows past midnight, the two DST days): whether it is
+//     open at an instant (Opener is Request.Open), its next opening, and
+//     the check the till's redemption runs inside its transaction.
 //   - codes.go: discount codes: the alphabet, generation and the
 //     normalisation of what a guest types (the store keeps and counts
 //     them).

@@ -40,7 +40,8 @@
 // accounts, account length and the account mapping; 00031 the cash
 // book: each register's running cash balance, the cash movements and the
 // cash counts, all append-only; 00032 whose float or tip payout a cash
-// movement is (the waiter settlement); 00034 discount codes: the
+// movement is (the waiter settlement); 00033 a discount's weekly
+// schedule (its local time windows); 00034 discount codes: the
 // discount's requires_code, the batches, the codes with their uses, the
 // uses per guest and the code a redemption used.
 package migrations

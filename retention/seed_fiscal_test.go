@@ -20,7 +20,7 @@ var fiscalTables = []string{
 	"tse_clients", "tse_jobs", "tse_transactions", "tse_outages", "tse_self_tests", "tse_archives",
 	"tse_sale_details", "tse_sale_vat", "tse_sale_payments", "tse_sale_lines",
 	"tse_closings", "tse_closing_transactions", "tse_closing_totals",
-	"fiscal_master_data", "fiscal_registers", "discounts", "discount_redemptions",
+	"fiscal_master_data", "fiscal_registers", "discounts", "discount_schedule_windows", "discount_redemptions",
 	"discount_code_batches", "discount_codes", "discount_code_guest_uses",
 	"tse_after_restore", "tse_after_restore_missing", "replica_sheet_confirmations",
 	"registration_known", "registration_submissions", "registration_changes",
@@ -67,6 +67,7 @@ func seedFiscal(t *testing.T, f *fixture, at time.Time) {
 		q(`INSERT INTO fiscal_registers (restaurant_id, client_serial, in_service_on, updated_at) VALUES ('%s', 'KASSE-1', '%s', '%s')`, r, day, when),
 		q(`INSERT INTO discounts (id, restaurant_id, name, discount_type, value, valid_from, created_at, updated_at)
 			VALUES ('%s', '%s', 'Stammgast', 'percentage', 1000, '%s', '%s', '%s')`, disc, r, when, when, when),
+		q(`INSERT INTO discount_schedule_windows (discount_id, weekday, from_minute, to_minute) VALUES ('%s', 5, 1020, 1140)`, disc),
 		q(`INSERT INTO discount_code_batches (id, restaurant_id, discount_id, created_by, created_at, count, uses_per_code, once_per_guest)
 			VALUES ('%s', '%s', '%s', '%s', '%s', 1, 2, 1)`, batch, r, disc, f.admin.ID, when),
 		q(`INSERT INTO discount_codes (id, restaurant_id, code, batch_id, discount_id, uses, max_uses, once_per_guest, last_used_at)

@@ -32,6 +32,9 @@ type discountJSON struct {
 	RequiresCode      bool         `json:"requires_code"`
 	CreatedAt         string       `json:"created_at"`
 	UpdatedAt         string       `json:"updated_at"`
+	// Schedule follows the contract's fields; null when the discount is
+	// open around the clock.
+	Schedule []scheduleEntryJSON `json:"schedule"`
 }
 
 func toDiscountJSON(d *store.Discount) discountJSON {
@@ -39,7 +42,7 @@ func toDiscountJSON(d *store.Discount) discountJSON {
 		ID: d.ID, Name: d.Name, Description: d.Description, DiscountType: d.Type, Value: money(d.Value),
 		MinOrderAmount: moneyPtr(d.MinOrderCents), MaxDiscountAmount: moneyPtr(d.MaxDiscountCents),
 		ApplicableTo: d.ApplicableTo, CategoryID: d.CategoryID, ItemID: d.ItemID,
-		ValidFrom: ts(d.ValidFrom), ValidUntil: tsPtr(d.ValidUntil), UsageLimit: d.UsageLimit, UsageCount: d.UsageCount,
+		ValidFrom: ts(d.ValidFrom), ValidUntil: tsPtr(d.ValidUntil), Schedule: scheduleJSON(d.Schedule), UsageLimit: d.UsageLimit, UsageCount: d.UsageCount,
 		IsActive: d.IsActive, RequiresCode: d.RequiresCode, CreatedAt: ts(d.CreatedAt), UpdatedAt: ts(d.UpdatedAt),
 	}
 }
@@ -48,20 +51,21 @@ func toDiscountJSON(d *store.Discount) discountJSON {
 // Every member tells absent from null; null is accepted only on nullable
 // fields.
 type discountRequest struct {
-	Name              store.Field[string]         `json:"name"`
-	Description       store.Field[string]         `json:"description"`
-	DiscountType      store.Field[string]         `json:"discount_type"`
-	Value             store.Field[fiscal.Decimal] `json:"value"`
-	MinOrderAmount    store.Field[fiscal.Decimal] `json:"min_order_amount"`
-	MaxDiscountAmount store.Field[fiscal.Decimal] `json:"max_discount_amount"`
-	ApplicableTo      store.Field[string]         `json:"applicable_to"`
-	CategoryID        store.Field[string]         `json:"category_id"`
-	ItemID            store.Field[string]         `json:"item_id"`
-	ValidFrom         store.Field[string]         `json:"valid_from"`
-	ValidUntil        store.Field[string]         `json:"valid_until"`
-	UsageLimit        store.Field[int64]          `json:"usage_limit"`
-	IsActive          store.Field[bool]           `json:"is_active"`
-	RequiresCode      store.Field[bool]           `json:"requires_code"`
+	Name              store.Field[string]              `json:"name"`
+	Description       store.Field[string]              `json:"description"`
+	DiscountType      store.Field[string]              `json:"discount_type"`
+	Value             store.Field[fiscal.Decimal]      `json:"value"`
+	MinOrderAmount    store.Field[fiscal.Decimal]      `json:"min_order_amount"`
+	MaxDiscountAmount store.Field[fiscal.Decimal]      `json:"max_discount_amount"`
+	ApplicableTo      store.Field[string]              `json:"applicable_to"`
+	CategoryID        store.Field[string]              `json:"category_id"`
+	ItemID            store.Field[string]              `json:"item_id"`
+	ValidFrom         store.Field[string]              `json:"valid_from"`
+	ValidUntil        store.Field[string]              `json:"valid_until"`
+	Schedule          store.Field[[]scheduleEntryJSON] `json:"schedule"`
+	UsageLimit        store.Field[int64]               `json:"usage_limit"`
+	IsActive          store.Field[bool]                `json:"is_active"`
+	RequiresCode      store.Field[bool]                `json:"requires_code"`
 }
 
 // update converts the wire forms (decimal literals, RFC 3339 strings) into
@@ -85,6 +89,7 @@ func (req discountRequest) update(f *store.Fields) store.DiscountUpdate {
 		ItemID:            req.ItemID,
 		ValidFrom:         instant("valid_from", req.ValidFrom),
 		ValidUntil:        instant("valid_until", req.ValidUntil),
+		Schedule:          scheduleField(f, req.Schedule),
 		UsageLimit:        req.UsageLimit,
 		IsActive:          req.IsActive,
 		RequiresCode:      req.RequiresCode,

@@ -6,6 +6,7 @@ import (
 
 	"github.com/julienschmidt/httprouter"
 
+	"posbox/discount"
 	"posbox/fiscal"
 	"posbox/store"
 )
@@ -56,7 +57,10 @@ func (s *Server) redeemDiscount(w http.ResponseWriter, r *http.Request, p httpro
 	}
 	var f store.Fields
 	required(&f, "order_total", req.OrderTotal)
-	in := store.RedeemInput{RedeemedBy: caller(r.Context()).user.ID, Code: redeemCode(req.Code), GuestRef: req.GuestRef}
+	// The schedule is read on the restaurant's wall clock, inside the
+	// transaction that counts the use.
+	in := store.RedeemInput{RedeemedBy: caller(r.Context()).user.ID, Code: redeemCode(req.Code), GuestRef: req.GuestRef,
+		Schedule: discount.Check(caller(r.Context()).restaurant.Location())}
 	if req.OrderTotal != nil {
 		in.OrderTotalCents = req.OrderTotal.Cents(&f, "order_total")
 	}

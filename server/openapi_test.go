@@ -403,6 +403,9 @@ func componentSchemas() jobj {
 			pr("item_id", sNullable(sID("A menu item of the POS; required for `item`, else null."))),
 			pr("valid_from", sInstantIn("Inclusive; default now.")),
 			pr("valid_until", sNullable(sInstantIn("Exclusive; after `valid_from`; null never expires."))),
+			pr("schedule", sNullable(sArray(sRef("ScheduleEntry"), "Weekly windows in the restaurant's timezone, on top of `valid_from`/`valid_until`; "+
+				"null (or absent on create) is always; sent, it replaces the schedule whole. At most 28 windows (one per day and range); "+
+				"an exact duplicate is a 422, overlaps are allowed.", "minItems", 1))),
 			pr("usage_limit", sNullable(sInt("At least 1 and never below `usage_count`; null is unlimited.", "minimum", 1))),
 			pr("is_active", sBool("`false` keeps the discount but refuses redemptions.")),
 			pr("requires_code", sBool("`true`: redeemed only with one of its codes (`code` in the redemption; 422 `discount_code_required` without). Default `false`.")),
@@ -440,7 +443,7 @@ func componentSchemas() jobj {
 			pr("status", sInt("The HTTP status.", "minimum", 400, "maximum", 599)),
 			pr("code", sStr("Stable: `unauthenticated`, `forbidden`, `not_found`, `method_not_allowed`, `malformed_json`, `unknown_field`, "+
 				"`unsupported_media_type`, `request_too_large`, `validation_failed`, `already_clocked_in`, `not_clocked_in`, `shift_overlap`, "+
-				"`last_admin`, `user_active`, `user_erased`, `user_clocked_in`, `conflict`, `time_entry_closed`, `time_entry_open`, `time_entry_overlap`, `discount_inactive`, `discount_not_started`, `discount_expired`, `usage_limit_reached`, `min_order_not_met`, "+
+				"`last_admin`, `user_active`, `user_erased`, `user_clocked_in`, `conflict`, `time_entry_closed`, `time_entry_open`, `time_entry_overlap`, `discount_inactive`, `discount_not_started`, `discount_expired`, `discount_outside_schedule`, `usage_limit_reached`, `min_order_not_met`, "+
 				"`discount_code_required`, `discount_code_invalid`, `discount_code_used_up`, `discount_code_guest_used`, "+
 				"`idempotency_key_reused`, `tse_queue_state`, `tse_not_configured`, `rate_limited`, `https_required`, `internal`, `tse_unavailable`, `unavailable`, `auditor_not_allowed`, `auditor_access_ended`. "+
 				"Each answer lists the codes it can carry as its examples.", "pattern", "^[a-z][a-z0-9_]*$")),
@@ -735,11 +738,19 @@ func componentSchemas() jobj {
 			pr("value", sMoney("A percentage, or EUR for `fixed`.", "minimum", 0)), pr("min_order_amount", sNullable(sMoney("", "minimum", 0))),
 			pr("max_discount_amount", sNullable(sMoney("", "minimum", 0))), pr("applicable_to", sEnum("", "order", "category", "item")),
 			pr("category_id", sNullable(sID(""))), pr("item_id", sNullable(sID(""))), pr("valid_from", sInstant("Inclusive.")),
-			pr("valid_until", sNullable(sInstant("Exclusive; null never expires."))), pr("usage_limit", sNullable(sInt("", "minimum", 1))),
+			pr("valid_until", sNullable(sInstant("Exclusive; null never expires."))),
+			pr("usage_limit", sNullable(sInt("", "minimum", 1))),
 			pr("usage_count", sInt("Counted by redemptions.", "minimum", 0)), pr("is_active", sBool("")),
 			pr("requires_code", sBool("Redeemed only with one of its codes.")),
-			pr("created_at", sInstant("")), pr("updated_at", sInstant("Redemptions do not change it."))),
+			pr("created_at", sInstant("")), pr("updated_at", sInstant("Redemptions do not change it.")),
+			pr("schedule", sNullable(sArray(sRef("ScheduleEntry"), "Null: always. One entry per from-to range with the days that have it.", "minItems", 1)))),
+
 		"DiscountCreate", discountCreate,
+		"ScheduleEntry", sBody("The same range on each of its days, on the restaurant's wall clock. `to` not after `from` runs past midnight "+
+			"and belongs to the start day; `00:00`-`00:00` is the whole day. On the day the clocks go forward a time that never shows is "+
+			"never open; on the day they go back a time that shows twice is open both times.",
+			prReq("days", sArray(sInt("", "minimum", 1, "maximum", 7), "1 = Monday .. 7 = Sunday.", "minItems", 1, "maxItems", 7, "uniqueItems", true)),
+			prReq("from", sClock("Inclusive.")), prReq("to", sClock("Exclusive."))),
 		"DiscountUpdate", sBody("Only the members given change; `null` clears a nullable one; the merged discount is validated as a whole, like a new one. "+
 			"`usage_count` is not writable (400 `unknown_field`).", discountProps(false)...),
 		"RedeemRequest", sBody("",
@@ -1433,12 +1444,12 @@ func apiOps() []apiOp {
 			summary: "Apply a discount to an order at the till",
 			desc: "Checks, the first failing one answers: the body and the key (400, 415, 422); a key seen before (its first answer, or 422 " +
 				"`idempotency_key_reused`); 404; 422 on `eligible_amount` when the scope needs it; 409 `discount_inactive`, `discount_not_started`, " +
-				"`discount_expired`; 422 `min_order_not_met`; the code: 422 `discount_code_required`, `discount_code_invalid` (unknown, or another " +
+				"`discount_expired`, `discount_outside_schedule` (its detail names the next opening); 422 `min_order_not_met`; the code: 422 `discount_code_required`, `discount_code_invalid` (unknown, or another " +
 				"discount's), 422 on `guest_ref` for a once-per-guest code without it, 409 `discount_code_used_up`, `discount_code_guest_used`; " +
 				"409 `usage_limit_reached`. A refusal counts nothing: the code's use and the discount's commit together.",
 			params: []any{idempotencyKeyParam}, reqBody: "RedeemRequest", ok: []apiOK{okJSON(200, "Redeemed (counted).", sWrap("redemption", sRef("Redemption")))},
 			errs: map[int][]string{400: bad, 404: {notFound},
-				409: {"discount_inactive", "discount_not_started", "discount_expired", "usage_limit_reached", "discount_code_used_up", "discount_code_guest_used"},
+				409: {"discount_inactive", "discount_not_started", "discount_expired", "discount_outside_schedule", "usage_limit_reached", "discount_code_used_up", "discount_code_guest_used"},
 				422: {invalid, "min_order_not_met", "idempotency_key_reused", "discount_code_required", "discount_code_invalid"}}},
 		{method: "POST", path: "/api/discounts/:id/code-batches", id: "createDiscountCodeBatch", tag: "Discounts", access: adminOnly,
 			summary: "Make a batch of codes of the discount (1-1000, each usable 1-1000 times, optionally once per guest)",
@@ -1752,6 +1763,7 @@ var problemExamples = []struct{ code, detail string }{
 	{"discount_inactive", `discount "Happy Hour" is not active`},
 	{"discount_not_started", `discount "Pasta Tuesday" is valid from 2026-11-23T23:00:00.000Z`},
 	{"discount_expired", `discount "Happy Hour" expired at 2026-12-31T22:59:59.000Z`},
+	{"discount_outside_schedule", `discount "Happy Hour" is outside its schedule; it opens next on Mon 2026-11-23 at 17:00 (Europe/Berlin)`},
 	{"usage_limit_reached", `discount "First 5 guests" has been used all 5 times allowed`},
 	{"min_order_not_met", `discount "Pasta Tuesday" needs an order total of at least 20.00`},
 	{"discount_code_required", `discount "Flyer autumn" is redeemed with a code only`},

@@ -49,8 +49,11 @@ type Discount struct {
 	IsActive         bool
 	// RequiresCode: the till must give one of the discount's codes.
 	RequiresCode bool
-	CreatedAt    time.Time
-	UpdatedAt    time.Time
+	// Schedule is the weekly windows it may be redeemed in, sorted by
+	// day and start; nil: around the clock.
+	Schedule  []ScheduleWindow
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }
 
 // DiscountUpdate is the body of a create or a partial update. Money and
@@ -70,6 +73,8 @@ type DiscountUpdate struct {
 	UsageLimit        Field[int64]
 	IsActive          Field[bool]
 	RequiresCode      Field[bool]
+	// Schedule replaces the windows whole; null removes them.
+	Schedule Field[[]ScheduleWindow]
 }
 
 // apply merges u into d. Null is refused on fields that cannot be null.
@@ -95,6 +100,13 @@ func (d *Discount) apply(u DiscountUpdate, f *Fields) {
 	u.UsageLimit.ApplyNullable(&d.UsageLimit)
 	u.IsActive.Apply(&d.IsActive)
 	u.RequiresCode.Apply(&d.RequiresCode)
+	if u.Schedule.Set {
+		d.Schedule = nil
+		if !u.Schedule.Null {
+			d.Schedule = append([]ScheduleWindow{}, u.Schedule.Value...)
+			sortSchedule(d.Schedule)
+		}
+	}
 	// Stored instants have millisecond precision; compare what is stored.
 	d.ValidFrom = d.ValidFrom.UTC().Truncate(time.Millisecond)
 	if d.ValidUntil != nil {
@@ -157,6 +169,7 @@ func (d *Discount) validate(f *Fields) {
 			f.Add("usage_limit", FBelowUsed, fmt.Sprintf("must not be below the usage_count (%d)", d.UsageCount), "count", d.UsageCount)
 		}
 	}
+	validSchedule(f, d.Schedule)
 }
 
 // validTarget checks a scope's target id: a UUID exactly when applicable_to
@@ -212,7 +225,10 @@ func (s *Store) CreateDiscount(ctx context.Context, restaurantID string, in Disc
 			d.ID, d.RestaurantID, d.Name, d.Description, d.Type, d.Value,
 			d.MinOrderCents, d.MaxDiscountCents, d.ApplicableTo, d.CategoryID, d.ItemID, FormatTime(d.ValidFrom), nullTime(d.ValidUntil),
 			d.UsageLimit, d.IsActive, d.RequiresCode, FormatTime(d.CreatedAt), FormatTime(d.UpdatedAt))
-		return err
+		if err != nil {
+			return err
+		}
+		return replaceSchedule(ctx, tx, d)
 	})
 	if err != nil {
 		return nil, err
@@ -221,16 +237,21 @@ func (s *Store) CreateDiscount(ctx context.Context, restaurantID string, in Disc
 }
 
 const discountColumns = `id, restaurant_id, name, description, discount_type, value, min_order_cents, max_discount_cents,
-	applicable_to, category_id, item_id, valid_from, valid_until, usage_limit, usage_count, is_active, requires_code, created_at, updated_at`
+	applicable_to, category_id, item_id, valid_from, valid_until, usage_limit, usage_count, is_active, requires_code, created_at, updated_at,
+	` + scheduleColumn
 
 func scanDiscount(row scanner) (*Discount, error) {
 	var d Discount
 	var desc, cat, item sql.NullString
 	var minOrder, maxDisc, limit sql.NullInt64
 	var from, created, updated string
-	var until sql.NullString
+	var until, schedule sql.NullString
 	if err := row.Scan(&d.ID, &d.RestaurantID, &d.Name, &desc, &d.Type, &d.Value, &minOrder, &maxDisc,
-		&d.ApplicableTo, &cat, &item, &from, &until, &limit, &d.UsageCount, &d.IsActive, &d.RequiresCode, &created, &updated); err != nil {
+		&d.ApplicableTo, &cat, &item, &from, &until, &limit, &d.UsageCount, &d.IsActive, &d.RequiresCode, &created, &updated, &schedule); err != nil {
+		return nil, err
+	}
+	var err error
+	if d.Schedule, err = parseScheduleColumn(schedule); err != nil {
 		return nil, err
 	}
 	d.Description, d.CategoryID, d.ItemID = nullString(desc), nullString(cat), nullString(item)
@@ -279,7 +300,10 @@ func (s *Store) UpdateDiscount(ctx context.Context, restaurantID, id string, upd
 			WHERE id = ?`,
 			d.Name, d.Description, d.Type, d.Value, d.MinOrderCents, d.MaxDiscountCents, d.ApplicableTo, d.CategoryID, d.ItemID,
 			FormatTime(d.ValidFrom), nullTime(d.ValidUntil), d.UsageLimit, d.IsActive, d.RequiresCode, FormatTime(d.UpdatedAt), id)
-		return err
+		if err != nil || !upd.Schedule.Set {
+			return err
+		}
+		return replaceSchedule(ctx, tx, d)
 	})
 	if err != nil {
 		return nil, err

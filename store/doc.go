@@ -89,8 +89,10 @@
 // surcharge.go (§ 3b EStG hours, holidays from rickar/cal/v2/de),
 // work_record.go (the MiLoG record per staff member and day).
 //
-// Discounts: discount.go, redemption.go (redeeming within the usage
-// limit); idempotency.go (Idempotency-Key answers, kept
+// Discounts: discount.go, discount_schedule.go (the weekly windows;
+// their rule is posbox/discount's), redemption.go (redeeming within the
+// usage limit and, asked inside the same transaction, the schedule);
+// idempotency.go (Idempotency-Key answers, kept
 // IdempotencyRetention).
 //
 // The TSE's rows (the queue's logic is fiscal/queue's): tse_sale.go (the

@@ -22,8 +22,11 @@ const (
 	EDiscountInactive   = "discount_inactive"
 	EDiscountNotStarted = "discount_not_started"
 	EDiscountExpired    = "discount_expired"
-	EUsageLimitReached  = "usage_limit_reached"
-	EMinOrderNotMet     = "min_order_not_met"
+	// EDiscountOutsideSchedule: now lies outside the discount's weekly
+	// windows (docs/API.md, "The schedule").
+	EDiscountOutsideSchedule = "discount_outside_schedule"
+	EUsageLimitReached       = "usage_limit_reached"
+	EMinOrderNotMet          = "min_order_not_met"
 
 	// TSE.
 	ETSEUnavailable = "tse_unavailable"

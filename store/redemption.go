@@ -21,6 +21,12 @@ type RedeemInput struct {
 	// nil; GuestRef the guest's reference for a once-per-guest code.
 	Code     *string
 	GuestRef *string
+	// Schedule decides, inside the transaction that counts the use,
+	// whether d's weekly schedule lets it be redeemed at the instant
+	// (posbox/discount's Check, in the restaurant's timezone). nil refuses
+	// every discount that has a schedule, so a caller that forgets it
+	// cannot give a discount away outside its hours.
+	Schedule func(d *Discount, at time.Time) error
 }
 
 // Redemption is one counted use of a discount.
@@ -70,10 +76,11 @@ func percentOf(cents, hundredths int64) int64 {
 // to deduct. Checks, in this order: the input (422), the discount exists
 // (404), eligible_amount is given when the scope needs it (422), active
 // (409 discount_inactive), started (409 discount_not_started), not expired
-// (409 discount_expired), minimum order (422 min_order_not_met), the code
+// (409 discount_expired), its schedule (409 discount_outside_schedule),
+// minimum order (422 min_order_not_met), the code
 // (422 discount_code_required, discount_code_invalid, validation_failed on
 // guest_ref; 409 discount_code_used_up, discount_code_guest_used), usage
-// limit (409 usage_limit_reached). The code's and the discount's limits is enforced by one conditional
+// limit (409 usage_limit_reached). The code's and the discount's limits are enforced by one conditional
 // UPDATE inside the immediate transaction, so it holds however many
 // terminals redeem at once; the redemption row and, for the last allowed
 // use, a discount_exhausted event commit with it.
@@ -172,6 +179,15 @@ func redeemTx(ctx context.Context, tx *Tx, restaurantID, discountID string, in R
 		return nil, Errorf(EDiscountNotStarted, "discount %q is valid from %s", d.Name, FormatTime(d.ValidFrom))
 	case d.ValidUntil != nil && !tx.Now.Before(*d.ValidUntil):
 		return nil, Errorf(EDiscountExpired, "discount %q expired at %s", d.Name, FormatTime(*d.ValidUntil))
+	case d.Schedule != nil && in.Schedule == nil:
+		return nil, Errorf(EDiscountOutsideSchedule, "discount %q has a schedule that was not checked", d.Name)
+	}
+	if d.Schedule != nil {
+		if err := in.Schedule(d, tx.Now); err != nil {
+			return nil, err
+		}
+	}
+	switch {
 	case d.MinOrderCents != nil && in.OrderTotalCents < *d.MinOrderCents:
 		return nil, Errorf(EMinOrderNotMet, "discount %q needs an order total of at least %s", d.Name, formatCents(*d.MinOrderCents))
 	}

@@ -128,10 +128,12 @@ export function showError(root, err) {
 }
 
 // findField matches an API field name ("amounts[0].vat_rate" or "value")
-// to the form's field box, trying the full name, then the last part.
+// to the form's field box, trying the full name, then without a last
+// index, then the last part.
 function findField(root, name) {
   const esc = (s) => s.replace(/["\\]/g, '\\$&');
   return root.querySelector(`[data-field="${esc(name)}"]`) ||
+    root.querySelector(`[data-field="${esc(name.replace(/\[\d+\]$/, ''))}"]`) || // schedule[0].days[1]: the row's days
     root.querySelector(`[data-field="${esc(name.replace(/^.*[.\]]/, ''))}"]`);
 }
 

@@ -9,6 +9,7 @@ import { h, clear, field, values, showError, clearErrors, confirmDialog, withBus
   table, badge, toast, errorText } from '../ui.js';
 import { fmtMoney, fmtDateTime, locale, timeZone, instantOfLocal, wallClockOf } from '../format.js';
 import { codesPanel } from './discount_codes.js';
+import { scheduleEditor, scheduleSummary } from './discount_schedule.js';
 
 addStrings({
   de: {
@@ -127,7 +128,8 @@ export default {
           d.category_id ? h('div', { class: 'muted small-text id-text' }, t('disc.pos_id', { id: d.category_id })) : null,
           d.item_id ? h('div', { class: 'muted small-text id-text' }, t('disc.pos_id', { id: d.item_id })) : null) },
         { label: t('disc.col.window'), cell: (d) => one(h('div', { class: 'nowrap' }, t('disc.from', { time: fmtDateTime(d.valid_from) })),
-          h('div', { class: 'nowrap' }, d.valid_until ? t('disc.until', { time: fmtDateTime(d.valid_until) }) : h('span', { class: 'muted' }, t('disc.forever')))) },
+          h('div', { class: 'nowrap' }, d.valid_until ? t('disc.until', { time: fmtDateTime(d.valid_until) }) : h('span', { class: 'muted' }, t('disc.forever'))),
+          d.schedule ? h('div', { class: 'discount-schedule' }, scheduleSummary(d.schedule)) : null) },
         { label: t('disc.col.usage'), class: 'num', cell: (d) => `${d.usage_count} / ${d.usage_limit ?? '∞'}` },
         { label: t('disc.col.status'), cell: (d) => one(statusBadge(d)) },
         { label: t('common.actions'), cell: (d) => h('div', { class: 'buttons row-actions' },
@@ -195,6 +197,7 @@ export default {
       const msg = h('p', { class: 'form-error', role: 'alert' });
       const submit = h('button', { type: 'submit' }, d ? t('common.save') : t('common.create'));
       const f = (opts) => field({ ...opts, value: init[opts.name] });
+      const schedule = scheduleEditor(d ? d.schedule : null);
       const form = h('form', { class: 'panel', id: 'discount-form', novalidate: true },
         f({ name: 'name', label: t('disc.name'), required: true, attrs: { maxlength: 200, autocomplete: 'off' } }),
         f({ name: 'discount_type', label: t('disc.type'), type: 'select', required: true,
@@ -210,6 +213,7 @@ export default {
         f({ name: 'valid_from', label: t('disc.valid_from'), type: 'datetime-local',
           hint: t(d ? 'disc.valid_from_hint_edit' : 'disc.valid_from_hint_new', { zone }) }),
         f({ name: 'valid_until', label: t('disc.valid_until'), type: 'datetime-local', hint: t('disc.valid_until_hint', { zone }) }),
+        schedule.element,
         f({ name: 'description', label: t('disc.description'), type: 'textarea', attrs: { maxlength: 2000 } }),
         f({ name: 'is_active', label: t('disc.is_active'), type: 'checkbox' }),
         f({ name: 'requires_code', label: t('disc.requires_code'), type: 'checkbox', hint: t('disc.requires_code_hint') }),
@@ -234,6 +238,9 @@ export default {
         clearErrors(form);
         const current = d ? discounts.find((x) => x.id === d.id) || d : null;
         const { body, errors } = payloadOf(values(form, NULLABLE));
+        const sched = schedule.read();
+        body.schedule = sched.schedule;
+        errors.push(...sched.errors);
         if (errors.length) {
           showError(form, new ApiError(422, { detail: t('error.fields'), errors }));
           return;
@@ -241,7 +248,7 @@ export default {
         let send = body;
         if (current) {
           // PUT is partial: send only what differs from the discount as it is.
-          const before = payloadOf(formValuesOf(current)).body;
+          const before = { ...payloadOf(formValuesOf(current)).body, schedule: current.schedule ?? null };
           send = {};
           for (const [k, v] of Object.entries(body)) if (JSON.stringify(v) !== JSON.stringify(before[k])) send[k] = v;
           if (!('value' in body)) send.value = null; // emptied: the API says it cannot be
