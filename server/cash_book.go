@@ -26,6 +26,20 @@ func (s *Server) desk() (*cashbook.Desk, error) {
 	return &cashbook.Desk{St: s.store, Seller: t}, nil
 }
 
+// deskCall is what a booking route reads first: the cash book, the
+// request's Idempotency-Key and its body.
+func (s *Server) deskCall(r *http.Request, body any) (*cashbook.Desk, string, error) {
+	d, err := s.desk()
+	if err != nil {
+		return nil, "", err
+	}
+	key, err := idempotencyKey(r)
+	if err != nil {
+		return nil, "", err
+	}
+	return d, key, decode(r, body, false)
+}
+
 type cashRegisterJSON struct {
 	ClientSerial string         `json:"client_serial"`
 	BookStarted  bool           `json:"book_started"`
@@ -75,16 +89,9 @@ type cashMovementRequest struct {
 // kinds a shift needs (cashbook.Kind.StaffMay); 201 with the signed
 // receipt, 202 when it went out without TSE data, as a sale.
 func (s *Server) createCashMovement(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
-	d, err := s.desk()
-	if err != nil {
-		return err
-	}
-	key, err := idempotencyKey(r)
-	if err != nil {
-		return err
-	}
 	var req cashMovementRequest
-	if err := decode(r, &req, false); err != nil {
+	d, key, err := s.deskCall(r, &req)
+	if err != nil {
 		return err
 	}
 	var f store.Fields
@@ -108,8 +115,8 @@ func (s *Server) createCashMovement(w http.ResponseWriter, r *http.Request, _ ht
 	if who.user.Role != store.RoleAdmin && !k.StaffMay {
 		return errHTTP(eForbidden, "only an admin may book this kind of cash movement; staff book the opening float and tip payouts")
 	}
-	if s.cfg.Replacer != nil && s.cfg.Replacer.Blocking(r.Context(), who.restaurant.ID) {
-		return store.Errorf(store.ETSEReplacing, "the TSE is being replaced: the movement is not booked; book it again in a moment")
+	if err := s.notWhileReplacing(r.Context(), who.restaurant.ID, "the movement is not booked; book it again in a moment"); err != nil {
+		return err
 	}
 	b.By = cashbook.Who{ID: who.user.ID, Name: who.user.Name}
 	if req.ForUserID != nil {
@@ -149,24 +156,17 @@ type reverseRequest struct {
 // reverseCashMovement is POST /api/cash/movements/:id/reverse: the
 // counter-entry (a movement is never edited).
 func (s *Server) reverseCashMovement(w http.ResponseWriter, r *http.Request, ps httprouter.Params) error {
-	d, err := s.desk()
-	if err != nil {
-		return err
-	}
-	key, err := idempotencyKey(r)
-	if err != nil {
-		return err
-	}
 	var req reverseRequest
-	if err := decode(r, &req, false); err != nil {
+	d, key, err := s.deskCall(r, &req)
+	if err != nil {
 		return err
 	}
 	who := caller(r.Context())
 	if !store.ValidID(ps.ByName("id")) {
 		return store.NotFound("cash movement")
 	}
-	if s.cfg.Replacer != nil && s.cfg.Replacer.Blocking(r.Context(), who.restaurant.ID) {
-		return store.Errorf(store.ETSEReplacing, "the TSE is being replaced: the counter-entry is not booked; book it again in a moment")
+	if err := s.notWhileReplacing(r.Context(), who.restaurant.ID, "the counter-entry is not booked; book it again in a moment"); err != nil {
+		return err
 	}
 	t, m, err := d.Reverse(r.Context(), who.restaurant.ID, ps.ByName("id"), str(req.Reason), cashbook.Who{ID: who.user.ID, Name: who.user.Name}, key)
 	if err != nil {
@@ -275,8 +275,8 @@ func (s *Server) createCashCount(w http.ResponseWriter, r *http.Request, _ httpr
 	if err := f.Err(); err != nil {
 		return err
 	}
-	if s.cfg.Replacer != nil && s.cfg.Replacer.Blocking(r.Context(), who.restaurant.ID) {
-		return store.Errorf(store.ETSEReplacing, "the TSE is being replaced: the count is not booked; count again in a moment")
+	if err := s.notWhileReplacing(r.Context(), who.restaurant.ID, "the count is not booked; count again in a moment"); err != nil {
+		return err
 	}
 	cc, err := d.Count(r.Context(), who.restaurant.ID, c)
 	if err != nil {

@@ -31,6 +31,16 @@ type TSE interface {
 	Cancel(ctx context.Context, restaurantID, txID string) error
 }
 
+// notWhileReplacing is 503 tse_replacing while the TSS is being
+// replaced: nothing is recorded for the TSE meanwhile; what tells the
+// caller what was not done and what to do.
+func (s *Server) notWhileReplacing(ctx context.Context, restaurantID, what string) error {
+	if s.cfg.Replacer != nil && s.cfg.Replacer.Blocking(ctx, restaurantID) {
+		return store.Errorf(store.ETSEReplacing, "the TSE is being replaced: %s", what)
+	}
+	return nil
+}
+
 // signer is the configured TSE or the 503 every TSE endpoint answers
 // without one.
 func (s *Server) signer() (TSE, error) {
@@ -61,8 +71,8 @@ func (s *Server) createTSETransaction(w http.ResponseWriter, r *http.Request, _ 
 		return err
 	}
 	who := caller(r.Context())
-	if s.cfg.Replacer != nil && s.cfg.Replacer.Blocking(r.Context(), who.restaurant.ID) {
-		return store.Errorf(store.ETSEReplacing, "the TSE is being replaced: the sale is not recorded; send it again in a moment")
+	if err := s.notWhileReplacing(r.Context(), who.restaurant.ID, "the sale is not recorded; send it again in a moment"); err != nil {
+		return err
 	}
 	sale.OperatorID, sale.OperatorName = who.user.ID, who.user.Name
 	if req.OperatorID != nil {
