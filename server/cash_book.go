@@ -95,7 +95,7 @@ func (s *Server) createCashMovement(w http.ResponseWriter, r *http.Request, _ ht
 		return err
 	}
 	var f store.Fields
-	b := cashbook.Booking{ClientSerial: str(req.ClientSerial), Kind: str(req.Kind), Reason: str(req.Reason), VoucherNo: str(req.VoucherNo), IdemKey: key}
+	b := cashbook.Booking{ClientSerial: deref(req.ClientSerial, ""), Kind: deref(req.Kind, ""), Reason: deref(req.Reason, ""), VoucherNo: deref(req.VoucherNo, ""), IdemKey: key}
 	if req.Amount == nil {
 		f.Add("amount", store.FRequired, "is required")
 	} else {
@@ -168,7 +168,7 @@ func (s *Server) reverseCashMovement(w http.ResponseWriter, r *http.Request, ps 
 	if err := s.notWhileReplacing(r.Context(), who.restaurant.ID, "the counter-entry is not booked; book it again in a moment"); err != nil {
 		return err
 	}
-	t, m, err := d.Reverse(r.Context(), who.restaurant.ID, ps.ByName("id"), str(req.Reason), cashbook.Who{ID: who.user.ID, Name: who.user.Name}, key)
+	t, m, err := d.Reverse(r.Context(), who.restaurant.ID, ps.ByName("id"), deref(req.Reason, ""), cashbook.Who{ID: who.user.ID, Name: who.user.Name}, key)
 	if err != nil {
 		return err
 	}
@@ -252,7 +252,7 @@ func (s *Server) createCashCount(w http.ResponseWriter, r *http.Request, _ httpr
 		f.Add("client_serial", store.FRequired, "is required")
 	}
 	who := caller(r.Context())
-	c := cashbook.Counting{ClientSerial: str(req.ClientSerial), By: cashbook.Who{ID: who.user.ID, Name: who.user.Name}}
+	c := cashbook.Counting{ClientSerial: deref(req.ClientSerial, ""), By: cashbook.Who{ID: who.user.ID, Name: who.user.Name}}
 	if req.Counted != nil {
 		v := req.Counted.Cents(&f, "counted")
 		c.Counted = &v
@@ -300,11 +300,4 @@ func (s *Server) listCashCounts(w http.ResponseWriter, r *http.Request, _ httpro
 		out = append(out, cashCountView(c))
 	}
 	return writeJSON(w, http.StatusOK, envelope{"counts": out})
-}
-
-func str(p *string) string {
-	if p == nil {
-		return ""
-	}
-	return *p
 }

@@ -15,14 +15,7 @@ type personJSON struct {
 }
 
 func person(id, name string) personJSON {
-	return personJSON{ID: nullable(id), Name: name}
-}
-
-func nullable(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
+	return personJSON{ID: strPtr(id), Name: name}
 }
 
 type cashMovementJSON struct {
@@ -52,8 +45,8 @@ func cashMovementView(m *store.CashMovement) cashMovementJSON {
 		forUser = &p
 	}
 	return cashMovementJSON{ForUser: forUser, ID: m.TxID, ClientSerial: m.ClientSerial, Number: m.No, Kind: m.Kind, BusinessCase: k.BusinessCase,
-		Amount: money(m.Cents), Reason: m.Reason, VoucherNo: m.VoucherNo, Reverses: nullable(m.ReversesTxID),
-		ReversedBy: nullable(m.ReversedBy), CountID: nullable(m.CountID), BookedBy: person(m.BookedBy, m.BookedByName),
+		Amount: money(m.Cents), Reason: m.Reason, VoucherNo: m.VoucherNo, Reverses: strPtr(m.ReversesTxID),
+		ReversedBy: strPtr(m.ReversedBy), CountID: strPtr(m.CountID), BookedBy: person(m.BookedBy, m.BookedByName),
 		CreatedAt: ts(m.CreatedAt), Signed: m.Signed, ReceiptWithoutTSE: m.WithoutTSE}
 }
 
@@ -72,7 +65,7 @@ type cashCountJSON struct {
 
 func cashCountView(c *store.CashCount) cashCountJSON {
 	v := cashCountJSON{ID: c.ID, ClientSerial: c.ClientSerial, Number: c.No, Expected: money(c.ExpectedCents),
-		Counted: money(c.CountedCents), Difference: money(c.DifferenceCents), DifferenceMovement: nullable(c.DifferenceTxID),
+		Counted: money(c.CountedCents), Difference: money(c.DifferenceCents), DifferenceMovement: strPtr(c.DifferenceTxID),
 		CountedBy: person(c.CountedBy, c.CountedByName), CreatedAt: ts(c.CreatedAt)}
 	if c.Denominations != nil {
 		v.Denominations = map[string]int64{}

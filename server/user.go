@@ -92,16 +92,10 @@ func (s *Server) createUser(w http.ResponseWriter, r *http.Request, _ httprouter
 	if err := f.Err(); err != nil {
 		return err
 	}
-	str := func(p *string) string {
-		if p == nil {
-			return ""
-		}
-		return *p
-	}
 	// The admin chose the password: its owner must replace it at the
 	// first login.
-	u := &store.User{RestaurantID: caller(r.Context()).restaurant.ID, Email: str(req.Email), Name: *req.Name, Role: *req.Role,
-		MustChangePassword: true, ValidUntil: str(req.ValidUntil)}
+	u := &store.User{RestaurantID: caller(r.Context()).restaurant.ID, Email: deref(req.Email, ""), Name: *req.Name, Role: *req.Role,
+		MustChangePassword: true, ValidUntil: deref(req.ValidUntil, "")}
 	if req.Email != nil && strings.TrimSpace(*req.Email) == "" {
 		return store.Invalid("email", store.FNotEmail, "must be an email address, or null")
 	}
@@ -117,7 +111,7 @@ func (s *Server) createUser(w http.ResponseWriter, r *http.Request, _ httprouter
 	if req.Password != nil && *req.Password == "" {
 		return store.Invalid("password", store.FLength, "must be 8-72 characters", "min", 8, "max", 72)
 	}
-	if err := s.store.CreateUserWith(r.Context(), u, str(req.Password), str(req.PIN)); err != nil {
+	if err := s.store.CreateUserWith(r.Context(), u, deref(req.Password, ""), deref(req.PIN, "")); err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusCreated, envelope{"user": toUserJSON(u)})
