@@ -37,6 +37,8 @@ func TestConsoleDiscounts(t *testing.T) {
 		UsageLimit        *int     `json:"usage_limit"`
 		IsActive          bool     `json:"is_active"`
 		UpdatedAt         string   `json:"updated_at"`
+		Combinable        bool     `json:"combinable"`
+		Priority          int      `json:"priority"`
 	}
 	list := func() map[string]discount {
 		t.Helper()
@@ -135,8 +137,30 @@ func TestConsoleDiscounts(t *testing.T) {
 	b.click("#discount-form button[type=submit]")
 	b.wait("the category's error", `document.querySelector('#discount-form [data-field=category_id] .error').innerText.includes('Bitte ausfüllen.')`)
 	b.fill("#discount-form input[name=category_id]", "019a8f5e-3c1d-7b2a-9e4f-6a5b4c3d2e1f")
+	// Stacking: combinable, and a priority out of range first (the API's
+	// 422 beside the field, in German), then one typed with a minus sign.
+	if got := b.text("#discount-form [data-field=combinable]"); !strings.Contains(got, "Mit anderen Rabatten kombinierbar") || !strings.Contains(got, "jeder auf den Rest") {
+		t.Fatalf("the combinable field: %q", got)
+	}
+	if got := b.text("#discount-form [data-field=priority]"); !strings.Contains(got, "Priorität") || !strings.Contains(got, "die höhere zuerst") {
+		t.Fatalf("the priority field: %q", got)
+	}
+	b.click("#discount-form input[name=combinable]")
+	b.fill("#discount-form input[name=priority]", "2000")
+	b.click("#discount-form button[type=submit]")
+	b.wait("the priority's error", `document.querySelector('#discount-form [data-field=priority] .error')?.innerText.includes('-1.000 bis 1.000')`)
+	if got := b.text("#discount-form [data-field=priority] .error"); strings.Contains(got, "priority") || strings.Contains(got, "must") {
+		t.Fatalf("the priority's error is not German: %q", got)
+	}
+	b.fill("#discount-form input[name=priority]", "\u22125")
 	b.click("#discount-form button[type=submit]")
 	b.wait("the fixed discount listed", `!document.querySelector('#discount-form') && `+row("Pasta-Dienstag"))
+	if got := eval[string](b, row("Pasta-Dienstag")+`.innerText`); !strings.Contains(got, "Kombinierbar") {
+		t.Fatalf("the combinable row: %q", got)
+	}
+	if p := list()["Pasta-Dienstag"]; !p.Combinable || p.Priority != -5 {
+		t.Fatalf("stacking of the fixed discount %+v", p)
+	}
 	if got := eval[string](b, row("Pasta-Dienstag")+`.innerText`); !strings.Contains(got, "2,50\u00a0€") || !strings.Contains(got, "Eine Kategorie") ||
 		!strings.Contains(got, "ID aus der Kasse: 019a8f5e-3c1d-7b2a-9e4f-6a5b4c3d2e1f") {
 		t.Fatalf("fixed discount row: %q", got)
@@ -152,11 +176,15 @@ func TestConsoleDiscounts(t *testing.T) {
 	if got := eval[string](b, `document.querySelector('#discount-form input[name=value]').value`); got != "12,5" {
 		t.Fatalf("value in the edit form %q", got)
 	}
+	if eval[bool](b, `document.querySelector('#discount-form input[name=combinable]').checked`) ||
+		eval[string](b, `document.querySelector('#discount-form input[name=priority]').value`) != "" {
+		t.Fatal("an exclusive discount of priority 0 shows stacking in the edit form")
+	}
 	b.fill("#discount-form input[name=value]", "15")
 	b.click("#discount-form button[type=submit]")
 	b.wait("the edited value", `!document.querySelector('#discount-form') && `+row("Stammgast")+`.innerText.includes('15,00')`)
 	after := list()["Stammgast"]
-	if after.Value != 15 || after.ValidFrom != before.ValidFrom || *after.ValidUntil != *before.ValidUntil || *after.Description != *before.Description {
+	if after.Value != 15 || after.Combinable || after.Priority != 0 || after.ValidFrom != before.ValidFrom || *after.ValidUntil != *before.ValidUntil || *after.Description != *before.Description {
 		t.Fatalf("edit: before %+v after %+v", before, after)
 	}
 	b.screenshot("discounts")

@@ -9,8 +9,10 @@ import (
 )
 
 // Stacking is how a discount combines with others: whether it may apply
-// together with other combinable ones, and its rank among them. Discounts
-// carry no such flags yet; the caller supplies them (Request.Stacking).
+// together with other combinable ones, and its rank among them. A
+// discount keeps them (store.Discount's Combinable and Priority); the
+// caller hands them over (Request.Stacking), so the core can be asked
+// with others.
 type Stacking struct {
 	Combinable bool
 	Priority   int // higher applies first

@@ -115,6 +115,10 @@ func (d Decimal) milli(f *store.Fields, field string) (int64, bool) {
 	return 0, false
 }
 
+// Milli is milli for the other readers of quantities (a basket the till
+// asks to price): the same literal rules and bounds as a sale's lines.
+func (d Decimal) Milli(f *store.Fields, field string) (int64, bool) { return d.milli(f, field) }
+
 // scaled reads a JSON number's literal with at most places decimals as
 // an integer of 10^-places units, or names the first rule it breaks: an
 // exponent (FNotDecimal), more decimals (FTooManyDecimals), more digits

@@ -43,7 +43,8 @@
 // movement is (the waiter settlement); 00033 a discount's weekly
 // schedule (its local time windows); 00034 discount codes: the
 // discount's requires_code, the batches, the codes with their uses, the
-// uses per guest and the code a redemption used.
+// uses per guest and the code a redemption used; 00035 a discount's
+// stacking: combinable and priority.
 package migrations
 
 import "embed"

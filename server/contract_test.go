@@ -174,6 +174,7 @@ var validBody = map[string]any{
 	"POST /api/discounts":                           map[string]any{"name": "X", "discount_type": "fixed", "value": 1},
 	"PUT /api/discounts/:id":                        map[string]any{"description": "x"},
 	"POST /api/discounts/:id/redeem":                map[string]any{"order_total": 10},
+	"POST /api/discounts/evaluate":                  map[string]any{"lines": []any{map[string]any{"quantity": 2, "unit_price": 3.9, "vat_rate": "NORMAL"}}},
 	"POST /api/discounts/:id/code-batches":          map[string]any{"count": 2},
 	"POST /api/tse/transactions":                    sale("KASSE-02", 100),
 	"POST /api/tse/closings":                        map[string]any{"client_serial": "KASSE-01"},
@@ -220,7 +221,7 @@ var noBody = []string{"POST /api/shifts/clock-in", "POST /api/tse/self-test", "P
 var staffAllowed = []string{
 	"GET /api/auth/me", "GET /api/restaurant", "POST /api/auth/password",
 	"POST /api/shifts/clock-in", "POST /api/shifts/clock-out", "GET /api/shifts/my-status", "GET /api/shifts/mine",
-	"POST /api/discounts/:id/redeem",
+	"POST /api/discounts/:id/redeem", "POST /api/discounts/evaluate",
 	"POST /api/tse/transactions", "GET /api/tse/transactions/:id",
 	"POST /api/tse/closings", "GET /api/tse/closings/:id", "GET /api/tse/closings/:id/report",
 	"POST /api/events",
@@ -569,7 +570,7 @@ func TestContractResponseFormats(t *testing.T) {
 		exact       bool
 	}{
 		{"POST /api/shifts", "shift", []string{"id", "user_id", "user_name", "shift_date", "start_time", "end_time", "break_minutes", "role", "status", "notes", "created_at", "updated_at", "warnings", "published_at", "unstaffed", "planned_hours"}, true},
-		{"POST /api/discounts", "discount", []string{"id", "name", "description", "discount_type", "value", "min_order_amount", "max_discount_amount", "applicable_to", "category_id", "item_id", "valid_from", "valid_until", "usage_limit", "usage_count", "is_active", "requires_code", "created_at", "updated_at", "schedule"}, true},
+		{"POST /api/discounts", "discount", []string{"id", "name", "description", "discount_type", "value", "min_order_amount", "max_discount_amount", "applicable_to", "category_id", "item_id", "valid_from", "valid_until", "usage_limit", "usage_count", "is_active", "requires_code", "created_at", "updated_at", "schedule", "combinable", "priority"}, true},
 		{"GET /api/auth/me", "user", []string{"id", "restaurant_id", "email", "name", "role", "is_active", "created_at", "updated_at", "staff_number", "must_change_password", "has_pin", "valid_until"}, true},
 		{"GET /api/restaurant", "restaurant", []string{"id", "name", "timezone", "created_at"}, false},
 		{"GET /api/shifts/my-status", "", []string{"clocked_in", "time_entry"}, true},

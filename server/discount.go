@@ -35,6 +35,9 @@ type discountJSON struct {
 	// Schedule follows the contract's fields; null when the discount is
 	// open around the clock.
 	Schedule []scheduleEntryJSON `json:"schedule"`
+	// Combinable and Priority are its stacking (docs/API.md, "Stacking").
+	Combinable bool  `json:"combinable"`
+	Priority   int64 `json:"priority"`
 }
 
 func toDiscountJSON(d *store.Discount) discountJSON {
@@ -44,6 +47,7 @@ func toDiscountJSON(d *store.Discount) discountJSON {
 		ApplicableTo: d.ApplicableTo, CategoryID: d.CategoryID, ItemID: d.ItemID,
 		ValidFrom: ts(d.ValidFrom), ValidUntil: tsPtr(d.ValidUntil), Schedule: scheduleJSON(d.Schedule), UsageLimit: d.UsageLimit, UsageCount: d.UsageCount,
 		IsActive: d.IsActive, RequiresCode: d.RequiresCode, CreatedAt: ts(d.CreatedAt), UpdatedAt: ts(d.UpdatedAt),
+		Combinable: d.Combinable, Priority: d.Priority,
 	}
 }
 
@@ -66,6 +70,8 @@ type discountRequest struct {
 	UsageLimit        store.Field[int64]               `json:"usage_limit"`
 	IsActive          store.Field[bool]                `json:"is_active"`
 	RequiresCode      store.Field[bool]                `json:"requires_code"`
+	Combinable        store.Field[bool]                `json:"combinable"`
+	Priority          store.Field[int64]               `json:"priority"`
 }
 
 // update converts the wire forms (decimal literals, RFC 3339 strings) into
@@ -93,6 +99,8 @@ func (req discountRequest) update(f *store.Fields) store.DiscountUpdate {
 		UsageLimit:        req.UsageLimit,
 		IsActive:          req.IsActive,
 		RequiresCode:      req.RequiresCode,
+		Combinable:        req.Combinable,
+		Priority:          req.Priority,
 	}
 }
 

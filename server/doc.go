@@ -42,7 +42,8 @@
 // (publishing and copying a week), time_entry, time_entry_correction,
 // time_entry_report (the MiLoG record), time_entry_export and
 // time_entry_payroll (the CSV files), labour_warning, dashboard; discount,
-// discount_schedule (the schedule member), discount_redeem, idempotency; replica (GET /api/replica and the Replica
+// discount_schedule (the schedule member), discount_redeem, discount_evaluate and
+// discount_evaluate_json (pricing a basket), idempotency; replica (GET /api/replica and the Replica
 // interface); tse.go (the TSE handlers and the TSE
 // interface), tse_view.go, tse_sale_view.go (what a sale contained),
 // tse_archive.go and tse_archive_view.go, tse_closing.go, tse_closing_report.go

@@ -180,6 +180,7 @@ var discountSeeds = []string{
 	`{"name":"Winter","discount_type":"percentage","value":10,"valid_from":"2026-12-01T10:00:00+01:00","valid_until":"2026-11-01T10:00:00Z"}`,
 	`{"value":150}`, `{"is_active":false}`, `{"valid_until":null,"is_active":true}`, `{"value":9999999999999.99}`,
 	`{"usage_limit":0}`, `{"applicable_to":"category","category_id":null}`,
+	`{"combinable":true,"priority":1000}`, `{"priority":-1001}`, `{"combinable":null}`, `{"priority":2.5}`,
 }
 
 func FuzzCreateDiscount(f *testing.F) {
@@ -277,6 +278,7 @@ func TestEveryBodyRouteIsFuzzed(t *testing.T) {
 		"POST /api/shifts/clock-out": true, "POST /api/shifts": true, "PUT /api/shifts/:id": true,
 		"PATCH /api/shifts/:id/status": true, "POST /api/discounts": true, "PUT /api/discounts/:id": true,
 		"POST /api/discounts/:id/redeem": true, "POST /api/tse/transactions": true, "POST /api/discounts/:id/code-batches": true,
+		"POST /api/discounts/evaluate":     true,
 		"POST /api/notifications/settings": true, "PUT /api/notifications/settings/:id": true,
 		"POST /api/notifications/test": true, "POST /api/events": true,
 		"POST /api/auth/password": true, "PATCH /api/restaurant": true, "POST /api/time-entries": true,

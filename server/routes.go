@@ -104,6 +104,16 @@ func (s *Server) routes(r *httprouter.Router) {
 	s.route(r, "PUT", "/api/settings/sms", adminOnly, s.putSMSSettings)
 }
 
+// fixedRoutes are the routes whose fixed segment stands where a route of
+// routes() has an :id (POST /api/discounts/evaluate beside
+// /api/discounts/:id/redeem): httprouter v1.3 refuses the two in one
+// tree, so they get a router of their own, asked first for exactly the
+// paths returned.
+func (s *Server) fixedRoutes(r *httprouter.Router) []string {
+	s.route(r, "POST", "/api/discounts/evaluate", anyUser, s.evaluateDiscounts)
+	return []string{"/api/discounts/evaluate"}
+}
+
 // cashRoutes is the route table's cash book (docs/CASHDESK.md): the
 // expected cash is the owner's and the auditor's (staff count blind),
 // staff book what a shift needs (the handler checks the kind).

@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/julienschmidt/httprouter"
@@ -130,9 +132,9 @@ func New(st *store.Store, cfg Config, log *slog.Logger) *Server {
 	}
 	s.tokens = newVerifiedTokens(cfg.JWTKey, s.now)
 	s.loginLimiter = newLoginLimiter(cfg.LoginPerIP, cfg.LoginPerAccountIP, cfg.LoginPerAccount)
-	r := s.newRouter()
+	r, fixed := s.newRouter(), s.newRouter()
 	s.routes(r)
-	var h http.Handler = r
+	var h http.Handler = byPath(s.fixedRoutes(fixed), fixed, r)
 	if cfg.RequireTLS {
 		h = s.requireTLS(h)
 	}
@@ -150,6 +152,40 @@ func (s *Server) newRouter() *httprouter.Router {
 	r.MethodNotAllowed = drained(s.peeked(s.methodNotAllowed))
 	r.PanicHandler = s.panicked
 	return r
+}
+
+// byPath sends a request for one of paths to first when first serves
+// its method there, else to rest; a method neither serves is a 405 (or
+// the answer to OPTIONS) whose Allow names the methods of both.
+func byPath(paths []string, first, rest *httprouter.Router) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !slices.Contains(paths, r.URL.Path) {
+			rest.ServeHTTP(w, r)
+			return
+		}
+		var allow []string
+		for _, m := range []string{"GET", "POST", "PUT", "PATCH", "DELETE"} {
+			if h, _, _ := first.Lookup(m, r.URL.Path); h != nil {
+				if m == r.Method {
+					first.ServeHTTP(w, r)
+					return
+				}
+				allow = append(allow, m)
+			} else if h, _, _ := rest.Lookup(m, r.URL.Path); h != nil {
+				if m == r.Method {
+					rest.ServeHTTP(w, r)
+					return
+				}
+				allow = append(allow, m)
+			}
+		}
+		allow = append(allow, "OPTIONS")
+		slices.Sort(allow)
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		if r.Method != "OPTIONS" {
+			rest.MethodNotAllowed.ServeHTTP(w, r)
+		}
+	})
 }
 
 // drained reads what is left of the body after h answered, as every

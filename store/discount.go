@@ -25,6 +25,10 @@ const (
 	MaxDiscountNameLen = 200
 	MaxDescriptionLen  = 2000
 	MaxPercentage      = 100_00 // 100 % in hundredths of a percent
+	// MaxPriority bounds a discount's stacking priority both ways: a
+	// handful of ranks is all a restaurant needs, and a bound keeps typos
+	// out.
+	MaxPriority = 1000
 )
 
 // Discount is a price reduction the POS terminals redeem.
@@ -51,9 +55,14 @@ type Discount struct {
 	RequiresCode bool
 	// Schedule is the weekly windows it may be redeemed in, sorted by
 	// day and start; nil: around the clock.
-	Schedule  []ScheduleWindow
-	CreatedAt time.Time
-	UpdatedAt time.Time
+	Schedule []ScheduleWindow
+	// Combinable and Priority are its stacking (docs/API.md, "Stacking"):
+	// whether it applies together with other combinable discounts when a
+	// basket is priced, and its rank among them (higher first).
+	Combinable bool
+	Priority   int64
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
 }
 
 // DiscountUpdate is the body of a create or a partial update. Money and
@@ -74,7 +83,9 @@ type DiscountUpdate struct {
 	IsActive          Field[bool]
 	RequiresCode      Field[bool]
 	// Schedule replaces the windows whole; null removes them.
-	Schedule Field[[]ScheduleWindow]
+	Schedule   Field[[]ScheduleWindow]
+	Combinable Field[bool]
+	Priority   Field[int64]
 }
 
 // apply merges u into d. Null is refused on fields that cannot be null.
@@ -86,6 +97,8 @@ func (d *Discount) apply(u DiscountUpdate, f *Fields) {
 	NotNull(f, "valid_from", u.ValidFrom)
 	NotNull(f, "is_active", u.IsActive)
 	NotNull(f, "requires_code", u.RequiresCode)
+	NotNull(f, "combinable", u.Combinable)
+	NotNull(f, "priority", u.Priority)
 	u.Name.Apply(&d.Name)
 	u.Description.ApplyNullable(&d.Description)
 	u.Type.Apply(&d.Type)
@@ -100,6 +113,8 @@ func (d *Discount) apply(u DiscountUpdate, f *Fields) {
 	u.UsageLimit.ApplyNullable(&d.UsageLimit)
 	u.IsActive.Apply(&d.IsActive)
 	u.RequiresCode.Apply(&d.RequiresCode)
+	u.Combinable.Apply(&d.Combinable)
+	u.Priority.Apply(&d.Priority)
 	if u.Schedule.Set {
 		d.Schedule = nil
 		if !u.Schedule.Null {
@@ -170,6 +185,9 @@ func (d *Discount) validate(f *Fields) {
 		}
 	}
 	validSchedule(f, d.Schedule)
+	if d.Priority < -MaxPriority || d.Priority > MaxPriority {
+		f.Add("priority", FOutOfRange, "must be from -1000 to 1000", "min", -MaxPriority, "max", MaxPriority)
+	}
 }
 
 // validTarget checks a scope's target id: a UUID exactly when applicable_to
@@ -220,11 +238,11 @@ func (s *Store) CreateDiscount(ctx context.Context, restaurantID string, in Disc
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO discounts (id, restaurant_id, name, description, discount_type, value,
 			min_order_cents, max_discount_cents, applicable_to, category_id, item_id, valid_from, valid_until,
-			usage_limit, usage_count, is_active, requires_code, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)`,
+			usage_limit, usage_count, is_active, requires_code, combinable, priority, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)`,
 			d.ID, d.RestaurantID, d.Name, d.Description, d.Type, d.Value,
 			d.MinOrderCents, d.MaxDiscountCents, d.ApplicableTo, d.CategoryID, d.ItemID, FormatTime(d.ValidFrom), nullTime(d.ValidUntil),
-			d.UsageLimit, d.IsActive, d.RequiresCode, FormatTime(d.CreatedAt), FormatTime(d.UpdatedAt))
+			d.UsageLimit, d.IsActive, d.RequiresCode, d.Combinable, d.Priority, FormatTime(d.CreatedAt), FormatTime(d.UpdatedAt))
 		if err != nil {
 			return err
 		}
@@ -237,8 +255,8 @@ func (s *Store) CreateDiscount(ctx context.Context, restaurantID string, in Disc
 }
 
 const discountColumns = `id, restaurant_id, name, description, discount_type, value, min_order_cents, max_discount_cents,
-	applicable_to, category_id, item_id, valid_from, valid_until, usage_limit, usage_count, is_active, requires_code, created_at, updated_at,
-	` + scheduleColumn
+	applicable_to, category_id, item_id, valid_from, valid_until, usage_limit, usage_count, is_active, requires_code, combinable, priority,
+	created_at, updated_at, ` + scheduleColumn
 
 func scanDiscount(row scanner) (*Discount, error) {
 	var d Discount
@@ -247,7 +265,8 @@ func scanDiscount(row scanner) (*Discount, error) {
 	var from, created, updated string
 	var until, schedule sql.NullString
 	if err := row.Scan(&d.ID, &d.RestaurantID, &d.Name, &desc, &d.Type, &d.Value, &minOrder, &maxDisc,
-		&d.ApplicableTo, &cat, &item, &from, &until, &limit, &d.UsageCount, &d.IsActive, &d.RequiresCode, &created, &updated, &schedule); err != nil {
+		&d.ApplicableTo, &cat, &item, &from, &until, &limit, &d.UsageCount, &d.IsActive, &d.RequiresCode, &d.Combinable, &d.Priority,
+		&created, &updated, &schedule); err != nil {
 		return nil, err
 	}
 	var err error
@@ -296,10 +315,11 @@ func (s *Store) UpdateDiscount(ctx context.Context, restaurantID, id string, upd
 		d.UpdatedAt = tx.Now
 		_, err = tx.ExecContext(ctx, `UPDATE discounts SET name = ?, description = ?, discount_type = ?, value = ?,
 			min_order_cents = ?, max_discount_cents = ?, applicable_to = ?, category_id = ?, item_id = ?,
-			valid_from = ?, valid_until = ?, usage_limit = ?, is_active = ?, requires_code = ?, updated_at = ?
-			WHERE id = ?`,
+			valid_from = ?, valid_until = ?, usage_limit = ?, is_active = ?, requires_code = ?, combinable = ?, priority = ?,
+			updated_at = ? WHERE id = ?`,
 			d.Name, d.Description, d.Type, d.Value, d.MinOrderCents, d.MaxDiscountCents, d.ApplicableTo, d.CategoryID, d.ItemID,
-			FormatTime(d.ValidFrom), nullTime(d.ValidUntil), d.UsageLimit, d.IsActive, d.RequiresCode, FormatTime(d.UpdatedAt), id)
+			FormatTime(d.ValidFrom), nullTime(d.ValidUntil), d.UsageLimit, d.IsActive, d.RequiresCode, d.Combinable, d.Priority,
+			FormatTime(d.UpdatedAt), id)
 		if err != nil || !upd.Schedule.Set {
 			return err
 		}

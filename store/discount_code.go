@@ -236,3 +236,16 @@ func useCodeTx(ctx context.Context, tx *Tx, restaurantID string, d *Discount, in
 	}
 	return c, nil
 }
+
+// CodeByText finds the restaurant's code whose normalised text is code,
+// read only: pricing a basket asks which discount a code would unlock
+// without using it. 404 when there is none.
+func (s *Store) CodeByText(ctx context.Context, restaurantID, code string) (*DiscountCode, error) {
+	c, err := scanCode(s.rdb.QueryRowContext(ctx, `SELECT `+codeColumns+` FROM discount_codes c
+		JOIN discount_code_batches b ON b.id = c.batch_id
+		WHERE c.restaurant_id = ? AND c.code = ?`, restaurantID, code))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, NotFound("discount code")
+	}
+	return c, err
+}

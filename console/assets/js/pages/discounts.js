@@ -30,6 +30,11 @@ addStrings({
     'disc.valid_until': 'Gültig bis (ausschließlich)', 'disc.valid_until_hint': 'Ortszeit ({zone}). Leer: ohne Ende.',
     'disc.is_active': 'Aktiv (an der Kasse einlösbar)',
     'disc.requires_code': 'Nur mit Code einlösbar', 'disc.requires_code_hint': 'Die Codes erzeugen Sie mit „Codes“ in der Liste.', 'disc.code_only': 'Nur mit Code',
+    'disc.combinable': 'Mit anderen Rabatten kombinierbar',
+    'disc.combinable_hint': 'Aus: Der Rabatt gilt allein, wenn er der größte ist. An: Er gilt zusammen mit den anderen kombinierbaren Rabatten, jeder auf den Rest.',
+    'disc.priority': 'Priorität',
+    'disc.priority_hint': 'Ganze Zahl von −1000 bis 1000. Kombinierbare Rabatte werden nach Priorität angewandt, die höhere zuerst. Leer: 0.',
+    'disc.combinable_badge': 'Kombinierbar',
     'disc.codes': 'Codes',
     'disc.col.discount': 'Rabatt', 'disc.col.window': 'Zeitraum', 'disc.col.usage': 'Einlösungen', 'disc.col.status': 'Status',
     'disc.min_order_short': 'ab {amount} Bestellwert', 'disc.max_short': 'höchstens {amount}',
@@ -63,6 +68,11 @@ addStrings({
     'disc.valid_until': 'Valid until (exclusive)', 'disc.valid_until_hint': 'Local time ({zone}). Empty: no end.',
     'disc.is_active': 'Active (redeemable at the till)',
     'disc.requires_code': 'Redeemed with a code only', 'disc.requires_code_hint': 'Make the codes with “Codes” in the list.', 'disc.code_only': 'Code only',
+    'disc.combinable': 'Combines with other discounts',
+    'disc.combinable_hint': 'Off: the discount applies alone when it is the largest. On: it applies together with the other combinable discounts, each on what is left.',
+    'disc.priority': 'Priority',
+    'disc.priority_hint': 'A whole number from −1000 to 1000. Combinable discounts apply by priority, the higher first. Empty: 0.',
+    'disc.combinable_badge': 'Combinable',
     'disc.codes': 'Codes',
     'disc.col.discount': 'Discount', 'disc.col.window': 'Period', 'disc.col.usage': 'Redemptions', 'disc.col.status': 'Status',
     'disc.min_order_short': 'orders from {amount}', 'disc.max_short': 'at most {amount}',
@@ -119,7 +129,8 @@ export default {
     function listColumns() {
       return [
         { label: t('disc.name'), cell: (d) => one(h('strong', {}, d.name), d.description ? h('div', { class: 'muted small-text' }, d.description) : null,
-          d.requires_code ? h('div', {}, badge(t('disc.code_only'), 'neutral')) : null) },
+          d.requires_code ? h('div', {}, badge(t('disc.code_only'), 'neutral')) : null,
+          d.combinable ? h('div', {}, badge(t('disc.combinable_badge'), 'neutral')) : null) },
         { label: t('disc.col.discount'), cell: (d) => one(
           h('span', { class: 'discount-value' }, d.discount_type === 'percentage' ? fmtPercent(d.value) : fmtMoney(d.value)),
           d.max_discount_amount !== null ? h('div', { class: 'muted small-text' }, t('disc.max_short', { amount: fmtMoney(d.max_discount_amount) })) : null,
@@ -217,10 +228,12 @@ export default {
         f({ name: 'description', label: t('disc.description'), type: 'textarea', attrs: { maxlength: 2000 } }),
         f({ name: 'is_active', label: t('disc.is_active'), type: 'checkbox' }),
         f({ name: 'requires_code', label: t('disc.requires_code'), type: 'checkbox', hint: t('disc.requires_code_hint') }),
+        f({ name: 'combinable', label: t('disc.combinable'), type: 'checkbox', hint: t('disc.combinable_hint') }),
+        f({ name: 'priority', label: t('disc.priority'), hint: t('disc.priority_hint'), attrs: { inputmode: 'numeric', autocomplete: 'off' } }),
         msg,
         h('div', { class: 'buttons' }, submit,
           h('button', { type: 'button', class: 'secondary', onclick: () => { dropDraft(key); closeEditor(); newButton.focus(); } }, t('common.cancel'))));
-      for (const n of ['description', 'is_active', 'requires_code']) form.querySelector(`[data-field="${n}"]`).classList.add('wide');
+      for (const n of ['description', 'is_active', 'requires_code', 'combinable']) form.querySelector(`[data-field="${n}"]`).classList.add('wide');
       bindDraft(form, key);
 
       const byName = (n) => form.querySelector(`[data-field="${n}"]`);
@@ -311,7 +324,8 @@ function fmtPercent(n) {
 function formValuesOf(d) {
   if (!d) {
     return { name: '', description: '', discount_type: 'percentage', value: '', applicable_to: 'order', category_id: '', item_id: '',
-      min_order_amount: '', max_discount_amount: '', usage_limit: '', valid_from: '', valid_until: '', is_active: true, requires_code: false };
+      min_order_amount: '', max_discount_amount: '', usage_limit: '', valid_from: '', valid_until: '', is_active: true, requires_code: false,
+      combinable: false, priority: '' };
   }
   return {
     name: d.name, description: d.description ?? '', discount_type: d.discount_type,
@@ -321,6 +335,7 @@ function formValuesOf(d) {
     usage_limit: d.usage_limit === null ? '' : String(d.usage_limit),
     valid_from: wallClockOf(d.valid_from), valid_until: d.valid_until ? wallClockOf(d.valid_until) : '',
     is_active: d.is_active, requires_code: d.requires_code,
+    combinable: d.combinable, priority: d.priority === 0 ? '' : String(d.priority),
   };
 }
 
@@ -367,6 +382,11 @@ function payloadOf(v) {
   }
   body.is_active = !!v.is_active;
   body.requires_code = !!v.requires_code;
+  body.combinable = !!v.combinable;
+  // The form may show a typographic minus; empty is the default 0.
+  const prio = empty(v.priority) ? '0' : String(v.priority).trim().replace('\u2212', '-');
+  if (/^-?\d{1,4}$/.test(prio)) body.priority = Number(prio);
+  else errors.push({ field: 'priority', message: t('disc.bad_integer') });
   return { body, errors };
 }
 
