@@ -43,7 +43,9 @@
 // movement is (the waiter settlement); 00033 a discount's weekly
 // schedule (its local time windows); 00034 discount codes: the
 // discount's requires_code, the batches, the codes with their uses, the
-// uses per guest and the code a redemption used.
+// uses per guest and the code a redemption used; 00036 the POS's
+// catalogue: its categories and items (name, VAT rate) by the POS's ids,
+// replaced whole when the till sends it.
 package migrations
 
 import "embed"

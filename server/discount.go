@@ -35,6 +35,10 @@ type discountJSON struct {
 	// Schedule follows the contract's fields; null when the discount is
 	// open around the clock.
 	Schedule []scheduleEntryJSON `json:"schedule"`
+	// The target's name in the POS catalogue; null when the catalogue
+	// does not hold the id (or there is no target).
+	CategoryName *string `json:"category_name"`
+	ItemName     *string `json:"item_name"`
 }
 
 func toDiscountJSON(d *store.Discount) discountJSON {
@@ -44,6 +48,7 @@ func toDiscountJSON(d *store.Discount) discountJSON {
 		ApplicableTo: d.ApplicableTo, CategoryID: d.CategoryID, ItemID: d.ItemID,
 		ValidFrom: ts(d.ValidFrom), ValidUntil: tsPtr(d.ValidUntil), Schedule: scheduleJSON(d.Schedule), UsageLimit: d.UsageLimit, UsageCount: d.UsageCount,
 		IsActive: d.IsActive, RequiresCode: d.RequiresCode, CreatedAt: ts(d.CreatedAt), UpdatedAt: ts(d.UpdatedAt),
+		CategoryName: d.CategoryName, ItemName: d.ItemName,
 	}
 }
 

@@ -66,6 +66,9 @@ func (s *Server) routes(r *httprouter.Router) {
 	s.route(r, "GET", "/api/discounts/:id/codes", adminOnly, s.listDiscountCodes)
 	s.route(r, "GET", "/api/discounts/:id/codes.csv", adminOnly, s.discountCodesCSV)
 	s.route(r, "GET", "/api/discounts/:id/codes/print", adminOnly, s.discountCodesPrint)
+	// The POS catalogue: the till sends it with a staff token.
+	s.route(r, "GET", "/api/catalogue", adminOnly, s.getCatalogue)
+	s.route(r, "PUT", "/api/catalogue", anyUser, s.putCatalogue)
 
 	// TSE
 	s.route(r, "POST", "/api/tse/transactions", anyUser, s.createTSETransaction)
