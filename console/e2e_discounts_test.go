@@ -130,8 +130,8 @@ func TestConsoleDiscounts(t *testing.T) {
 	b.fill("#discount-form input[name=value]", "2.5")
 	b.fill("#discount-form select[name=applicable_to]", "category")
 	b.wait("the category field", `!document.querySelector('#discount-form [data-field=category_id]').hidden`)
-	// The POS sends no names for categories and items: the form says the id comes from the till.
-	if got := b.text("#discount-form [data-field=category_id] .hint"); !strings.Contains(got, "keine Namen für Kategorien und Artikel") {
+	// The till has sent no catalogue: the form asks for the id and says where it comes from.
+	if got := b.text("#discount-form [data-field=category_id] .hint"); !strings.Contains(got, "Artikelverwaltung der Kasse") {
 		t.Fatalf("the category's note: %q", got)
 	}
 	b.click("#discount-form button[type=submit]")
@@ -162,7 +162,8 @@ func TestConsoleDiscounts(t *testing.T) {
 		t.Fatalf("stacking of the fixed discount %+v", p)
 	}
 	if got := eval[string](b, row("Pasta-Dienstag")+`.innerText`); !strings.Contains(got, "2,50\u00a0€") || !strings.Contains(got, "Eine Kategorie") ||
-		!strings.Contains(got, "ID aus der Kasse: 019a8f5e-3c1d-7b2a-9e4f-6a5b4c3d2e1f") {
+		!strings.Contains(got, "Unbekannte Kategorie") ||
+		!strings.Contains(got, "ID 019a8f5e-3c1d-7b2a-9e4f-6a5b4c3d2e1f") {
 		t.Fatalf("fixed discount row: %q", got)
 	}
 	if p := list()["Pasta-Dienstag"]; p.DiscountType != "fixed" || p.Value != 2.5 {

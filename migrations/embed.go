@@ -44,7 +44,9 @@
 // schedule (its local time windows); 00034 discount codes: the
 // discount's requires_code, the batches, the codes with their uses, the
 // uses per guest and the code a redemption used; 00035 a discount's
-// stacking: combinable and priority.
+// stacking: combinable and priority; 00036 the POS's
+// catalogue: its categories and items (name, VAT rate) by the POS's ids,
+// replaced whole when the till sends it.
 package migrations
 
 import "embed"

@@ -68,7 +68,11 @@ func TestFiscalRecordsAreNeverPruned(t *testing.T) {
 var otherTables = []string{"restaurants", "notification_settings", "email_settings", "sms_settings", "datev_settings",
 	"idempotency_keys", "goose_db_version", "retention_confirmations", "auditor_requests",
 	// The TSE's life (docs/TSE.md): kept like the fiscal records.
-	"tse_certificate_warnings", "tse_archive_starts", "tse_replacements"}
+	"tse_certificate_warnings", "tse_archive_starts", "tse_replacements",
+	// The POS catalogue: the till's menu as it last sent it, replaced
+	// whole at each sync; no personal data, no record (a receipt keeps
+	// its own texts).
+	"pos_categories", "pos_items"}
 
 // Every table is classified: a table added later must be named prunable,
 // fiscal or other here (and in docs/RETENTION.md), so that nobody adds

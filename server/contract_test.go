@@ -164,18 +164,20 @@ var validBody = map[string]any{
 	"PUT /api/users/:id":                       map[string]any{"name": "Renamed"},
 	// A wrong current password (422): a right one would end the staff
 	// token the walk goes on using.
-	"POST /api/auth/password":                       map[string]any{"current_password": "not-the-password", "new_password": "password2"},
-	"PATCH /api/restaurant":                         map[string]any{"min_rest_hours": 10},
-	"PATCH /api/time-entries/:id":                   map[string]any{"break_minutes": 15, "reason": "took a break"},
-	"POST /api/time-entries/:id/close":              map[string]any{"clock_out": "2026-11-21T13:00:00Z", "reason": "forgot to clock out"},
-	"POST /api/shifts/clock-out":                    map[string]any{"break_minutes": 0},
-	"PUT /api/shifts/:id":                           map[string]any{"notes": "bring keys"},
-	"PATCH /api/shifts/:id/status":                  map[string]any{"status": "confirmed"},
-	"POST /api/discounts":                           map[string]any{"name": "X", "discount_type": "fixed", "value": 1},
-	"PUT /api/discounts/:id":                        map[string]any{"description": "x"},
-	"POST /api/discounts/:id/redeem":                map[string]any{"order_total": 10},
-	"POST /api/discounts/evaluate":                  map[string]any{"lines": []any{map[string]any{"quantity": 2, "unit_price": 3.9, "vat_rate": "NORMAL"}}},
-	"POST /api/discounts/:id/code-batches":          map[string]any{"count": 2},
+	"POST /api/auth/password":              map[string]any{"current_password": "not-the-password", "new_password": "password2"},
+	"PATCH /api/restaurant":                map[string]any{"min_rest_hours": 10},
+	"PATCH /api/time-entries/:id":          map[string]any{"break_minutes": 15, "reason": "took a break"},
+	"POST /api/time-entries/:id/close":     map[string]any{"clock_out": "2026-11-21T13:00:00Z", "reason": "forgot to clock out"},
+	"POST /api/shifts/clock-out":           map[string]any{"break_minutes": 0},
+	"PUT /api/shifts/:id":                  map[string]any{"notes": "bring keys"},
+	"PATCH /api/shifts/:id/status":         map[string]any{"status": "confirmed"},
+	"POST /api/discounts":                  map[string]any{"name": "X", "discount_type": "fixed", "value": 1},
+	"PUT /api/discounts/:id":               map[string]any{"description": "x"},
+	"POST /api/discounts/:id/redeem":       map[string]any{"order_total": 10},
+	"POST /api/discounts/evaluate":         map[string]any{"lines": []any{map[string]any{"quantity": 2, "unit_price": 3.9, "vat_rate": "NORMAL"}}},
+	"POST /api/discounts/:id/code-batches": map[string]any{"count": 2},
+	"PUT /api/catalogue": map[string]any{"categories": []any{map[string]any{"id": "019a0000-0000-7000-8000-0000000000c1", "name": "Pasta"}},
+		"items": []any{map[string]any{"id": "019a0000-0000-7000-8000-0000000000a1", "name": "Penne", "vat_rate": "REDUCED_1"}}},
 	"POST /api/tse/transactions":                    sale("KASSE-02", 100),
 	"POST /api/tse/closings":                        map[string]any{"client_serial": "KASSE-01"},
 	"PUT /api/fiscal/master-data":                   map[string]any{"business_name": "Zum Löwen"},
@@ -221,7 +223,7 @@ var noBody = []string{"POST /api/shifts/clock-in", "POST /api/tse/self-test", "P
 var staffAllowed = []string{
 	"GET /api/auth/me", "GET /api/restaurant", "POST /api/auth/password",
 	"POST /api/shifts/clock-in", "POST /api/shifts/clock-out", "GET /api/shifts/my-status", "GET /api/shifts/mine",
-	"POST /api/discounts/:id/redeem", "POST /api/discounts/evaluate",
+	"POST /api/discounts/:id/redeem", "POST /api/discounts/evaluate", "PUT /api/catalogue",
 	"POST /api/tse/transactions", "GET /api/tse/transactions/:id",
 	"POST /api/tse/closings", "GET /api/tse/closings/:id", "GET /api/tse/closings/:id/report",
 	"POST /api/events",
@@ -570,7 +572,7 @@ func TestContractResponseFormats(t *testing.T) {
 		exact       bool
 	}{
 		{"POST /api/shifts", "shift", []string{"id", "user_id", "user_name", "shift_date", "start_time", "end_time", "break_minutes", "role", "status", "notes", "created_at", "updated_at", "warnings", "published_at", "unstaffed", "planned_hours"}, true},
-		{"POST /api/discounts", "discount", []string{"id", "name", "description", "discount_type", "value", "min_order_amount", "max_discount_amount", "applicable_to", "category_id", "item_id", "valid_from", "valid_until", "usage_limit", "usage_count", "is_active", "requires_code", "created_at", "updated_at", "schedule", "combinable", "priority"}, true},
+		{"POST /api/discounts", "discount", []string{"id", "name", "description", "discount_type", "value", "min_order_amount", "max_discount_amount", "applicable_to", "category_id", "item_id", "valid_from", "valid_until", "usage_limit", "usage_count", "is_active", "requires_code", "created_at", "updated_at", "schedule", "combinable", "priority", "category_name", "item_name"}, true},
 		{"GET /api/auth/me", "user", []string{"id", "restaurant_id", "email", "name", "role", "is_active", "created_at", "updated_at", "staff_number", "must_change_password", "has_pin", "valid_until"}, true},
 		{"GET /api/restaurant", "restaurant", []string{"id", "name", "timezone", "created_at"}, false},
 		{"GET /api/shifts/my-status", "", []string{"clocked_in", "time_entry"}, true},
@@ -667,6 +669,7 @@ func TestContractWrapperKeys(t *testing.T) {
 		"GET /api/audit-log": "requests", "GET /api/fiscal/datev/accounts": "datev",
 		"GET /api/cash/registers": "registers", "GET /api/cash/movements": "movements", "GET /api/cash/counts": "counts",
 		"GET /api/cash/settlement": "settlement", "GET /api/discounts/:id/codes": "codes",
+		"GET /api/catalogue": "catalogue",
 	}
 	for _, r := range e.srv.registered {
 		key := r.method + " " + r.path

@@ -38,6 +38,10 @@ type discountJSON struct {
 	// Combinable and Priority are its stacking (docs/API.md, "Stacking").
 	Combinable bool  `json:"combinable"`
 	Priority   int64 `json:"priority"`
+	// The target's name in the POS catalogue; null when the catalogue
+	// does not hold the id (or there is no target).
+	CategoryName *string `json:"category_name"`
+	ItemName     *string `json:"item_name"`
 }
 
 func toDiscountJSON(d *store.Discount) discountJSON {
@@ -48,6 +52,7 @@ func toDiscountJSON(d *store.Discount) discountJSON {
 		ValidFrom: ts(d.ValidFrom), ValidUntil: tsPtr(d.ValidUntil), Schedule: scheduleJSON(d.Schedule), UsageLimit: d.UsageLimit, UsageCount: d.UsageCount,
 		IsActive: d.IsActive, RequiresCode: d.RequiresCode, CreatedAt: ts(d.CreatedAt), UpdatedAt: ts(d.UpdatedAt),
 		Combinable: d.Combinable, Priority: d.Priority,
+		CategoryName: d.CategoryName, ItemName: d.ItemName,
 	}
 }
 

@@ -216,6 +216,15 @@ func FuzzCodeBatch(f *testing.F) {
 		`{"count":1,"uses_per_code":"2"}`, `{"count":1.5}`)
 }
 
+func FuzzCatalogue(f *testing.F) {
+	e := newTestEnv(f)
+	_, tok := e.staff(f, "Till Terminal")
+	fuzzRoute(f, fuzzTarget{e: e, method: "PUT", path: fixed("/api/catalogue"), token: tok},
+		`{"categories":[{"id":"019a0000-0000-7000-8000-0000000000c1","name":"Pasta"}],"items":[{"id":"019a0000-0000-7000-8000-0000000000a1","name":"Penne","category_id":"019a0000-0000-7000-8000-0000000000c1","vat_rate":"REDUCED_1"}]}`,
+		`{"categories":[],"items":[]}`, `{"categories":[null],"items":[{}]}`, `{"categories":[{"id":1}],"items":[{"vat_rate":7}]}`,
+		`{"categories":[],"items":[{"id":"019a0000-0000-7000-8000-0000000000a1","name":"","vat_rate":"NULL"}]}`)
+}
+
 func FuzzTSESale(f *testing.F) {
 	// The real worker and the embedded simulator: without a worker a new
 	// terminal's first sale waits for its registration, and the fuzzer
@@ -277,7 +286,7 @@ func TestEveryBodyRouteIsFuzzed(t *testing.T) {
 		"POST /api/auth/login": true, "POST /api/users": true, "PUT /api/users/:id": true,
 		"POST /api/shifts/clock-out": true, "POST /api/shifts": true, "PUT /api/shifts/:id": true,
 		"PATCH /api/shifts/:id/status": true, "POST /api/discounts": true, "PUT /api/discounts/:id": true,
-		"POST /api/discounts/:id/redeem": true, "POST /api/tse/transactions": true, "POST /api/discounts/:id/code-batches": true,
+		"POST /api/discounts/:id/redeem": true, "POST /api/tse/transactions": true, "POST /api/discounts/:id/code-batches": true, "PUT /api/catalogue": true,
 		"POST /api/discounts/evaluate":     true,
 		"POST /api/notifications/settings": true, "PUT /api/notifications/settings/:id": true,
 		"POST /api/notifications/test": true, "POST /api/events": true,

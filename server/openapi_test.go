@@ -399,7 +399,7 @@ func componentSchemas() jobj {
 			pr("min_order_amount", sNullable(sMoney("Compared with the redemption's `order_total`.", "minimum", 0, "maximum", maxMoney))),
 			pr("max_discount_amount", sNullable(sMoney("Caps the EUR amount deducted.", "minimum", 0, "maximum", maxMoney))),
 			pr("applicable_to", sEnum("Default `order`.", "order", "category", "item")),
-			pr("category_id", sNullable(sID("A menu category of the POS (its form is checked, not its existence); required for `category`, else null."))),
+			pr("category_id", sNullable(sID("A menu category of the POS (its form is checked, not its existence: an id the catalogue does not hold is allowed); required for `category`, else null."))),
 			pr("item_id", sNullable(sID("A menu item of the POS; required for `item`, else null."))),
 			pr("valid_from", sInstantIn("Inclusive; default now.")),
 			pr("valid_until", sNullable(sInstantIn("Exclusive; after `valid_from`; null never expires."))),
@@ -758,7 +758,9 @@ func componentSchemas() jobj {
 			pr("created_at", sInstant("")), pr("updated_at", sInstant("Redemptions do not change it.")),
 			pr("schedule", sNullable(sArray(sRef("ScheduleEntry"), "Null: always. One entry per from-to range with the days that have it.", "minItems", 1))),
 			pr("combinable", sBool("Stacking: applies together with other combinable discounts.")),
-			pr("priority", sInt("Stacking: rank among combinable discounts, higher first.", "minimum", -1000, "maximum", 1000))),
+			pr("priority", sInt("Stacking: rank among combinable discounts, higher first.", "minimum", -1000, "maximum", 1000)),
+			pr("category_name", sNullable(sStr("The category's name in the POS catalogue (`GET /api/catalogue`); null when it does not hold `category_id`."))),
+			pr("item_name", sNullable(sStr("The item's name in the POS catalogue; null when it does not hold `item_id`.")))),
 
 		"DiscountCreate", discountCreate,
 		"ScheduleEntry", sBody("The same range on each of its days, on the restaurant's wall clock. `to` not after `from` runs past midnight "+
@@ -1223,7 +1225,7 @@ func componentSchemas() jobj {
 			pr("account", sStr("Twilio: the account SID (required).")),
 			pr("token", sStr("Twilio's auth token (required) or the gateway's bearer token. Left out: the saved one is kept.")),
 			pr("from", sStr("The sender number or name (required for twilio)."))),
-	), cashSchemas()...)
+	), append(cashSchemas(), catalogueSchemas()...)...)
 }
 
 // apiOp is one operation of the route table.
@@ -1527,6 +1529,7 @@ func apiOps() []apiOp {
 			params:  []any{codeBatchParam},
 			ok:      []apiOK{{status: 200, desc: "The page.", ctype: "text/html; charset=utf-8", schema: sStr("")}},
 			errs:    map[int][]string{404: {notFound}, 422: {invalid}}},
+	}, catalogueOps(), []apiOp{
 
 		{method: "POST", path: "/api/tse/transactions", id: "createTSETransaction", tag: "TSE", access: anyUser,
 			summary: "Record a sale and sign it at the TSE",
@@ -2052,7 +2055,7 @@ func openAPIDocument() ([]byte, error) {
 			jo("name", "Authentication", "description", "Login, the caller and its restaurant."),
 			jo("name", "Users", "description", "Users of the restaurant (administrators)."),
 			jo("name", "Shifts", "description", "The time clock, scheduled shifts, time entries and the dashboard."),
-			jo("name", "Discounts", "description", "Discounts (administrators) and their redemption at the till (any user)."),
+			jo("name", "Discounts", "description", "Discounts (administrators), their redemption at the till and the POS catalogue the till sends (any user)."),
 			jo("name", "TSE", "description", "Fiscal signing of sales (KassenSichV) and the TSE's health."),
 			jo("name", "Fiscal", "description", "Daily closings, the DSFinV-K export and the registration data of §146a (4) AO (docs/FISCAL.md)."),
 			jo("name", "Cash", "description", "The cash book of each register: movements that are not sales, their counter-entries, "+

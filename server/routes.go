@@ -56,16 +56,7 @@ func (s *Server) routes(r *httprouter.Router) {
 	s.route(r, "PATCH", "/api/time-entries/:id", adminOnly, s.correctTimeEntry)
 	s.route(r, "POST", "/api/time-entries/:id/close", adminOnly, s.closeTimeEntry)
 
-	// Discounts
-	s.route(r, "GET", "/api/discounts", adminOnly, s.listDiscounts)
-	s.route(r, "POST", "/api/discounts", adminOnly, s.createDiscount)
-	s.route(r, "PUT", "/api/discounts/:id", adminOnly, s.updateDiscount)
-	s.route(r, "DELETE", "/api/discounts/:id", adminOnly, s.deleteDiscount)
-	s.route(r, "POST", "/api/discounts/:id/redeem", anyUser, s.redeemDiscount)
-	s.route(r, "POST", "/api/discounts/:id/code-batches", adminOnly, s.createCodeBatch)
-	s.route(r, "GET", "/api/discounts/:id/codes", adminOnly, s.listDiscountCodes)
-	s.route(r, "GET", "/api/discounts/:id/codes.csv", adminOnly, s.discountCodesCSV)
-	s.route(r, "GET", "/api/discounts/:id/codes/print", adminOnly, s.discountCodesPrint)
+	s.discountRoutes(r)
 
 	// TSE
 	s.route(r, "POST", "/api/tse/transactions", anyUser, s.createTSETransaction)
@@ -112,6 +103,25 @@ func (s *Server) routes(r *httprouter.Router) {
 func (s *Server) fixedRoutes(r *httprouter.Router) []string {
 	s.route(r, "POST", "/api/discounts/evaluate", anyUser, s.evaluateDiscounts)
 	return []string{"/api/discounts/evaluate"}
+}
+
+// discountRoutes is the route table's discounts (docs/API.md section 4):
+// the admins' management, the redemption at the till (any user) and the
+// POS catalogue that names their targets.
+func (s *Server) discountRoutes(r *httprouter.Router) {
+	s.route(r, "GET", "/api/discounts", adminOnly, s.listDiscounts)
+	s.route(r, "POST", "/api/discounts", adminOnly, s.createDiscount)
+	s.route(r, "PUT", "/api/discounts/:id", adminOnly, s.updateDiscount)
+	s.route(r, "DELETE", "/api/discounts/:id", adminOnly, s.deleteDiscount)
+	s.route(r, "POST", "/api/discounts/:id/redeem", anyUser, s.redeemDiscount)
+	s.route(r, "POST", "/api/discounts/:id/code-batches", adminOnly, s.createCodeBatch)
+	s.route(r, "GET", "/api/discounts/:id/codes", adminOnly, s.listDiscountCodes)
+	s.route(r, "GET", "/api/discounts/:id/codes.csv", adminOnly, s.discountCodesCSV)
+	s.route(r, "GET", "/api/discounts/:id/codes/print", adminOnly, s.discountCodesPrint)
+	// The POS catalogue (docs/API.md): the till sends it with a staff
+	// token, the console reads it.
+	s.route(r, "GET", "/api/catalogue", adminOnly, s.getCatalogue)
+	s.route(r, "PUT", "/api/catalogue", anyUser, s.putCatalogue)
 }
 
 // cashRoutes is the route table's cash book (docs/CASHDESK.md): the

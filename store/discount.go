@@ -63,6 +63,9 @@ type Discount struct {
 	Priority   int64
 	CreatedAt  time.Time
 	UpdatedAt  time.Time
+	// CategoryName and ItemName are the target's name in the POS's
+	// catalogue; nil when the catalogue does not hold the id.
+	CategoryName, ItemName *string
 }
 
 // DiscountUpdate is the body of a create or a partial update. Money and
@@ -246,7 +249,10 @@ func (s *Store) CreateDiscount(ctx context.Context, restaurantID string, in Disc
 		if err != nil {
 			return err
 		}
-		return replaceSchedule(ctx, tx, d)
+		if err := replaceSchedule(ctx, tx, d); err != nil {
+			return err
+		}
+		return readTargetNames(ctx, tx, d)
 	})
 	if err != nil {
 		return nil, err
@@ -256,19 +262,20 @@ func (s *Store) CreateDiscount(ctx context.Context, restaurantID string, in Disc
 
 const discountColumns = `id, restaurant_id, name, description, discount_type, value, min_order_cents, max_discount_cents,
 	applicable_to, category_id, item_id, valid_from, valid_until, usage_limit, usage_count, is_active, requires_code, combinable, priority,
-	created_at, updated_at, ` + scheduleColumn
+	created_at, updated_at, ` + scheduleColumn + `, ` + targetNameColumns
 
 func scanDiscount(row scanner) (*Discount, error) {
 	var d Discount
 	var desc, cat, item sql.NullString
 	var minOrder, maxDisc, limit sql.NullInt64
 	var from, created, updated string
-	var until, schedule sql.NullString
+	var until, schedule, catName, itemName sql.NullString
 	if err := row.Scan(&d.ID, &d.RestaurantID, &d.Name, &desc, &d.Type, &d.Value, &minOrder, &maxDisc,
 		&d.ApplicableTo, &cat, &item, &from, &until, &limit, &d.UsageCount, &d.IsActive, &d.RequiresCode, &d.Combinable, &d.Priority,
-		&created, &updated, &schedule); err != nil {
+		&created, &updated, &schedule, &catName, &itemName); err != nil {
 		return nil, err
 	}
+	d.CategoryName, d.ItemName = nullString(catName), nullString(itemName)
 	var err error
 	if d.Schedule, err = parseScheduleColumn(schedule); err != nil {
 		return nil, err
@@ -320,10 +327,15 @@ func (s *Store) UpdateDiscount(ctx context.Context, restaurantID, id string, upd
 			d.Name, d.Description, d.Type, d.Value, d.MinOrderCents, d.MaxDiscountCents, d.ApplicableTo, d.CategoryID, d.ItemID,
 			FormatTime(d.ValidFrom), nullTime(d.ValidUntil), d.UsageLimit, d.IsActive, d.RequiresCode, d.Combinable, d.Priority,
 			FormatTime(d.UpdatedAt), id)
-		if err != nil || !upd.Schedule.Set {
+		if err != nil {
 			return err
 		}
-		return replaceSchedule(ctx, tx, d)
+		if upd.Schedule.Set {
+			if err := replaceSchedule(ctx, tx, d); err != nil {
+				return err
+			}
+		}
+		return readTargetNames(ctx, tx, d)
 	})
 	if err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import { h, clear, field, values, showError, clearErrors, confirmDialog, withBus
 import { fmtMoney, fmtDateTime, locale, timeZone, instantOfLocal, wallClockOf } from '../format.js';
 import { codesPanel } from './discount_codes.js';
 import { scheduleEditor, scheduleSummary } from './discount_schedule.js';
+import { targetPicker, targetCell, emptyCatalogue } from './discount_target.js';
 
 addStrings({
   de: {
@@ -20,8 +21,7 @@ addStrings({
     'disc.type.percentage': 'Prozent (%)', 'disc.type.fixed': 'Festbetrag (€)',
     'disc.value_hint.percentage': 'Prozent von 0 bis 100, z. B. 12,5', 'disc.value_hint.fixed': 'Euro, z. B. 2,50',
     'disc.scope': 'Gilt für', 'disc.scope.order': 'Ganze Bestellung', 'disc.scope.category': 'Eine Kategorie', 'disc.scope.item': 'Einen Artikel',
-    'disc.category_id': 'Kategorie-ID', 'disc.item_id': 'Artikel-ID', 'disc.id_hint': 'Die ID (UUID) aus dem Kassensystem. Die Kasse meldet der posbox keine Namen für Kategorien und Artikel, nur diese ID: Sie steht in der Artikelverwaltung Ihrer Kasse.',
-    'disc.pos_id': 'ID aus der Kasse: {id}',
+    'disc.category_id': 'Kategorie-ID', 'disc.item_id': 'Artikel-ID',
     'disc.min_order': 'Mindestbestellwert (€)', 'disc.min_order_hint': 'Leer: kein Mindestwert.',
     'disc.max_discount': 'Höchstens abziehen (€)', 'disc.max_discount_hint': 'Leer: keine Obergrenze.',
     'disc.usage_limit': 'Einlösungen höchstens', 'disc.usage_limit_hint': 'Leer: unbegrenzt.',
@@ -58,8 +58,7 @@ addStrings({
     'disc.type.percentage': 'Percentage (%)', 'disc.type.fixed': 'Fixed amount (€)',
     'disc.value_hint.percentage': 'Percent from 0 to 100, e.g. 12.5', 'disc.value_hint.fixed': 'Euros, e.g. 2.50',
     'disc.scope': 'Applies to', 'disc.scope.order': 'Whole order', 'disc.scope.category': 'One category', 'disc.scope.item': 'One item',
-    'disc.category_id': 'Category ID', 'disc.item_id': 'Item ID', 'disc.id_hint': 'The ID (UUID) from the till system. The till sends the posbox no names for categories and items, only this ID: find it in your till\'s item management.',
-    'disc.pos_id': 'ID from the till: {id}',
+    'disc.category_id': 'Category ID', 'disc.item_id': 'Item ID',
     'disc.min_order': 'Minimum order (€)', 'disc.min_order_hint': 'Empty: no minimum.',
     'disc.max_discount': 'Deduct at most (€)', 'disc.max_discount_hint': 'Empty: no cap.',
     'disc.usage_limit': 'Redemptions at most', 'disc.usage_limit_hint': 'Empty: unlimited.',
@@ -108,11 +107,15 @@ export default {
       h('section', { class: 'card', id: 'discounts-inactive' }, h('h2', {}, t('disc.inactive_list')), inactiveBox));
 
     let discounts = [];
+    let catalogue = emptyCatalogue; // the till's categories and items, for the form
     let editing = undefined; // undefined: no form; null: a new discount; else the discount's id
 
     async function load() {
       try {
+        // Without the catalogue the form asks for the id, as before.
+        const cat = api.get('/api/catalogue').then((r) => r.catalogue, () => emptyCatalogue);
         discounts = (await api.get('/api/discounts')).discounts;
+        catalogue = await cat;
       } catch (err) {
         listError.textContent = errorText(err);
         return false;
@@ -135,9 +138,7 @@ export default {
           h('span', { class: 'discount-value' }, d.discount_type === 'percentage' ? fmtPercent(d.value) : fmtMoney(d.value)),
           d.max_discount_amount !== null ? h('div', { class: 'muted small-text' }, t('disc.max_short', { amount: fmtMoney(d.max_discount_amount) })) : null,
           d.min_order_amount !== null ? h('div', { class: 'muted small-text' }, t('disc.min_order_short', { amount: fmtMoney(d.min_order_amount) })) : null) },
-        { label: t('disc.scope'), cell: (d) => one(t(`disc.scope.${d.applicable_to}`),
-          d.category_id ? h('div', { class: 'muted small-text id-text' }, t('disc.pos_id', { id: d.category_id })) : null,
-          d.item_id ? h('div', { class: 'muted small-text id-text' }, t('disc.pos_id', { id: d.item_id })) : null) },
+        { label: t('disc.scope'), cell: (d) => one(t(`disc.scope.${d.applicable_to}`), targetCell(d)) },
         { label: t('disc.col.window'), cell: (d) => one(h('div', { class: 'nowrap' }, t('disc.from', { time: fmtDateTime(d.valid_from) })),
           h('div', { class: 'nowrap' }, d.valid_until ? t('disc.until', { time: fmtDateTime(d.valid_until) }) : h('span', { class: 'muted' }, t('disc.forever'))),
           d.schedule ? h('div', { class: 'discount-schedule' }, scheduleSummary(d.schedule)) : null) },
@@ -216,8 +217,8 @@ export default {
         f({ name: 'value', label: t('disc.value'), required: true, hint: ' ', attrs: { inputmode: 'decimal', autocomplete: 'off' } }),
         f({ name: 'applicable_to', label: t('disc.scope'), type: 'select',
           options: ['order', 'category', 'item'].map((s) => [s, t(`disc.scope.${s}`)]) }),
-        f({ name: 'category_id', label: t('disc.category_id'), required: true, hint: t('disc.id_hint'), attrs: { autocomplete: 'off', spellcheck: 'false' } }),
-        f({ name: 'item_id', label: t('disc.item_id'), required: true, hint: t('disc.id_hint'), attrs: { autocomplete: 'off', spellcheck: 'false' } }),
+        f({ name: 'category_id', label: t('disc.category_id'), required: true, hint: ' ', attrs: { autocomplete: 'off', spellcheck: 'false' } }),
+        f({ name: 'item_id', label: t('disc.item_id'), required: true, hint: ' ', attrs: { autocomplete: 'off', spellcheck: 'false' } }),
         f({ name: 'min_order_amount', label: t('disc.min_order'), hint: t('disc.min_order_hint'), attrs: { inputmode: 'decimal', autocomplete: 'off' } }),
         f({ name: 'max_discount_amount', label: t('disc.max_discount'), hint: t('disc.max_discount_hint'), attrs: { inputmode: 'decimal', autocomplete: 'off' } }),
         f({ name: 'usage_limit', label: t('disc.usage_limit'), hint: t('disc.usage_limit_hint'), attrs: { inputmode: 'numeric', autocomplete: 'off' } }),
@@ -237,6 +238,9 @@ export default {
       bindDraft(form, key);
 
       const byName = (n) => form.querySelector(`[data-field="${n}"]`);
+      // After the draft: the pickers show what its ids name.
+      targetPicker(byName('category_id'), 'category', catalogue);
+      targetPicker(byName('item_id'), 'item', catalogue);
       function sync() {
         const v = values(form);
         byName('category_id').hidden = v.applicable_to !== 'category';
