@@ -54,13 +54,15 @@ func (r *Request) validateDetail(f *store.Fields, v *Sale) {
 		return
 	}
 	for i, l := range r.LineItems {
-		v.Lines = append(v.Lines, l.validate(f, fmt.Sprintf("line_items[%d]", i), saleCase))
+		v.Lines = append(v.Lines, l.validate(f, fmt.Sprintf("line_items[%d]", i), saleCase, v.Cancels != ""))
 	}
 }
 
 // validate reads one line item at field at; saleCase is the sale's
-// GV_TYP, the line's unless it names its own or grants a discount.
-func (l LineItem) validate(f *store.Fields, at, saleCase string) Line {
+// GV_TYP, the line's unless it names its own or grants a discount. A
+// storno's lines are the cancelled sale's negated, so its discount lines
+// add to the total instead.
+func (l LineItem) validate(f *store.Fields, at, saleCase string, storno bool) Line {
 	line, ok := l.amounts(f, at)
 	if l.ItemNumber != nil {
 		if n := utf8.RuneCountInString(*l.ItemNumber); n < 1 || n > 50 {
@@ -78,6 +80,16 @@ func (l LineItem) validate(f *store.Fields, at, saleCase string) Line {
 			line.BusinessCase = "Rabatt"
 		}
 	}
+	if l.RedemptionID != nil {
+		switch {
+		case !store.ValidID(*l.RedemptionID):
+			f.Add(at+".redemption_id", store.FNotUUID, "must be the id of a redemption (a lowercase UUID)")
+		case l.DiscountID == nil:
+			f.Add(at+".redemption_id", store.FRequiresField, "is given only together with discount_id: the line grants the redeemed discount", "field", "discount_id")
+		default:
+			line.RedemptionID = *l.RedemptionID
+		}
+	}
 	if l.BusinessCase != nil {
 		if !slices.Contains(BusinessCases, *l.BusinessCase) {
 			f.Add(at+".business_case", store.FOneOf, "must be a DSFinV-K GV_TYP: "+strings.Join(BusinessCases, ", "), "values", BusinessCases)
@@ -91,8 +103,10 @@ func (l LineItem) validate(f *store.Fields, at, saleCase string) Line {
 			// Both factors are within their limits but their product is not
 			// a number of cents any till could mean.
 			f.Add(at, store.FTooLarge, "quantity × unit_price is too large", "max", "9999999999999.99")
-		} else if line.DiscountID != "" && line.TotalCents > 0 {
+		} else if line.DiscountID != "" && !storno && line.TotalCents > 0 {
 			f.Add(at, store.FDiscountAdds, "a discount line (with discount_id) must not add to the total: its quantity × unit_price must be 0 or less")
+		} else if line.DiscountID != "" && storno && line.TotalCents < 0 {
+			f.Add(at, store.FDiscountAdds, "a storno's discount line reverses the sale's: its quantity × unit_price must be 0 or more")
 		}
 	}
 	return line

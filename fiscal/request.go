@@ -55,6 +55,9 @@ type LineItem struct {
 	ItemNumber   *string  `json:"item_number"`
 	DiscountID   *string  `json:"discount_id"`
 	BusinessCase *string  `json:"business_case"`
+	// RedemptionID books a redemption of the line's discount on the sale
+	// (docs/API.md, "Booking a redemption on the sale").
+	RedemptionID *string `json:"redemption_id"`
 }
 
 // Decimal is a JSON number kept as its literal, so no binary float ever

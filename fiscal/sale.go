@@ -77,6 +77,7 @@ type Line struct {
 	ItemNumber     string // "" for none
 	DiscountID     string // the discount this line grants, "" for none
 	BusinessCase   string // GV_TYP: Umsatz, Rabatt, ...
+	RedemptionID   string // the redemption this discount line books, "" for none
 }
 
 // LineTotal is quantity (thousandths) × unit price (cents) in cents,

@@ -25,7 +25,7 @@ var fiscalTables = []string{
 	"tse_after_restore", "tse_after_restore_missing", "replica_sheet_confirmations",
 	"registration_known", "registration_submissions", "registration_changes",
 	"program_changes", "procdoc_owner_texts", "procdoc_versions",
-	"cash_ledger", "cash_counts", "cash_movements",
+	"cash_ledger", "cash_counts", "cash_movements", "sale_redemptions",
 }
 
 // seedFiscal records, at `at`, a signed sale with two TSE revisions, its
@@ -35,7 +35,7 @@ func seedFiscal(t *testing.T, f *fixture, at time.Time) {
 	t.Helper()
 	r, u, when, day := f.rest.ID, f.staff.ID, ts(at), at.In(berlin).Format(time.DateOnly)
 	sale, storno, closing, check := store.NewID(), store.NewID(), store.NewID(), store.NewID()
-	disc, batch, code := store.NewID(), store.NewID(), store.NewID()
+	disc, batch, code, red := store.NewID(), store.NewID(), store.NewID(), store.NewID()
 	q := func(format string, args ...any) string { return fmt.Sprintf(format, args...) }
 	f.exec(t,
 		q(`INSERT INTO tse_clients (client_id, restaurant_id, tss_id, client_serial, registered_at, created_at) VALUES ('c1', '%s', 'tss1', 'KASSE-1', '%s', '%s')`, r, when, when),
@@ -74,7 +74,7 @@ func seedFiscal(t *testing.T, f *fixture, at time.Time) {
 			VALUES ('%s', '%s', 'K7QP-MX3D', '%s', '%s', 1, 2, 1, '%s')`, code, r, batch, disc, when),
 		q(`INSERT INTO discount_code_guest_uses (code_id, guest_ref, created_at) VALUES ('%s', 'Karte 7', '%s')`, code, when),
 		q(`INSERT INTO discount_redemptions (id, restaurant_id, discount_id, discount_name, order_total_cents, eligible_cents, amount_cents, redeemed_by, created_at, code_id, code)
-			VALUES ('%s', '%s', '%s', 'Stammgast', 1250, 1250, 125, '%s', '%s', '%s', 'K7QP-MX3D')`, store.NewID(), r, disc, u, when, code),
+			VALUES ('%s', '%s', '%s', 'Stammgast', 1250, 1250, 125, '%s', '%s', '%s', 'K7QP-MX3D')`, red, r, disc, u, when, code),
 		q(`INSERT INTO tse_after_restore (id, restaurant_id, tss_id, restored_at, state, created_at) VALUES ('%s', '%s', 'tss1', '%s', 'done', '%s')`, check, r, when, when),
 		q(`INSERT INTO tse_after_restore_missing (check_id, tx_id, number, signature_counter, state, time_start, client_id, acknowledged_at, acknowledged_by)
 			VALUES ('%s', 'tx-missing', 3, 5, 'FINISHED', '%s', 'c1', '%s', '%s')`, check, when, when, f.admin.ID),
@@ -94,5 +94,6 @@ func seedFiscal(t *testing.T, f *fixture, at time.Time) {
 		q(`INSERT INTO cash_counts (id, restaurant_id, client_serial, count_no, ledger_seq, expected_cents, counted_cents, difference_cents,
 			counted_by, counted_by_name, created_at) VALUES ('%s', '%s', 'KASSE-1', 1, (SELECT max(seq) FROM cash_ledger), 1250, 1250, 0, '%s', 'Kim Koch', '%s')`,
 			store.NewID(), r, u, when),
+		q(`INSERT INTO sale_redemptions (redemption_id, tx_id) VALUES ('%s', '%s')`, red, sale),
 	)
 }

@@ -81,6 +81,7 @@ var statusOf = map[string]int{
 	store.ECashBookNotStarted:   http.StatusConflict,
 	store.ECashChanged:          http.StatusConflict,
 	store.EAlreadyCancelled:     http.StatusConflict,
+	store.ERedemptionBooked:     http.StatusConflict,
 	// The ELSTER file of §146a (4) AO cannot be made from the master data.
 	store.ERegistrationIncomplete: http.StatusConflict,
 	// The DATEV batch cannot be made from the settings (docs/FISCAL.md).

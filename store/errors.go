@@ -27,6 +27,9 @@ const (
 	EDiscountOutsideSchedule = "discount_outside_schedule"
 	EUsageLimitReached       = "usage_limit_reached"
 	EMinOrderNotMet          = "min_order_not_met"
+	// ERedemptionBooked: a sale names a redemption another sale booked
+	// (docs/API.md, "Booking a redemption on the sale").
+	ERedemptionBooked = "redemption_already_booked"
 
 	// TSE.
 	ETSEUnavailable = "tse_unavailable"
@@ -138,8 +141,9 @@ func ErrorCode(err error) string {
 	return ""
 }
 
-// isUnique reports whether err is a UNIQUE constraint failure.
+// isUnique reports whether err is a UNIQUE constraint failure, or a
+// PRIMARY KEY one (a WITHOUT ROWID table's key reports so).
 func isUnique(err error) bool {
 	var se *sqlite.Error
-	return errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE
+	return errors.As(err, &se) && (se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY)
 }

@@ -159,6 +159,9 @@ func (s *Store) CreateTSESale(ctx context.Context, n NewTSESale) (*TSETransactio
 		if err := insertTSESaleDetail(ctx, tx, n); err != nil {
 			return stornoConflict(err)
 		}
+		if err := bookRedemptions(ctx, tx, n); err != nil {
+			return err
+		}
 		if err := recordCash(ctx, tx, n); err != nil {
 			return err
 		}

@@ -92,6 +92,7 @@ type TSESaleLine struct {
 	ItemNumber     string
 	DiscountID     string
 	BusinessCase   string
+	RedemptionID   string // the redemption a discount line books, "" for none
 }
 
 // insertTSESaleDetail writes a sale's detail with the sale.
@@ -118,8 +119,9 @@ func insertTSESaleDetail(ctx context.Context, tx *Tx, n NewTSESale) error {
 	}
 	for i, l := range d.Lines {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO tse_sale_lines (tx_id, line_no, text, quantity_milli, unit_price_cents, total_cents,
-			vat_rate, item_number, discount_id, business_case) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			n.TxID, i+1, l.Text, l.QuantityMilli, l.UnitPriceCents, l.TotalCents, l.VATRate, nullStr(l.ItemNumber), nullStr(l.DiscountID), l.BusinessCase); err != nil {
+			vat_rate, item_number, discount_id, business_case, redemption_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			n.TxID, i+1, l.Text, l.QuantityMilli, l.UnitPriceCents, l.TotalCents, l.VATRate, nullStr(l.ItemNumber), nullStr(l.DiscountID), l.BusinessCase,
+			nullStr(l.RedemptionID)); err != nil {
 			return err
 		}
 	}
@@ -202,17 +204,18 @@ func (s *Store) TSESaleDetails(ctx context.Context, txIDs []string) (map[string]
 	if err := eachRow(ctx, s.rdb, func(sc scanner) error {
 		var id string
 		var l TSESaleLine
-		var item, discount sql.NullString
-		if err := sc.Scan(&id, &l.LineNo, &l.Text, &l.QuantityMilli, &l.UnitPriceCents, &l.TotalCents, &l.VATRate, &item, &discount, &l.BusinessCase); err != nil {
+		var item, discount, redemption sql.NullString
+		if err := sc.Scan(&id, &l.LineNo, &l.Text, &l.QuantityMilli, &l.UnitPriceCents, &l.TotalCents, &l.VATRate, &item, &discount, &l.BusinessCase,
+			&redemption); err != nil {
 			return err
 		}
-		l.ItemNumber, l.DiscountID = item.String, discount.String
+		l.ItemNumber, l.DiscountID, l.RedemptionID = item.String, discount.String, redemption.String
 		if d := out[id]; d != nil {
 			d.Lines = append(d.Lines, l)
 		}
 		return nil
-	}, `SELECT tx_id, line_no, text, quantity_milli, unit_price_cents, total_cents, vat_rate, item_number, discount_id, business_case
-		FROM tse_sale_lines WHERE tx_id IN (SELECT value FROM json_each(?)) ORDER BY tx_id, line_no`, string(ids)); err != nil {
+	}, `SELECT tx_id, line_no, text, quantity_milli, unit_price_cents, total_cents, vat_rate, item_number, discount_id, business_case,
+		redemption_id FROM tse_sale_lines WHERE tx_id IN (SELECT value FROM json_each(?)) ORDER BY tx_id, line_no`, string(ids)); err != nil {
 		return nil, err
 	}
 	return out, nil

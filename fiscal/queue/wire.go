@@ -44,7 +44,8 @@ func SaleDetail(s *fiscal.Sale) *store.TSESaleDetail {
 	}
 	for _, l := range s.Lines {
 		out.Lines = append(out.Lines, store.TSESaleLine{Text: l.Text, QuantityMilli: l.QuantityMilli, UnitPriceCents: l.UnitPriceCents,
-			TotalCents: l.TotalCents, VATRate: l.VATRate, ItemNumber: l.ItemNumber, DiscountID: l.DiscountID, BusinessCase: l.BusinessCase})
+			TotalCents: l.TotalCents, VATRate: l.VATRate, ItemNumber: l.ItemNumber, DiscountID: l.DiscountID, BusinessCase: l.BusinessCase,
+			RedemptionID: l.RedemptionID})
 	}
 	return out
 }
@@ -91,6 +92,9 @@ type hashedLine struct {
 	ItemNumber     string
 	DiscountID     string
 	BusinessCase   string
+	// Left out when empty, so a line without one hashes as before
+	// redemptions were booked on sales.
+	RedemptionID string `json:",omitempty"`
 }
 
 // requestHash identifies a sale for Idempotency-Key reuse checks: the

@@ -31,6 +31,7 @@ addStrings({
     'perr.user_erased': 'Die persönlichen Daten dieser Person wurden schon gelöscht.',
     'perr.user_clocked_in': 'Diese Person ist noch eingestempelt. Bitte zuerst die offene Arbeitszeit unter „Arbeitszeiten“ beenden, dann die Daten löschen.',
     'perr.already_cancelled': 'Dieser Beleg ist bereits storniert. Ein Beleg kann nur einmal storniert werden.',
+    'perr.redemption_already_booked': 'Diese Rabatt-Einlösung steht schon auf einem anderen Beleg.',
     'perr.registration_incomplete': 'Für die Meldung ans Finanzamt fehlen noch Angaben in den Stammdaten.',
     'perr.datev_numbers_missing': 'Für die DATEV-Datei fehlen noch die Beraternummer und die Mandantennummer.',
     'perr.datev_account_missing': 'Ein Abschluss dieses Monats braucht ein Konto, das in der DATEV-Kontenzuordnung leer ist.',
@@ -137,6 +138,8 @@ addStrings({
     'ferr.storno_total': 'Ein Storno muss den ganzen Betrag des Belegs zurücknehmen.',
     'ferr.sum_mismatch': 'Die Beträge gehen nicht auf.',
     'ferr.discount_adds': 'Eine Rabattzeile darf die Summe nicht erhöhen.',
+    'ferr.unknown_redemption': 'Diese Rabatt-Einlösung gibt es nicht, oder sie gehört zu einem anderen Rabatt.',
+    'ferr.redemption_mismatch': 'Die Rabattzeilen ziehen nicht genau den eingelösten Rabatt ab (je Steuersatz).',
   },
   en: {
     'perr.network': 'The posbox cannot be reached. Please check the connection.',
@@ -161,6 +164,7 @@ addStrings({
     'perr.user_erased': 'The personal data of this person was erased before.',
     'perr.user_clocked_in': 'This person is still clocked in. Please end the open working time under "Time entries" first, then erase the data.',
     'perr.already_cancelled': 'This receipt has already been cancelled. A receipt can be cancelled only once.',
+    'perr.redemption_already_booked': 'This redemption is already on another receipt.',
     'perr.registration_incomplete': 'The registration with the tax office still lacks details in the master data.',
     'perr.datev_numbers_missing': 'The DATEV file still needs the consultant number and the client number.',
     'perr.datev_account_missing': 'A closing of this month needs an account that the DATEV account mapping leaves empty.',
@@ -266,6 +270,8 @@ addStrings({
     'ferr.storno_total': 'A storno must reverse the whole amount of the receipt.',
     'ferr.sum_mismatch': 'The amounts do not add up.',
     'ferr.discount_adds': 'A discount line must not raise the total.',
+    'ferr.unknown_redemption': 'This redemption does not exist, or belongs to another discount.',
+    'ferr.redemption_mismatch': 'The discount lines do not take off exactly what was redeemed (per VAT rate).',
   },
 });
 
