@@ -389,7 +389,9 @@ func (b *browser) click(sel string) {
 func (b *browser) clickText(sel, text string) {
 	b.tb.Helper()
 	js := fmt.Sprintf(`(() => { const el = [...document.querySelectorAll(%q)].find((e) => e.innerText.includes(%q)); if (!el) return false; el.click(); return true; })()`, sel, text)
-	if !eval[bool](b, js) {
+	// A page still rendering after a navigation shows it a moment later;
+	// one missing for good fails after wait's time.
+	if !poll.Wait(10*time.Second, func() bool { return eval[bool](b, js) }) {
 		b.tb.Fatalf("click: no %s with %q; page: %s", sel, text, b.text("main, #app"))
 	}
 }
