@@ -235,7 +235,10 @@ func FuzzTSESale(f *testing.F) {
 		string(raw),
 		`{"client_serial":"KASSE 02","receipt_type":"TRAINING","amounts_per_vat_rate":[{"vat_rate":"REDUCED_1","amount":-3.5},{"vat_rate":"NORMAL","amount":10}],"amounts_per_payment_type":[{"payment_type":"NON_CASH","amount":6.5,"currency_code":"EUR"}]}`,
 		`{"client_serial":"KASSE/01","receipt_type":"ANNULATION","amounts_per_vat_rate":[],"amounts_per_payment_type":[{"payment_type":"CASH","amount":1.001}]}`,
-		`{"client_serial":"K","receipt_type":"RECEIPT","amounts_per_vat_rate":[{"vat_rate":"NORMAL","amount":1}],"amounts_per_payment_type":[{"payment_type":"CASH","amount":1.1,"currency_code":"USD","amount_eur":1}]}`)
+		`{"client_serial":"K","receipt_type":"RECEIPT","amounts_per_vat_rate":[{"vat_rate":"NORMAL","amount":1}],"amounts_per_payment_type":[{"payment_type":"CASH","amount":1.1,"currency_code":"USD","amount_eur":1}]}`,
+		`{"client_serial":"KASSE-01","receipt_type":"RECEIPT","amounts_per_vat_rate":[{"vat_rate":"NORMAL","amount":2.8}],"amounts_per_payment_type":[{"payment_type":"CASH","amount":2.8}],`+
+			`"line_items":[{"text":"Bier","quantity":2,"unit_price":3.9,"vat_rate":"NORMAL"},{"text":"Rabatt","quantity":1,"unit_price":-5,"vat_rate":"NORMAL",`+
+			`"discount_id":"0b0a4c6e-4d0e-4a53-9b83-6f7d1c1f0a01","redemption_id":"0b0a4c6e-4d0e-4a53-9b83-6f7d1c1f0a02"}]}`)
 }
 
 func settingSeeds(url string) []string {
