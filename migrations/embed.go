@@ -46,7 +46,8 @@
 // uses per guest and the code a redemption used; 00035 a discount's
 // stacking: combinable and priority; 00036 the POS's
 // catalogue: its categories and items (name, VAT rate) by the POS's ids,
-// replaced whole when the till sends it; 00038 the sale that books a
+// replaced whole when the till sends it; 00037 a redemption's part of
+// the till's basket per line and VAT rate, its order and stacking; 00038 the sale that books a
 // redemption (sale_redemptions) and a line's redemption_id.
 package migrations
 

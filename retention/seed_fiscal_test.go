@@ -26,6 +26,7 @@ var fiscalTables = []string{
 	"registration_known", "registration_submissions", "registration_changes",
 	"program_changes", "procdoc_owner_texts", "procdoc_versions",
 	"cash_ledger", "cash_counts", "cash_movements", "sale_redemptions",
+	"discount_redemption_lines", "discount_redemption_rates",
 }
 
 // seedFiscal records, at `at`, a signed sale with two TSE revisions, its
@@ -95,5 +96,7 @@ func seedFiscal(t *testing.T, f *fixture, at time.Time) {
 			counted_by, counted_by_name, created_at) VALUES ('%s', '%s', 'KASSE-1', 1, (SELECT max(seq) FROM cash_ledger), 1250, 1250, 0, '%s', 'Kim Koch', '%s')`,
 			store.NewID(), r, u, when),
 		q(`INSERT INTO sale_redemptions (redemption_id, tx_id) VALUES ('%s', '%s')`, red, sale),
+		q(`INSERT INTO discount_redemption_lines (redemption_id, line_no, vat_rate, cents) VALUES ('%s', 0, 'NORMAL', 125)`, red),
+		q(`INSERT INTO discount_redemption_rates (redemption_id, vat_rate, cents) VALUES ('%s', 'NORMAL', 125)`, red),
 	)
 }

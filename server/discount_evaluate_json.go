@@ -77,16 +77,8 @@ func toEvaluationJSON(b discount.Basket, res *discount.Result) evaluationJSON {
 		Lines: make([]lineSumJSON, 0, len(res.LineTotals))}
 	for _, a := range res.Applied {
 		aj := appliedJSON{DiscountID: a.Discount.ID, Name: a.Discount.Name, Amount: money(a.Amount),
-			Combinable: a.Stacking.Combinable, Priority: int64(a.Stacking.Priority),
-			Lines: []lineAmountJSON{}, VATRates: make([]rateAmountJSON, 0, len(a.Rates))}
-		for i, p := range a.Lines {
-			if p != 0 {
-				aj.Lines = append(aj.Lines, lineAmountJSON{i, money(p)})
-			}
-		}
-		for _, r := range a.Rates {
-			aj.VATRates = append(aj.VATRates, rateAmountJSON{r.VATRate, money(r.Cents)})
-		}
+			Combinable: a.Stacking.Combinable, Priority: int64(a.Stacking.Priority)}
+		aj.Lines, aj.VATRates = partsJSON(a.Lines, a.Rates)
 		out.Applied = append(out.Applied, aj)
 	}
 	for _, sk := range res.Skipped {
@@ -107,4 +99,19 @@ func toEvaluationJSON(b discount.Basket, res *discount.Result) evaluationJSON {
 		out.VATRates = append(out.VATRates, rateSumJSON{r.VATRate, money(r.Cents), money(cut[r.VATRate]), money(r.Cents - cut[r.VATRate])})
 	}
 	return out
+}
+
+// partsJSON is a discount's part of each basket line (lines without one
+// left out) and per VAT rate.
+func partsJSON(lines []int64, rates []discount.RateAmount) ([]lineAmountJSON, []rateAmountJSON) {
+	ls, rs := []lineAmountJSON{}, make([]rateAmountJSON, 0, len(rates))
+	for i, p := range lines {
+		if p != 0 {
+			ls = append(ls, lineAmountJSON{i, money(p)})
+		}
+	}
+	for _, r := range rates {
+		rs = append(rs, rateAmountJSON{r.VATRate, money(r.Cents)})
+	}
+	return ls, rs
 }

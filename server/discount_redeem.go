@@ -18,6 +18,11 @@ type redeemRequest struct {
 	// optional); GuestRef names the guest for a once-per-guest code.
 	Code     *string `json:"code"`
 	GuestRef *string `json:"guest_ref"`
+	// Lines is the till's basket, as POST /api/discounts/evaluate reads
+	// it; OrderRef joins the redemptions of one order (docs/API.md,
+	// "Redeem with the basket").
+	Lines    []evaluateLine `json:"lines"`
+	OrderRef *string        `json:"order_ref"`
 }
 
 // redemptionJSON carries the contract's three fields first, then what a
@@ -32,6 +37,7 @@ type redemptionJSON struct {
 	// Code is the code used, normalised, with its uses after this
 	// redemption; null without one.
 	Code *redeemedCodeJSON `json:"code"`
+	basketAnswer
 }
 
 type redeemedCodeJSON struct {
@@ -56,17 +62,12 @@ func (s *Server) redeemDiscount(w http.ResponseWriter, r *http.Request, p httpro
 		return err
 	}
 	var f store.Fields
-	required(&f, "order_total", req.OrderTotal)
 	// The schedule is read on the restaurant's wall clock, inside the
 	// transaction that counts the use.
 	in := store.RedeemInput{RedeemedBy: caller(r.Context()).user.ID, Code: redeemCode(req.Code), GuestRef: req.GuestRef,
 		Schedule: discount.Check(caller(r.Context()).restaurant.Location())}
-	if req.OrderTotal != nil {
-		in.OrderTotalCents = req.OrderTotal.Cents(&f, "order_total")
-	}
-	if req.EligibleAmount != nil {
-		c := req.EligibleAmount.Cents(&f, "eligible_amount")
-		in.EligibleCents = &c
+	if err := req.redeemBasket(&f, &in); err != nil {
+		return err
 	}
 	if err := f.Err(); err != nil {
 		return err
@@ -81,7 +82,7 @@ func (s *Server) redeemDiscount(w http.ResponseWriter, r *http.Request, p httpro
 	}
 	// With a key the answer is rendered inside the transaction that counts
 	// the use and stored with it; a retry gets those bytes back.
-	k := store.IdempotencyKey{RestaurantID: restaurantID, Key: key, RequestHash: hashOf(redeemHashed{id, in.OrderTotalCents, in.EligibleCents, in.Code, in.GuestRef})}
+	k := store.IdempotencyKey{RestaurantID: restaurantID, Key: key, RequestHash: hashOf(redeemHashed{id, in.OrderTotalCents, in.EligibleCents, in.Code, in.GuestRef, basketHash(in.Basket), req.OrderRef})}
 	ans, err := s.store.RedeemOnce(r.Context(), restaurantID, id, in, k, func(red *store.Redemption) ([]byte, error) {
 		return renderJSON(redemptionAnswer(red))
 	})
@@ -101,6 +102,16 @@ type redeemHashed struct {
 	Eligible   *int64
 	Code       *string `json:",omitempty"`
 	GuestRef   *string `json:",omitempty"`
+	Basket     string  `json:",omitempty"`
+	OrderRef   *string `json:",omitempty"`
+}
+
+// basketHash is the basket's part of a redemption's hash, "" without one.
+func basketHash(b *store.RedeemBasket) string {
+	if b == nil {
+		return ""
+	}
+	return b.SHA256
 }
 
 func redemptionAnswer(red *store.Redemption) envelope {
@@ -111,5 +122,6 @@ func redemptionAnswer(red *store.Redemption) envelope {
 	if c := red.Code; c != nil {
 		out.Code = &redeemedCodeJSON{Code: c.Code, Uses: c.Uses, MaxUses: c.MaxUses}
 	}
+	out.basketAnswer = basketOf(red)
 	return envelope{"redemption": out}
 }

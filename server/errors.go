@@ -73,15 +73,18 @@ var statusOf = map[string]int{
 	eInternal:                    http.StatusInternalServerError,
 
 	// Idempotency-Key (sales and redemptions) and the TSE queue
-	store.EIdempotencyKeyReused: http.StatusUnprocessableEntity,
-	store.ETSEQueueState:        http.StatusConflict,
-	store.ETSENotConfigured:     http.StatusConflict,
-	store.ETSEArchiveOverlap:    http.StatusConflict,
-	store.EClosingEmpty:         http.StatusConflict,
-	store.ECashBookNotStarted:   http.StatusConflict,
-	store.ECashChanged:          http.StatusConflict,
-	store.EAlreadyCancelled:     http.StatusConflict,
-	store.ERedemptionBooked:     http.StatusConflict,
+	store.EIdempotencyKeyReused:  http.StatusUnprocessableEntity,
+	store.ETSEQueueState:         http.StatusConflict,
+	store.ETSENotConfigured:      http.StatusConflict,
+	store.ETSEArchiveOverlap:     http.StatusConflict,
+	store.EClosingEmpty:          http.StatusConflict,
+	store.ECashBookNotStarted:    http.StatusConflict,
+	store.ECashChanged:           http.StatusConflict,
+	store.EAlreadyCancelled:      http.StatusConflict,
+	store.ERedemptionBooked:      http.StatusConflict,
+	store.EBasketChanged:         http.StatusConflict,
+	store.EDiscountNotCombinable: http.StatusConflict,
+	store.ENoEligibleLines:       http.StatusConflict,
 	// The ELSTER file of §146a (4) AO cannot be made from the master data.
 	store.ERegistrationIncomplete: http.StatusConflict,
 	// The DATEV batch cannot be made from the settings (docs/FISCAL.md).

@@ -458,6 +458,7 @@ func componentSchemas() jobj {
 				"`unsupported_media_type`, `request_too_large`, `validation_failed`, `already_clocked_in`, `not_clocked_in`, `shift_overlap`, "+
 				"`last_admin`, `user_active`, `user_erased`, `user_clocked_in`, `conflict`, `time_entry_closed`, `time_entry_open`, `time_entry_overlap`, `discount_inactive`, `discount_not_started`, `discount_expired`, `discount_outside_schedule`, `usage_limit_reached`, `min_order_not_met`, "+
 				"`discount_code_required`, `discount_code_invalid`, `discount_code_used_up`, `discount_code_guest_used`, "+
+				"`basket_changed`, `discount_not_combinable`, `no_eligible_lines`, `redemption_already_booked`, "+
 				"`idempotency_key_reused`, `tse_queue_state`, `tse_not_configured`, `rate_limited`, `https_required`, `internal`, `tse_unavailable`, `unavailable`, `auditor_not_allowed`, `auditor_access_ended`. "+
 				"Each answer lists the codes it can carry as its examples.", "pattern", "^[a-z][a-z0-9_]*$")),
 			prOpt("detail", sStr("A sentence for a person.")),
@@ -771,9 +772,11 @@ func componentSchemas() jobj {
 		"DiscountUpdate", sBody("Only the members given change; `null` clears a nullable one; the merged discount is validated as a whole, like a new one. "+
 			"`usage_count` is not writable (400 `unknown_field`).", discountProps(false)...),
 		"RedeemRequest", sBody("",
-			prReq("order_total", sMoney("The order's total before discounts.", "minimum", 0, "maximum", maxMoney)),
-			pr("eligible_amount", sMoney("The subtotal of the lines the discount targets, at most `order_total`. Required for `category` and `item` scope; "+
-				"for `order` scope it defaults to `order_total`.", "minimum", 0, "maximum", maxMoney)),
+			pr("order_total", sMoney("The order's total before discounts. Required without `lines`; with them optional, and then their total.", "minimum", 0, "maximum", maxMoney)),
+			pr("eligible_amount", sMoney("Without `lines`: the subtotal of the lines the discount targets, at most `order_total`. Required for `category` and `item` scope; "+
+				"for `order` scope it defaults to `order_total`. Not with `lines`.", "minimum", 0, "maximum", maxMoney)),
+			pr("lines", sArray(sRef("BasketLine"), "The till's basket, as for `POST /api/discounts/evaluate`: the discount is priced on it, its part recorded per line and VAT rate.", "minItems", 1, "maxItems", 500)),
+			pr("order_ref", sStr("With `lines`: the till's order. Its redemptions price the same basket, each on what the earlier ones left, and combine only when all are combinable.", "minLength", 1, "maxLength", 64)),
 			pr("code", sStr("One of the discount's codes as the guest has it: any case, spaces and hyphens ignored. Required when the discount "+
 				"`requires_code`; a code given to a discount without the requirement is checked and counted too.")),
 			pr("guest_ref", sStr("The guest (a customer card's number, a table's booking): 1-100 characters, only with `code`; required for a "+
@@ -782,7 +785,10 @@ func componentSchemas() jobj {
 			pr("discount_id", sID("")), pr("amount", sMoney("EUR to deduct.", "minimum", 0)),
 			pr("usage_count", sInt("The discount's count including this redemption.", "minimum", 1)),
 			pr("redemption_id", sID("")), pr("discount_name", sStr("")), pr("redeemed_at", sInstant("")),
-			pr("code", sNullable(sRef("RedeemedCode").with("description", "The code used; null without one.")))),
+			pr("code", sNullable(sRef("RedeemedCode").with("description", "The code used; null without one."))),
+			pr("order_ref", sNullable(sStr("The order sent with the basket; null without one."))),
+			pr("lines", sNullable(sArray(sRef("LineAmount"), "Its amount split over the basket's lines (only lines with a part); null without a basket."))),
+			pr("vat_rates", sNullable(sArray(sRef("RateAmount"), "Its amount per VAT rate: what the sale's discount lines naming this redemption take off; null without a basket.")))),
 		"RedeemedCode", sAnswer("", pr("code", sStr("Normalised: `XXXX-XXXX`.")),
 			pr("uses", sInt("Including this redemption.", "minimum", 1)), pr("max_uses", sInt("", "minimum", 1, "maximum", 1000))),
 		"EvaluateRequest", sBody("A basket to price; nothing is redeemed or counted.",
@@ -1500,10 +1506,12 @@ func apiOps() []apiOp {
 				"`idempotency_key_reused`); 404; 422 on `eligible_amount` when the scope needs it; 409 `discount_inactive`, `discount_not_started`, " +
 				"`discount_expired`, `discount_outside_schedule` (its detail names the next opening); 422 `min_order_not_met`; the code: 422 `discount_code_required`, `discount_code_invalid` (unknown, or another " +
 				"discount's), 422 on `guest_ref` for a once-per-guest code without it, 409 `discount_code_used_up`, `discount_code_guest_used`; " +
-				"409 `usage_limit_reached`. A refusal counts nothing: the code's use and the discount's commit together.",
+				"409 `usage_limit_reached`. With `lines`: 409 `basket_changed`, `discount_not_combinable` (the order's redemptions), `no_eligible_lines` before the code. "+
+				"A refusal counts nothing: the code's use and the discount's commit together.",
 			params: []any{idempotencyKeyParam}, reqBody: "RedeemRequest", ok: []apiOK{okJSON(200, "Redeemed (counted).", sWrap("redemption", sRef("Redemption")))},
 			errs: map[int][]string{400: bad, 404: {notFound},
-				409: {"discount_inactive", "discount_not_started", "discount_expired", "discount_outside_schedule", "usage_limit_reached", "discount_code_used_up", "discount_code_guest_used"},
+				409: {"discount_inactive", "discount_not_started", "discount_expired", "discount_outside_schedule", "usage_limit_reached", "discount_code_used_up", "discount_code_guest_used",
+					"basket_changed", "discount_not_combinable", "no_eligible_lines"},
 				422: {invalid, "min_order_not_met", "idempotency_key_reused", "discount_code_required", "discount_code_invalid"}}},
 		{method: "POST", path: "/api/discounts/evaluate", id: "evaluateDiscounts", tag: "Discounts", access: anyUser,
 			summary: "Price a basket: which discounts apply now, their amounts per line and VAT rate, and what a code would add (nothing is redeemed or counted)",
@@ -1827,6 +1835,9 @@ var problemExamples = []struct{ code, detail string }{
 	{"discount_expired", `discount "Happy Hour" expired at 2026-12-31T22:59:59.000Z`},
 	{"discount_outside_schedule", `discount "Happy Hour" is outside its schedule; it opens next on Mon 2026-11-23 at 17:00 (Europe/Berlin)`},
 	{"usage_limit_reached", `discount "First 5 guests" has been used all 5 times allowed`},
+	{"basket_changed", `order "T4-0815" was redeemed on another basket: send the same lines for each of its discounts`},
+	{"discount_not_combinable", `discount "Flyer" does not combine with "Stammgast", already redeemed on order "T4-0815"`},
+	{"no_eligible_lines", `discount "Wein 20 %" has nothing to take off this basket: no line it applies to, or earlier discounts took its lines' whole total`},
 	{"min_order_not_met", `discount "Pasta Tuesday" needs an order total of at least 20.00`},
 	{"discount_code_required", `discount "Flyer autumn" is redeemed with a code only`},
 	{"discount_code_invalid", `"K7QP-MX3B" is not a code of discount "Flyer autumn"`},

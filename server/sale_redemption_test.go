@@ -3,7 +3,9 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 
@@ -184,5 +186,42 @@ func TestSaleBooksRedemptionOnceUnderConcurrency(t *testing.T) {
 	}
 	if won != 1 || e.saleCount(t) != before+1 || e.countRows(t, `SELECT count(*) FROM sale_redemptions`) != 1 {
 		t.Fatalf("%d sales won, %d recorded", won, e.saleCount(t)-before)
+	}
+}
+
+// docs/API.md's lunch: 10 % redeemed with the basket is 0.78 at 19 % and
+// 1.29 at 7 %. The sale's discount lines must take exactly that off each
+// rate: the same 2.07 split 0.79 and 1.28 is refused, the recorded split
+// is booked, and the receipt, its DSFinV-K lines and the redemption agree
+// to the cent.
+func TestSaleBooksBasketRedemptionPerRate(t *testing.T) {
+	e := newTSEEnv(t, tseEnvOpts{})
+	d := e.createDiscount(t, map[string]any{"name": "Stammgast", "discount_type": "percentage", "value": 10})["id"].(string)
+	red := e.redeemBasket(t, d, `{`+lunch+`}`, e.adminToken)
+	if red.render() != "2.07 | 0=0.78 1=1.29 | NORMAL=0.78 REDUCED_1=1.29" {
+		t.Fatalf("redeemed %q", red.render())
+	}
+	wrong := lunchSale(79, 128, discountLine(d, red.RedemptionID, "0.79", "NORMAL"), discountLine(d, red.RedemptionID, "1.28", "REDUCED_1"))
+	rec := e.do(t, "POST", "/api/tse/transactions", wrong, e.adminToken)
+	wantFieldError(t, rec, "line_items[2].redemption_id")
+	if p := decodeJSON(t, rec); !strings.Contains(fmt.Sprint(p["errors"]), "must take off NORMAL 0.78, REDUCED_1 1.29; they take off NORMAL 0.79, REDUCED_1 1.28") {
+		t.Fatalf("the message does not say what to take off: %v", p["errors"])
+	}
+	status, tx := e.sell(t, lunchSale(78, 129, discountLine(d, red.RedemptionID, "0.78", "NORMAL"), discountLine(d, red.RedemptionID, "1.29", "REDUCED_1")), e.adminToken)
+	if status != http.StatusCreated || tx["total"] != 18.63 {
+		t.Fatalf("status %d: %v", status, tx)
+	}
+	det, err := e.st.TSESaleDetail(context.Background(), tx["id"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var off int64
+	for _, l := range det.Lines {
+		if l.RedemptionID == red.RedemptionID && l.BusinessCase == "Rabatt" {
+			off -= l.TotalCents
+		}
+	}
+	if off != 207 {
+		t.Fatalf("the receipt's Rabatt lines take off %d cents, the redemption 207", off)
 	}
 }

@@ -27,6 +27,12 @@ const (
 	EDiscountOutsideSchedule = "discount_outside_schedule"
 	EUsageLimitReached       = "usage_limit_reached"
 	EMinOrderNotMet          = "min_order_not_met"
+	// A redemption with the till's basket (docs/API.md, "Redeem with the
+	// basket"): the order's earlier redemptions priced another basket, a
+	// discount of the order does not combine, or nothing is left to take.
+	EBasketChanged         = "basket_changed"
+	EDiscountNotCombinable = "discount_not_combinable"
+	ENoEligibleLines       = "no_eligible_lines"
 	// ERedemptionBooked: a sale names a redemption another sale booked
 	// (docs/API.md, "Booking a redemption on the sale").
 	ERedemptionBooked = "redemption_already_booked"

@@ -27,6 +27,9 @@ type RedeemInput struct {
 	// every discount that has a schedule, so a caller that forgets it
 	// cannot give a discount away outside its hours.
 	Schedule func(d *Discount, at time.Time) error
+	// Basket prices the redemption on the till's basket; nil: on
+	// OrderTotalCents and EligibleCents as before baskets.
+	Basket *RedeemBasket
 }
 
 // Redemption is one counted use of a discount.
@@ -45,6 +48,12 @@ type Redemption struct {
 	// Code is the code used, with its uses after this redemption; nil
 	// without one.
 	Code *DiscountCode
+	// OrderRef, Lines and Rates are its basket's (RedeemBasket): the
+	// order, its part of each line, the sums per VAT rate; empty when it
+	// was redeemed without a basket.
+	OrderRef string
+	Lines    []int64
+	Rates    []RateCents
 }
 
 // Amount is what d takes off an order whose targeted lines total eligible
@@ -169,7 +178,7 @@ func redeemTx(ctx context.Context, tx *Tx, restaurantID, discountID string, in R
 	eligible := in.OrderTotalCents
 	if in.EligibleCents != nil {
 		eligible = *in.EligibleCents
-	} else if d.ApplicableTo != ScopeOrder {
+	} else if d.ApplicableTo != ScopeOrder && in.Basket == nil {
 		return nil, Invalid("eligible_amount", FRequired, "is required for a discount that applies to a "+d.ApplicableTo)
 	}
 	switch {
@@ -194,6 +203,13 @@ func redeemTx(ctx context.Context, tx *Tx, restaurantID, discountID string, in R
 	r := &Redemption{ID: NewID(), RestaurantID: restaurantID, DiscountID: d.ID, DiscountName: d.Name,
 		OrderTotalCents: in.OrderTotalCents, EligibleCents: eligible, AmountCents: d.Amount(eligible),
 		RedeemedBy: in.RedeemedBy, CreatedAt: tx.Now}
+	var part BasketPart
+	if in.Basket != nil {
+		if part, err = priceBasketTx(ctx, tx, restaurantID, d, in.Basket); err != nil {
+			return nil, err
+		}
+		r.EligibleCents, r.AmountCents, r.OrderRef = part.Eligible, part.Amount, in.Basket.OrderRef
+	}
 	// A refusal below rolls the code's use back with the rest.
 	if r.Code, err = useCodeTx(ctx, tx, restaurantID, d, in); err != nil {
 		return nil, err
@@ -211,11 +227,21 @@ func redeemTx(ctx context.Context, tx *Tx, restaurantID, discountID string, in R
 	if err != nil {
 		return nil, err
 	}
+	var orderRef, sha, combinable any
+	if b := in.Basket; b != nil {
+		orderRef, sha, combinable = nullStr(b.OrderRef), b.SHA256, d.Combinable
+	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO discount_redemptions (id, restaurant_id, discount_id, discount_name,
-		order_total_cents, eligible_cents, amount_cents, redeemed_by, created_at, code_id, code) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		order_total_cents, eligible_cents, amount_cents, redeemed_by, created_at, code_id, code, order_ref, basket_sha256, combinable)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		r.ID, r.RestaurantID, r.DiscountID, r.DiscountName, r.OrderTotalCents, r.EligibleCents, r.AmountCents,
-		r.RedeemedBy, FormatTime(r.CreatedAt), codeID, code); err != nil {
+		r.RedeemedBy, FormatTime(r.CreatedAt), codeID, code, orderRef, sha, combinable); err != nil {
 		return nil, err
+	}
+	if in.Basket != nil {
+		if err := insertBasketTx(ctx, tx, r, in.Basket, part); err != nil {
+			return nil, err
+		}
 	}
 	if d.UsageLimit != nil && r.UsageCount == *d.UsageLimit {
 		_, err = InsertEvent(ctx, tx, restaurantID, EventDiscountExhausted, map[string]any{
