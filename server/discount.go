@@ -42,6 +42,9 @@ type discountJSON struct {
 	// does not hold the id (or there is no target).
 	CategoryName *string `json:"category_name"`
 	ItemName     *string `json:"item_name"`
+	// Approval is who may give it at the till (docs/API.md, "Manager-only
+	// discounts").
+	Approval string `json:"approval"`
 }
 
 func toDiscountJSON(d *store.Discount) discountJSON {
@@ -52,7 +55,7 @@ func toDiscountJSON(d *store.Discount) discountJSON {
 		ValidFrom: ts(d.ValidFrom), ValidUntil: tsPtr(d.ValidUntil), Schedule: scheduleJSON(d.Schedule), UsageLimit: d.UsageLimit, UsageCount: d.UsageCount,
 		IsActive: d.IsActive, RequiresCode: d.RequiresCode, CreatedAt: ts(d.CreatedAt), UpdatedAt: ts(d.UpdatedAt),
 		Combinable: d.Combinable, Priority: d.Priority,
-		CategoryName: d.CategoryName, ItemName: d.ItemName,
+		CategoryName: d.CategoryName, ItemName: d.ItemName, Approval: d.Approval,
 	}
 }
 
@@ -77,6 +80,7 @@ type discountRequest struct {
 	RequiresCode      store.Field[bool]                `json:"requires_code"`
 	Combinable        store.Field[bool]                `json:"combinable"`
 	Priority          store.Field[int64]               `json:"priority"`
+	Approval          store.Field[string]              `json:"approval"`
 }
 
 // update converts the wire forms (decimal literals, RFC 3339 strings) into
@@ -106,6 +110,7 @@ func (req discountRequest) update(f *store.Fields) store.DiscountUpdate {
 		RequiresCode:      req.RequiresCode,
 		Combinable:        req.Combinable,
 		Priority:          req.Priority,
+		Approval:          req.Approval,
 	}
 }
 

@@ -36,6 +36,9 @@ type appliedJSON struct {
 	Priority   int64            `json:"priority"`
 	Lines      []lineAmountJSON `json:"lines"`
 	VATRates   []rateAmountJSON `json:"vat_rates"`
+	// Approval tells the till to ask for an admin's approval (or an
+	// admin) before it redeems (docs/API.md, "Manager-only discounts").
+	Approval string `json:"approval"`
 }
 
 type lineAmountJSON struct {
@@ -77,7 +80,7 @@ func toEvaluationJSON(b discount.Basket, res *discount.Result) evaluationJSON {
 		Lines: make([]lineSumJSON, 0, len(res.LineTotals))}
 	for _, a := range res.Applied {
 		aj := appliedJSON{DiscountID: a.Discount.ID, Name: a.Discount.Name, Amount: money(a.Amount),
-			Combinable: a.Stacking.Combinable, Priority: int64(a.Stacking.Priority)}
+			Combinable: a.Stacking.Combinable, Priority: int64(a.Stacking.Priority), Approval: a.Discount.Approval}
 		aj.Lines, aj.VATRates = partsJSON(a.Lines, a.Rates)
 		out.Applied = append(out.Applied, aj)
 	}

@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 
 	"github.com/julienschmidt/httprouter"
 
@@ -23,6 +24,10 @@ type redeemRequest struct {
 	// "Redeem with the basket").
 	Lines    []evaluateLine `json:"lines"`
 	OrderRef *string        `json:"order_ref"`
+	// Reason and Approval are a manager-only discount's (docs/API.md,
+	// "Manager-only discounts").
+	Reason   *string          `json:"reason"`
+	Approval *approvalRequest `json:"approval"`
 }
 
 // redemptionJSON carries the contract's three fields first, then what a
@@ -38,6 +43,10 @@ type redemptionJSON struct {
 	// redemption; null without one.
 	Code *redeemedCodeJSON `json:"code"`
 	basketAnswer
+	// ApprovedBy is the approving admin's name for a discount that needs
+	// an approval, else null; Reason the reason the till gave, or null.
+	ApprovedBy *string `json:"approved_by"`
+	Reason     *string `json:"reason"`
 }
 
 type redeemedCodeJSON struct {
@@ -69,6 +78,10 @@ func (s *Server) redeemDiscount(w http.ResponseWriter, r *http.Request, p httpro
 	if err := req.redeemBasket(&f, &in); err != nil {
 		return err
 	}
+	approver, err := s.redeemApproval(r.Context(), r, req, &f, &in)
+	if err != nil {
+		return err
+	}
 	if err := f.Err(); err != nil {
 		return err
 	}
@@ -78,13 +91,14 @@ func (s *Server) redeemDiscount(w http.ResponseWriter, r *http.Request, p httpro
 		if err != nil {
 			return err
 		}
-		return writeJSON(w, http.StatusOK, redemptionAnswer(red))
+		return writeJSON(w, http.StatusOK, redemptionAnswer(red, approver))
 	}
 	// With a key the answer is rendered inside the transaction that counts
 	// the use and stored with it; a retry gets those bytes back.
-	k := store.IdempotencyKey{RestaurantID: restaurantID, Key: key, RequestHash: hashOf(redeemHashed{id, in.OrderTotalCents, in.EligibleCents, in.Code, in.GuestRef, basketHash(in.Basket), req.OrderRef})}
+	k := store.IdempotencyKey{RestaurantID: restaurantID, Key: key, RequestHash: hashOf(redeemHashed{id, in.OrderTotalCents, in.EligibleCents, in.Code, in.GuestRef, basketHash(in.Basket), req.OrderRef,
+		req.Reason, approverOf(req)})}
 	ans, err := s.store.RedeemOnce(r.Context(), restaurantID, id, in, k, func(red *store.Redemption) ([]byte, error) {
-		return renderJSON(redemptionAnswer(red))
+		return renderJSON(redemptionAnswer(red, approver))
 	})
 	if err != nil {
 		return err
@@ -104,6 +118,16 @@ type redeemHashed struct {
 	GuestRef   *string `json:",omitempty"`
 	Basket     string  `json:",omitempty"`
 	OrderRef   *string `json:",omitempty"`
+	Reason     *string `json:",omitempty"`
+	Approver   string  `json:",omitempty"` // the approving admin's email, never the password
+}
+
+// approverOf is the approval's email as the hash keeps it, "" for none.
+func approverOf(req redeemRequest) string {
+	if req.Approval == nil || req.Approval.Email == nil {
+		return ""
+	}
+	return strings.ToLower(strings.TrimSpace(*req.Approval.Email))
 }
 
 // basketHash is the basket's part of a redemption's hash, "" without one.
@@ -114,7 +138,7 @@ func basketHash(b *store.RedeemBasket) string {
 	return b.SHA256
 }
 
-func redemptionAnswer(red *store.Redemption) envelope {
+func redemptionAnswer(red *store.Redemption, approver string) envelope {
 	out := redemptionJSON{
 		DiscountID: red.DiscountID, Amount: money(red.AmountCents), UsageCount: red.UsageCount,
 		RedemptionID: red.ID, DiscountName: red.DiscountName, RedeemedAt: ts(red.CreatedAt),
@@ -123,5 +147,9 @@ func redemptionAnswer(red *store.Redemption) envelope {
 		out.Code = &redeemedCodeJSON{Code: c.Code, Uses: c.Uses, MaxUses: c.MaxUses}
 	}
 	out.basketAnswer = basketOf(red)
+	if red.ApprovedBy != nil {
+		out.ApprovedBy = &approver
+	}
+	out.Reason = red.Reason
 	return envelope{"redemption": out}
 }

@@ -89,7 +89,7 @@ func TestRedeemAmounts(t *testing.T) {
 		id := e.createDiscount(t, `{"name":"Order","discount_type":"fixed","value":1}`)["id"].(string)
 		var wrapper map[string]json.RawMessage
 		decodeInto(t, e.redeem(t, id, `{"order_total":5}`, staff).Body.Bytes(), &wrapper)
-		want := []string{"discount_id", "amount", "usage_count", "redemption_id", "discount_name", "redeemed_at", "code", "order_ref", "lines", "vat_rates"}
+		want := []string{"discount_id", "amount", "usage_count", "redemption_id", "discount_name", "redeemed_at", "code", "order_ref", "lines", "vat_rates", "approved_by", "reason"}
 		if got := jsonKeys(t, wrapper["redemption"]); !slices.Equal(got, want) {
 			t.Fatalf("keys %v, want %v", got, want)
 		}

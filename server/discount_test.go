@@ -26,7 +26,7 @@ func TestDiscountCreateDefaults(t *testing.T) {
 	decodeInto(t, rec.Body.Bytes(), &wrapper)
 	wantKeys := []string{"id", "name", "description", "discount_type", "value", "min_order_amount", "max_discount_amount",
 		"applicable_to", "category_id", "item_id", "valid_from", "valid_until", "usage_limit", "usage_count",
-		"is_active", "requires_code", "created_at", "updated_at", "schedule", "combinable", "priority", "category_name", "item_name"}
+		"is_active", "requires_code", "created_at", "updated_at", "schedule", "combinable", "priority", "category_name", "item_name", "approval"}
 	if got := jsonKeys(t, wrapper["discount"]); !slices.Equal(got, wantKeys) {
 		t.Fatalf("field order\n got %v\nwant %v", got, wantKeys)
 	}

@@ -85,6 +85,9 @@ var statusOf = map[string]int{
 	store.EBasketChanged:         http.StatusConflict,
 	store.EDiscountNotCombinable: http.StatusConflict,
 	store.ENoEligibleLines:       http.StatusConflict,
+	store.EDiscountAdminsOnly:    http.StatusForbidden,
+	store.EApprovalRequired:      http.StatusForbidden,
+	store.EApprovalInvalid:       http.StatusForbidden,
 	// The ELSTER file of §146a (4) AO cannot be made from the master data.
 	store.ERegistrationIncomplete: http.StatusConflict,
 	// The DATEV batch cannot be made from the settings (docs/FISCAL.md).

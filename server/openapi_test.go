@@ -412,6 +412,7 @@ func componentSchemas() jobj {
 			pr("combinable", sBool("Stacking: `true` applies together with other combinable discounts when a basket is priced; `false` (default) applies alone.")),
 			pr("priority", sInt("Stacking: the rank among combinable discounts, higher first (ties: the larger amount, then the smaller id). Default 0.",
 				"minimum", -1000, "maximum", 1000)),
+			pr("approval", sEnum("Who may give it at the till: `none` (anyone, the default), `admin_approval` (staff with an admin's approval, `approval` in the redemption), `admins_only` (an admin's token). Either of the last two needs a `reason`.", "none", "admin_approval", "admins_only")),
 		}
 	}
 	vatRate := sEnum("", "NORMAL", "REDUCED_1", "SPECIAL_RATE_1", "SPECIAL_RATE_2", "NULL")
@@ -459,6 +460,7 @@ func componentSchemas() jobj {
 				"`last_admin`, `user_active`, `user_erased`, `user_clocked_in`, `conflict`, `time_entry_closed`, `time_entry_open`, `time_entry_overlap`, `discount_inactive`, `discount_not_started`, `discount_expired`, `discount_outside_schedule`, `usage_limit_reached`, `min_order_not_met`, "+
 				"`discount_code_required`, `discount_code_invalid`, `discount_code_used_up`, `discount_code_guest_used`, "+
 				"`basket_changed`, `discount_not_combinable`, `no_eligible_lines`, `redemption_already_booked`, "+
+				"`discount_admins_only`, `discount_approval_required`, `discount_approval_invalid`, "+
 				"`idempotency_key_reused`, `tse_queue_state`, `tse_not_configured`, `rate_limited`, `https_required`, `internal`, `tse_unavailable`, `unavailable`, `auditor_not_allowed`, `auditor_access_ended`. "+
 				"Each answer lists the codes it can carry as its examples.", "pattern", "^[a-z][a-z0-9_]*$")),
 			prOpt("detail", sStr("A sentence for a person.")),
@@ -761,7 +763,8 @@ func componentSchemas() jobj {
 			pr("combinable", sBool("Stacking: applies together with other combinable discounts.")),
 			pr("priority", sInt("Stacking: rank among combinable discounts, higher first.", "minimum", -1000, "maximum", 1000)),
 			pr("category_name", sNullable(sStr("The category's name in the POS catalogue (`GET /api/catalogue`); null when it does not hold `category_id`."))),
-			pr("item_name", sNullable(sStr("The item's name in the POS catalogue; null when it does not hold `item_id`.")))),
+			pr("item_name", sNullable(sStr("The item's name in the POS catalogue; null when it does not hold `item_id`."))),
+			pr("approval", sEnum("Who may give it at the till: `none` (anyone, the default), `admin_approval` (staff with an admin's approval, `approval` in the redemption), `admins_only` (an admin's token). Either of the last two needs a `reason`.", "none", "admin_approval", "admins_only"))),
 
 		"DiscountCreate", discountCreate,
 		"ScheduleEntry", sBody("The same range on each of its days, on the restaurant's wall clock. `to` not after `from` runs past midnight "+
@@ -776,6 +779,8 @@ func componentSchemas() jobj {
 			pr("eligible_amount", sMoney("Without `lines`: the subtotal of the lines the discount targets, at most `order_total`. Required for `category` and `item` scope; "+
 				"for `order` scope it defaults to `order_total`. Not with `lines`.", "minimum", 0, "maximum", maxMoney)),
 			pr("lines", sArray(sRef("BasketLine"), "The till's basket, as for `POST /api/discounts/evaluate`: the discount is priced on it, its part recorded per line and VAT rate.", "minItems", 1, "maxItems", 500)),
+			pr("reason", sStr("Why the discount is given, kept with the redemption: required for a discount whose `approval` is not `none`.", "minLength", 1, "maxLength", 255)),
+			pr("approval", sRef("Approval").with("description", "An admin's approval at the till, for staff redeeming an `admin_approval` discount; an admin's own token needs none.")),
 			pr("order_ref", sStr("With `lines`: the till's order. Its redemptions price the same basket, each on what the earlier ones left, and combine only when all are combinable.", "minLength", 1, "maxLength", 64)),
 			pr("code", sStr("One of the discount's codes as the guest has it: any case, spaces and hyphens ignored. Required when the discount "+
 				"`requires_code`; a code given to a discount without the requirement is checked and counted too.")),
@@ -788,7 +793,11 @@ func componentSchemas() jobj {
 			pr("code", sNullable(sRef("RedeemedCode").with("description", "The code used; null without one."))),
 			pr("order_ref", sNullable(sStr("The order sent with the basket; null without one."))),
 			pr("lines", sNullable(sArray(sRef("LineAmount"), "Its amount split over the basket's lines (only lines with a part); null without a basket."))),
-			pr("vat_rates", sNullable(sArray(sRef("RateAmount"), "Its amount per VAT rate: what the sale's discount lines naming this redemption take off; null without a basket.")))),
+			pr("vat_rates", sNullable(sArray(sRef("RateAmount"), "Its amount per VAT rate: what the sale's discount lines naming this redemption take off; null without a basket."))),
+			pr("approved_by", sNullable(sStr("The approving admin's name (the admin herself when she redeemed) for a discount that needs approval; null otherwise."))),
+			pr("reason", sNullable(sStr("The reason the till gave; null without one.")))),
+		"Approval", sBody("The approving admin types her email and password at the till; checked like a login (its limits), never stored or logged.",
+			prReq("email", sStr("", "maxLength", 254)), prReq("password", sStr("", "maxLength", 72))),
 		"RedeemedCode", sAnswer("", pr("code", sStr("Normalised: `XXXX-XXXX`.")),
 			pr("uses", sInt("Including this redemption.", "minimum", 1)), pr("max_uses", sInt("", "minimum", 1, "maximum", 1000))),
 		"EvaluateRequest", sBody("A basket to price; nothing is redeemed or counted.",
@@ -814,7 +823,8 @@ func componentSchemas() jobj {
 			pr("discount_id", sID("")), pr("name", sStr("")), pr("amount", sMoney("What it takes off.", "minimum", 0)),
 			pr("combinable", sBool("")), pr("priority", sInt("", "minimum", -1000, "maximum", 1000)),
 			pr("lines", sArray(sRef("LineAmount"), "Its amount split over the lines (only lines with a part above 0).")),
-			pr("vat_rates", sArray(sRef("RateAmount"), "Its amount per VAT rate: the sums of its lines' parts, for the receipt's `Rabatt` lines."))),
+			pr("vat_rates", sArray(sRef("RateAmount"), "Its amount per VAT rate: the sums of its lines' parts, for the receipt's `Rabatt` lines.")),
+			pr("approval", sEnum("Whether the till must ask for an admin's approval (or an admin) to redeem it.", "none", "admin_approval", "admins_only"))),
 		"SkippedDiscount", sAnswer("",
 			pr("discount_id", sID("")), pr("name", sStr("")),
 			pr("reason", sEnum("The first rule it fails (docs/API.md, \"What applies\").", "discount_inactive", "discount_not_started", "discount_expired",
@@ -1506,12 +1516,14 @@ func apiOps() []apiOp {
 				"`idempotency_key_reused`); 404; 422 on `eligible_amount` when the scope needs it; 409 `discount_inactive`, `discount_not_started`, " +
 				"`discount_expired`, `discount_outside_schedule` (its detail names the next opening); 422 `min_order_not_met`; the code: 422 `discount_code_required`, `discount_code_invalid` (unknown, or another " +
 				"discount's), 422 on `guest_ref` for a once-per-guest code without it, 409 `discount_code_used_up`, `discount_code_guest_used`; " +
-				"409 `usage_limit_reached`. With `lines`: 409 `basket_changed`, `discount_not_combinable` (the order's redemptions), `no_eligible_lines` before the code. "+
+				"403 `discount_admins_only`, `discount_approval_required`, `discount_approval_invalid` and 422 on `reason` for a manager-only discount (after the schedule); " +
+				"409 `usage_limit_reached`. With `lines`: 409 `basket_changed`, `discount_not_combinable` (the order's redemptions), `no_eligible_lines` before the code. " +
 				"A refusal counts nothing: the code's use and the discount's commit together.",
 			params: []any{idempotencyKeyParam}, reqBody: "RedeemRequest", ok: []apiOK{okJSON(200, "Redeemed (counted).", sWrap("redemption", sRef("Redemption")))},
 			errs: map[int][]string{400: bad, 404: {notFound},
 				409: {"discount_inactive", "discount_not_started", "discount_expired", "discount_outside_schedule", "usage_limit_reached", "discount_code_used_up", "discount_code_guest_used",
 					"basket_changed", "discount_not_combinable", "no_eligible_lines"},
+				403: {"discount_admins_only", "discount_approval_required", "discount_approval_invalid"}, 429: {"rate_limited"},
 				422: {invalid, "min_order_not_met", "idempotency_key_reused", "discount_code_required", "discount_code_invalid"}}},
 		{method: "POST", path: "/api/discounts/evaluate", id: "evaluateDiscounts", tag: "Discounts", access: anyUser,
 			summary: "Price a basket: which discounts apply now, their amounts per line and VAT rate, and what a code would add (nothing is redeemed or counted)",
@@ -1835,6 +1847,9 @@ var problemExamples = []struct{ code, detail string }{
 	{"discount_expired", `discount "Happy Hour" expired at 2026-12-31T22:59:59.000Z`},
 	{"discount_outside_schedule", `discount "Happy Hour" is outside its schedule; it opens next on Mon 2026-11-23 at 17:00 (Europe/Berlin)`},
 	{"usage_limit_reached", `discount "First 5 guests" has been used all 5 times allowed`},
+	{"discount_admins_only", `discount "Personalessen" is given by an admin only`},
+	{"discount_approval_required", `discount "Chef-Rabatt" needs an admin's approval: send approval with an admin's email and password`},
+	{"discount_approval_invalid", "the approval is not an active admin's of this restaurant, or the password is wrong"},
 	{"basket_changed", `order "T4-0815" was redeemed on another basket: send the same lines for each of its discounts`},
 	{"discount_not_combinable", `discount "Flyer" does not combine with "Stammgast", already redeemed on order "T4-0815"`},
 	{"no_eligible_lines", `discount "Wein 20 %" has nothing to take off this basket: no line it applies to, or earlier discounts took its lines' whole total`},

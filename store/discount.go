@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -18,7 +19,16 @@ const (
 	ScopeOrder    = "order"
 	ScopeCategory = "category"
 	ScopeItem     = "item"
+
+	// Who may give a discount at the till (docs/API.md, "Manager-only
+	// discounts").
+	ApprovalNone       = "none"
+	ApprovalAdmin      = "admin_approval"
+	ApprovalAdminsOnly = "admins_only"
 )
+
+// Approvals are the values of a discount's approval.
+var Approvals = []string{ApprovalNone, ApprovalAdmin, ApprovalAdminsOnly}
 
 // Discount limits.
 const (
@@ -61,8 +71,11 @@ type Discount struct {
 	// basket is priced, and its rank among them (higher first).
 	Combinable bool
 	Priority   int64
-	CreatedAt  time.Time
-	UpdatedAt  time.Time
+	// Approval is who may give it at the till: ApprovalNone (anyone),
+	// ApprovalAdmin (staff with an admin's approval) or ApprovalAdminsOnly.
+	Approval  string
+	CreatedAt time.Time
+	UpdatedAt time.Time
 	// CategoryName and ItemName are the target's name in the POS's
 	// catalogue; nil when the catalogue does not hold the id.
 	CategoryName, ItemName *string
@@ -89,6 +102,7 @@ type DiscountUpdate struct {
 	Schedule   Field[[]ScheduleWindow]
 	Combinable Field[bool]
 	Priority   Field[int64]
+	Approval   Field[string]
 }
 
 // apply merges u into d. Null is refused on fields that cannot be null.
@@ -102,6 +116,7 @@ func (d *Discount) apply(u DiscountUpdate, f *Fields) {
 	NotNull(f, "requires_code", u.RequiresCode)
 	NotNull(f, "combinable", u.Combinable)
 	NotNull(f, "priority", u.Priority)
+	NotNull(f, "approval", u.Approval)
 	u.Name.Apply(&d.Name)
 	u.Description.ApplyNullable(&d.Description)
 	u.Type.Apply(&d.Type)
@@ -118,6 +133,7 @@ func (d *Discount) apply(u DiscountUpdate, f *Fields) {
 	u.RequiresCode.Apply(&d.RequiresCode)
 	u.Combinable.Apply(&d.Combinable)
 	u.Priority.Apply(&d.Priority)
+	u.Approval.Apply(&d.Approval)
 	if u.Schedule.Set {
 		d.Schedule = nil
 		if !u.Schedule.Null {
@@ -188,6 +204,9 @@ func (d *Discount) validate(f *Fields) {
 		}
 	}
 	validSchedule(f, d.Schedule)
+	if !slices.Contains(Approvals, d.Approval) {
+		f.Add("approval", FOneOf, "must be one of "+strings.Join(Approvals, ", "), "values", Approvals)
+	}
 	if d.Priority < -MaxPriority || d.Priority > MaxPriority {
 		f.Add("priority", FOutOfRange, "must be from -1000 to 1000", "min", -MaxPriority, "max", MaxPriority)
 	}
@@ -231,7 +250,7 @@ func (s *Store) CreateDiscount(ctx context.Context, restaurantID string, in Disc
 	}
 	var d *Discount
 	err := s.write(ctx, func(tx *Tx) error {
-		d = &Discount{ID: NewID(), RestaurantID: restaurantID, ApplicableTo: ScopeOrder, IsActive: true,
+		d = &Discount{ID: NewID(), RestaurantID: restaurantID, ApplicableTo: ScopeOrder, IsActive: true, Approval: ApprovalNone,
 			ValidFrom: tx.Now, CreatedAt: tx.Now, UpdatedAt: tx.Now}
 		var f Fields
 		d.apply(in, &f)
@@ -241,11 +260,11 @@ func (s *Store) CreateDiscount(ctx context.Context, restaurantID string, in Disc
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO discounts (id, restaurant_id, name, description, discount_type, value,
 			min_order_cents, max_discount_cents, applicable_to, category_id, item_id, valid_from, valid_until,
-			usage_limit, usage_count, is_active, requires_code, combinable, priority, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)`,
+			usage_limit, usage_count, is_active, requires_code, combinable, priority, approval, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?)`,
 			d.ID, d.RestaurantID, d.Name, d.Description, d.Type, d.Value,
 			d.MinOrderCents, d.MaxDiscountCents, d.ApplicableTo, d.CategoryID, d.ItemID, FormatTime(d.ValidFrom), nullTime(d.ValidUntil),
-			d.UsageLimit, d.IsActive, d.RequiresCode, d.Combinable, d.Priority, FormatTime(d.CreatedAt), FormatTime(d.UpdatedAt))
+			d.UsageLimit, d.IsActive, d.RequiresCode, d.Combinable, d.Priority, d.Approval, FormatTime(d.CreatedAt), FormatTime(d.UpdatedAt))
 		if err != nil {
 			return err
 		}
@@ -261,7 +280,7 @@ func (s *Store) CreateDiscount(ctx context.Context, restaurantID string, in Disc
 }
 
 const discountColumns = `id, restaurant_id, name, description, discount_type, value, min_order_cents, max_discount_cents,
-	applicable_to, category_id, item_id, valid_from, valid_until, usage_limit, usage_count, is_active, requires_code, combinable, priority,
+	applicable_to, category_id, item_id, valid_from, valid_until, usage_limit, usage_count, is_active, requires_code, combinable, priority, approval,
 	created_at, updated_at, ` + scheduleColumn + `, ` + targetNameColumns
 
 func scanDiscount(row scanner) (*Discount, error) {
@@ -271,7 +290,7 @@ func scanDiscount(row scanner) (*Discount, error) {
 	var from, created, updated string
 	var until, schedule, catName, itemName sql.NullString
 	if err := row.Scan(&d.ID, &d.RestaurantID, &d.Name, &desc, &d.Type, &d.Value, &minOrder, &maxDisc,
-		&d.ApplicableTo, &cat, &item, &from, &until, &limit, &d.UsageCount, &d.IsActive, &d.RequiresCode, &d.Combinable, &d.Priority,
+		&d.ApplicableTo, &cat, &item, &from, &until, &limit, &d.UsageCount, &d.IsActive, &d.RequiresCode, &d.Combinable, &d.Priority, &d.Approval,
 		&created, &updated, &schedule, &catName, &itemName); err != nil {
 		return nil, err
 	}
@@ -323,10 +342,10 @@ func (s *Store) UpdateDiscount(ctx context.Context, restaurantID, id string, upd
 		_, err = tx.ExecContext(ctx, `UPDATE discounts SET name = ?, description = ?, discount_type = ?, value = ?,
 			min_order_cents = ?, max_discount_cents = ?, applicable_to = ?, category_id = ?, item_id = ?,
 			valid_from = ?, valid_until = ?, usage_limit = ?, is_active = ?, requires_code = ?, combinable = ?, priority = ?,
-			updated_at = ? WHERE id = ?`,
+			approval = ?, updated_at = ? WHERE id = ?`,
 			d.Name, d.Description, d.Type, d.Value, d.MinOrderCents, d.MaxDiscountCents, d.ApplicableTo, d.CategoryID, d.ItemID,
 			FormatTime(d.ValidFrom), nullTime(d.ValidUntil), d.UsageLimit, d.IsActive, d.RequiresCode, d.Combinable, d.Priority,
-			FormatTime(d.UpdatedAt), id)
+			d.Approval, FormatTime(d.UpdatedAt), id)
 		if err != nil {
 			return err
 		}

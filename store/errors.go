@@ -33,6 +33,12 @@ const (
 	EBasketChanged         = "basket_changed"
 	EDiscountNotCombinable = "discount_not_combinable"
 	ENoEligibleLines       = "no_eligible_lines"
+	// Manager-only discounts (docs/API.md, "Manager-only discounts"): an
+	// admins-only discount redeemed by staff, staff without an admin's
+	// approval, an approval that is no active admin's.
+	EDiscountAdminsOnly = "discount_admins_only"
+	EApprovalRequired   = "discount_approval_required"
+	EApprovalInvalid    = "discount_approval_invalid"
 	// ERedemptionBooked: a sale names a redemption another sale booked
 	// (docs/API.md, "Booking a redemption on the sale").
 	ERedemptionBooked = "redemption_already_booked"

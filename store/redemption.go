@@ -30,6 +30,12 @@ type RedeemInput struct {
 	// Basket prices the redemption on the till's basket; nil: on
 	// OrderTotalCents and EligibleCents as before baskets.
 	Basket *RedeemBasket
+	// Reason is why the discount is given (kept with the redemption);
+	// ByAdmin says the caller is an admin; ApprovedBy is the admin whose
+	// email and password the till sent, already checked (approvalTx).
+	Reason     *string
+	ByAdmin    bool
+	ApprovedBy string
 }
 
 // Redemption is one counted use of a discount.
@@ -54,6 +60,10 @@ type Redemption struct {
 	OrderRef string
 	Lines    []int64
 	Rates    []RateCents
+	// ApprovedBy is the admin who approved a manager-only discount (nil
+	// for one anyone gives); Reason the reason the till sent.
+	ApprovedBy *string
+	Reason     *string
 }
 
 // Amount is what d takes off an order whose targeted lines total eligible
@@ -196,13 +206,17 @@ func redeemTx(ctx context.Context, tx *Tx, restaurantID, discountID string, in R
 			return nil, err
 		}
 	}
+	approvedBy, err := approvalTx(ctx, tx, restaurantID, d, in)
+	if err != nil {
+		return nil, err
+	}
 	switch {
 	case d.MinOrderCents != nil && in.OrderTotalCents < *d.MinOrderCents:
 		return nil, Errorf(EMinOrderNotMet, "discount %q needs an order total of at least %s", d.Name, formatCents(*d.MinOrderCents))
 	}
 	r := &Redemption{ID: NewID(), RestaurantID: restaurantID, DiscountID: d.ID, DiscountName: d.Name,
 		OrderTotalCents: in.OrderTotalCents, EligibleCents: eligible, AmountCents: d.Amount(eligible),
-		RedeemedBy: in.RedeemedBy, CreatedAt: tx.Now}
+		RedeemedBy: in.RedeemedBy, CreatedAt: tx.Now, ApprovedBy: approvedBy, Reason: in.Reason}
 	var part BasketPart
 	if in.Basket != nil {
 		if part, err = priceBasketTx(ctx, tx, restaurantID, d, in.Basket); err != nil {
@@ -232,10 +246,10 @@ func redeemTx(ctx context.Context, tx *Tx, restaurantID, discountID string, in R
 		orderRef, sha, combinable = nullStr(b.OrderRef), b.SHA256, d.Combinable
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO discount_redemptions (id, restaurant_id, discount_id, discount_name,
-		order_total_cents, eligible_cents, amount_cents, redeemed_by, created_at, code_id, code, order_ref, basket_sha256, combinable)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		order_total_cents, eligible_cents, amount_cents, redeemed_by, created_at, code_id, code, order_ref, basket_sha256, combinable,
+		approved_by, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		r.ID, r.RestaurantID, r.DiscountID, r.DiscountName, r.OrderTotalCents, r.EligibleCents, r.AmountCents,
-		r.RedeemedBy, FormatTime(r.CreatedAt), codeID, code, orderRef, sha, combinable); err != nil {
+		r.RedeemedBy, FormatTime(r.CreatedAt), codeID, code, orderRef, sha, combinable, r.ApprovedBy, r.Reason); err != nil {
 		return nil, err
 	}
 	if in.Basket != nil {
