@@ -48,7 +48,8 @@
 // catalogue: its categories and items (name, VAT rate) by the POS's ids,
 // replaced whole when the till sends it; 00037 a redemption's part of
 // the till's basket per line and VAT rate, its order and stacking; 00038 the sale that books a
-// redemption (sale_redemptions) and a line's redemption_id.
+// redemption (sale_redemptions) and a line's redemption_id; 00039 who
+// may give a discount (approval), a redemption's approver and reason.
 package migrations
 
 import "embed"
