@@ -39,6 +39,7 @@ func TestConsoleDiscounts(t *testing.T) {
 		UpdatedAt         string   `json:"updated_at"`
 		Combinable        bool     `json:"combinable"`
 		Priority          int      `json:"priority"`
+		Approval          string   `json:"approval"`
 	}
 	list := func() map[string]discount {
 		t.Helper()
@@ -153,12 +154,18 @@ func TestConsoleDiscounts(t *testing.T) {
 		t.Fatalf("the priority's error is not German: %q", got)
 	}
 	b.fill("#discount-form input[name=priority]", "\u22125")
+	// Manager-only: staff give it with an admin's approval.
+	if got := b.text("#discount-form [data-field=approval]"); !strings.Contains(got, "Wer darf den Rabatt geben?") ||
+		!strings.Contains(got, "Mitarbeiter mit Freigabe durch einen Admin") || !strings.Contains(got, "Grund") {
+		t.Fatalf("the approval field: %q", got)
+	}
+	b.fill("#discount-form select[name=approval]", "admin_approval")
 	b.click("#discount-form button[type=submit]")
 	b.wait("the fixed discount listed", `!document.querySelector('#discount-form') && `+row("Pasta-Dienstag"))
-	if got := eval[string](b, row("Pasta-Dienstag")+`.innerText`); !strings.Contains(got, "Kombinierbar") {
+	if got := eval[string](b, row("Pasta-Dienstag")+`.innerText`); !strings.Contains(got, "Kombinierbar") || !strings.Contains(got, "Freigabe nötig") {
 		t.Fatalf("the combinable row: %q", got)
 	}
-	if p := list()["Pasta-Dienstag"]; !p.Combinable || p.Priority != -5 {
+	if p := list()["Pasta-Dienstag"]; !p.Combinable || p.Priority != -5 || p.Approval != "admin_approval" {
 		t.Fatalf("stacking of the fixed discount %+v", p)
 	}
 	if got := eval[string](b, row("Pasta-Dienstag")+`.innerText`); !strings.Contains(got, "2,50\u00a0€") || !strings.Contains(got, "Eine Kategorie") ||
@@ -185,7 +192,7 @@ func TestConsoleDiscounts(t *testing.T) {
 	b.click("#discount-form button[type=submit]")
 	b.wait("the edited value", `!document.querySelector('#discount-form') && `+row("Stammgast")+`.innerText.includes('15,00')`)
 	after := list()["Stammgast"]
-	if after.Value != 15 || after.Combinable || after.Priority != 0 || after.ValidFrom != before.ValidFrom || *after.ValidUntil != *before.ValidUntil || *after.Description != *before.Description {
+	if after.Value != 15 || after.Combinable || after.Priority != 0 || after.Approval != "none" || after.ValidFrom != before.ValidFrom || *after.ValidUntil != *before.ValidUntil || *after.Description != *before.Description {
 		t.Fatalf("edit: before %+v after %+v", before, after)
 	}
 	b.screenshot("discounts")

@@ -205,7 +205,10 @@ func FuzzRedeemDiscount(f *testing.F) {
 	fuzzRoute(f, fuzzTarget{e: e, method: "POST", token: tok, path: func(testing.TB) string { n++; return paths[n%2] }},
 		`{"order_total":33.33}`, `{"order_total":120,"eligible_amount":20}`, `{"order_total":18.4,"eligible_amount":20}`,
 		`{"order_total":-1}`, `{"order_total":0.005}`, `{"order_total":"10"}`,
-		`{"order_total":10,"code":"k7qp-mx3d"}`, `{"order_total":10,"code":"K7QP-MX3D","guest_ref":"Karte 7"}`, `{"order_total":10,"guest_ref":""}`)
+		`{"order_total":10,"code":"k7qp-mx3d"}`, `{"order_total":10,"code":"K7QP-MX3D","guest_ref":"Karte 7"}`, `{"order_total":10,"guest_ref":""}`,
+		`{"order_ref":"T4","lines":[{"quantity":2,"unit_price":3.9,"vat_rate":"NORMAL"},{"item_id":"0e086079-fd53-45db-8b70-7e54eae44d30","quantity":1,"unit_price":4.5,"vat_rate":"REDUCED_1"}]}`,
+		`{"order_total":7.8,"lines":[{"quantity":2,"unit_price":3.9,"vat_rate":"NORMAL"}],"eligible_amount":1}`,
+		`{"order_total":10,"reason":"Reklamation","approval":{"email":"admin@test.local","password":"password1"}}`)
 }
 
 func FuzzCodeBatch(f *testing.F) {

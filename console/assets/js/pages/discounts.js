@@ -35,6 +35,13 @@ addStrings({
     'disc.priority': 'Priorität',
     'disc.priority_hint': 'Ganze Zahl von −1000 bis 1000. Kombinierbare Rabatte werden nach Priorität angewandt, die höhere zuerst. Leer: 0.',
     'disc.combinable_badge': 'Kombinierbar',
+    'disc.approval': 'Wer darf den Rabatt geben?',
+    'disc.approval.none': 'Alle Mitarbeiter',
+    'disc.approval.admin_approval': 'Mitarbeiter mit Freigabe durch einen Admin',
+    'disc.approval.admins_only': 'Nur Admins',
+    'disc.approval_hint': 'Mit Freigabe: An der Kasse gibt ein Admin seine E-Mail und sein Passwort ein. In beiden Fällen muss ein Grund angegeben werden; er wird gespeichert.',
+    'disc.approval_badge.admin_approval': 'Freigabe nötig',
+    'disc.approval_badge.admins_only': 'Nur Admins',
     'disc.codes': 'Codes',
     'disc.col.discount': 'Rabatt', 'disc.col.window': 'Zeitraum', 'disc.col.usage': 'Einlösungen', 'disc.col.status': 'Status',
     'disc.min_order_short': 'ab {amount} Bestellwert', 'disc.max_short': 'höchstens {amount}',
@@ -72,6 +79,13 @@ addStrings({
     'disc.priority': 'Priority',
     'disc.priority_hint': 'A whole number from −1000 to 1000. Combinable discounts apply by priority, the higher first. Empty: 0.',
     'disc.combinable_badge': 'Combinable',
+    'disc.approval': 'Who may give the discount?',
+    'disc.approval.none': 'All staff',
+    'disc.approval.admin_approval': 'Staff with an admin\'s approval',
+    'disc.approval.admins_only': 'Admins only',
+    'disc.approval_hint': 'With approval: at the till an admin types in her email and password. Either way a reason is required and kept.',
+    'disc.approval_badge.admin_approval': 'Approval needed',
+    'disc.approval_badge.admins_only': 'Admins only',
     'disc.codes': 'Codes',
     'disc.col.discount': 'Discount', 'disc.col.window': 'Period', 'disc.col.usage': 'Redemptions', 'disc.col.status': 'Status',
     'disc.min_order_short': 'orders from {amount}', 'disc.max_short': 'at most {amount}',
@@ -133,7 +147,8 @@ export default {
       return [
         { label: t('disc.name'), cell: (d) => one(h('strong', {}, d.name), d.description ? h('div', { class: 'muted small-text' }, d.description) : null,
           d.requires_code ? h('div', {}, badge(t('disc.code_only'), 'neutral')) : null,
-          d.combinable ? h('div', {}, badge(t('disc.combinable_badge'), 'neutral')) : null) },
+          d.combinable ? h('div', {}, badge(t('disc.combinable_badge'), 'neutral')) : null,
+          d.approval !== 'none' ? h('div', {}, badge(t(`disc.approval_badge.${d.approval}`), 'warn')) : null) },
         { label: t('disc.col.discount'), cell: (d) => one(
           h('span', { class: 'discount-value' }, d.discount_type === 'percentage' ? fmtPercent(d.value) : fmtMoney(d.value)),
           d.max_discount_amount !== null ? h('div', { class: 'muted small-text' }, t('disc.max_short', { amount: fmtMoney(d.max_discount_amount) })) : null,
@@ -231,6 +246,8 @@ export default {
         f({ name: 'requires_code', label: t('disc.requires_code'), type: 'checkbox', hint: t('disc.requires_code_hint') }),
         f({ name: 'combinable', label: t('disc.combinable'), type: 'checkbox', hint: t('disc.combinable_hint') }),
         f({ name: 'priority', label: t('disc.priority'), hint: t('disc.priority_hint'), attrs: { inputmode: 'numeric', autocomplete: 'off' } }),
+        f({ name: 'approval', label: t('disc.approval'), type: 'select', hint: t('disc.approval_hint'),
+          options: ['none', 'admin_approval', 'admins_only'].map((a) => [a, t(`disc.approval.${a}`)]) }),
         msg,
         h('div', { class: 'buttons' }, submit,
           h('button', { type: 'button', class: 'secondary', onclick: () => { dropDraft(key); closeEditor(); newButton.focus(); } }, t('common.cancel'))));
@@ -329,7 +346,7 @@ function formValuesOf(d) {
   if (!d) {
     return { name: '', description: '', discount_type: 'percentage', value: '', applicable_to: 'order', category_id: '', item_id: '',
       min_order_amount: '', max_discount_amount: '', usage_limit: '', valid_from: '', valid_until: '', is_active: true, requires_code: false,
-      combinable: false, priority: '' };
+      combinable: false, priority: '', approval: 'none' };
   }
   return {
     name: d.name, description: d.description ?? '', discount_type: d.discount_type,
@@ -339,7 +356,7 @@ function formValuesOf(d) {
     usage_limit: d.usage_limit === null ? '' : String(d.usage_limit),
     valid_from: wallClockOf(d.valid_from), valid_until: d.valid_until ? wallClockOf(d.valid_until) : '',
     is_active: d.is_active, requires_code: d.requires_code,
-    combinable: d.combinable, priority: d.priority === 0 ? '' : String(d.priority),
+    combinable: d.combinable, priority: d.priority === 0 ? '' : String(d.priority), approval: d.approval,
   };
 }
 
@@ -387,6 +404,7 @@ function payloadOf(v) {
   body.is_active = !!v.is_active;
   body.requires_code = !!v.requires_code;
   body.combinable = !!v.combinable;
+  body.approval = v.approval || 'none';
   // The form may show a typographic minus; empty is the default 0.
   const prio = empty(v.priority) ? '0' : String(v.priority).trim().replace('\u2212', '-');
   if (/^-?\d{1,4}$/.test(prio)) body.priority = Number(prio);
