@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
+	"sync"
 	"testing"
 )
 
@@ -76,4 +80,52 @@ func (e *testEnv) countRows(tb testing.TB, query string, args ...any) int {
 func (e *testEnv) redemptions(tb testing.TB, discountID string) int {
 	tb.Helper()
 	return e.countRows(tb, `SELECT count(*) FROM discount_redemptions WHERE discount_id = ?`, discountID)
+}
+
+// redeemAtOnce fires n redemptions with bodies body(i) from terminals
+// logged in as tokens, over real HTTP, all released at once. It counts
+// the answers by "status code" ("200 " for a success) and returns the
+// usage_count each success saw.
+func redeemAtOnce(t *testing.T, e *testEnv, id string, tokens []string, n int, body func(i int) string) (answers map[string]int, counts []int) {
+	t.Helper()
+	srv := httptest.NewServer(e.h)
+	defer srv.Close()
+	srv.Client().Transport.(*http.Transport).MaxIdleConnsPerHost = n
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	answers = map[string]int{}
+	start := make(chan struct{})
+	for i := range n {
+		wg.Go(func() {
+			req, _ := http.NewRequest("POST", srv.URL+"/api/discounts/"+id+"/redeem", strings.NewReader(body(i)))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Authorization", "Bearer "+tokens[i%len(tokens)])
+			<-start
+			resp, err := srv.Client().Do(req)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer resp.Body.Close()
+			raw, _ := io.ReadAll(resp.Body)
+			var p struct {
+				Code       string `json:"code"`
+				Redemption struct {
+					UsageCount int `json:"usage_count"`
+				} `json:"redemption"`
+			}
+			if err := json.Unmarshal(raw, &p); err != nil {
+				t.Errorf("status %d body %q", resp.StatusCode, raw)
+			}
+			mu.Lock()
+			answers[fmt.Sprintf("%d %s", resp.StatusCode, p.Code)]++
+			if resp.StatusCode == http.StatusOK {
+				counts = append(counts, p.Redemption.UsageCount)
+			}
+			mu.Unlock()
+		})
+	}
+	close(start)
+	wg.Wait()
+	return answers, counts
 }

@@ -233,7 +233,7 @@ func TestRedeemWithBasketConcurrent(t *testing.T) {
 		_, tokens[i] = e.staff(t, fmt.Sprintf("Till %d", i))
 	}
 	id := e.createDiscount(t, `{"name":"Ten only","discount_type":"percentage","value":10,"usage_limit":10}`)["id"].(string)
-	got := redeemAtOnce(t, e, id, tokens, 64, func(int) string { return `{` + lunch + `}` })
+	got, _ := redeemAtOnce(t, e, id, tokens, 64, func(int) string { return `{` + lunch + `}` })
 	if got["200 "] != 10 || got["409 usage_limit_reached"] != 54 {
 		t.Fatalf("answers %v", got)
 	}

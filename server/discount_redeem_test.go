@@ -1,14 +1,10 @@
 package server
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -246,8 +242,6 @@ func TestRedeemExhaustedEvent(t *testing.T) {
 func TestRedeemConcurrent(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
-	ts := httptest.NewServer(e.h)
-	defer ts.Close()
 	tokens := make([]string, 6)
 	for i := range tokens {
 		_, tokens[i] = e.staff(t, fmt.Sprintf("Till %d", i))
@@ -255,59 +249,9 @@ func TestRedeemConcurrent(t *testing.T) {
 	id := e.createDiscount(t, `{"name":"Ten only","discount_type":"percentage","value":10,"usage_limit":10}`)["id"].(string)
 	e.notifyOn(t, store.EventDiscountExhausted) // so the event is stored
 
-	const n = 60
-	var wg sync.WaitGroup
-	start := make(chan struct{})
-	type result struct {
-		status int
-		code   string
-		count  int
-	}
-	results := make(chan result, n)
-	for i := range n {
-		wg.Go(func() {
-			req, _ := http.NewRequest("POST", ts.URL+"/api/discounts/"+id+"/redeem", bytes.NewReader([]byte(`{"order_total":25}`)))
-			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Authorization", "Bearer "+tokens[i%len(tokens)])
-			<-start
-			resp, err := ts.Client().Do(req)
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			defer resp.Body.Close()
-			raw, _ := io.ReadAll(resp.Body)
-			var body struct {
-				Code       string `json:"code"`
-				Redemption struct {
-					UsageCount int `json:"usage_count"`
-				} `json:"redemption"`
-			}
-			if err := json.Unmarshal(raw, &body); err != nil {
-				t.Errorf("status %d body %q", resp.StatusCode, raw)
-			}
-			results <- result{resp.StatusCode, body.Code, body.Redemption.UsageCount}
-		})
-	}
-	close(start)
-	wg.Wait()
-	close(results)
-
-	var ok, limited int
-	var counts []int
-	for r := range results {
-		switch {
-		case r.status == http.StatusOK:
-			ok++
-			counts = append(counts, r.count)
-		case r.status == http.StatusConflict && r.code == store.EUsageLimitReached:
-			limited++
-		default:
-			t.Errorf("unexpected answer %d %s", r.status, r.code)
-		}
-	}
-	if ok != 10 || limited != 50 {
-		t.Fatalf("%d × 200 and %d × 409 usage_limit_reached, want 10 and 50", ok, limited)
+	got, counts := redeemAtOnce(t, e, id, tokens, 60, func(int) string { return `{"order_total":25}` })
+	if got["200 "] != 10 || got["409 "+store.EUsageLimitReached] != 50 || len(got) != 2 {
+		t.Fatalf("answers %v, want 10 × 200 and 50 × 409 usage_limit_reached", got)
 	}
 	// Each success saw its own count: 1..10, no duplicates.
 	slices.Sort(counts)

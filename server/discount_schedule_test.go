@@ -1,13 +1,10 @@
 package server
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -190,8 +187,6 @@ func TestRedeemSchedule(t *testing.T) {
 func TestRedeemScheduleConcurrent(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
-	srv := httptest.NewServer(e.h)
-	defer srv.Close()
 	tokens := make([]string, 8)
 	for i := range tokens {
 		_, tokens[i] = e.staff(t, fmt.Sprintf("Till %d", i))
@@ -201,32 +196,7 @@ func TestRedeemScheduleConcurrent(t *testing.T) {
 	outside := e.createDiscount(t, fmt.Sprintf(body, "Outside"))["id"].(string)
 
 	fire := func(id string) map[string]int {
-		const n = 64
-		var wg sync.WaitGroup
-		var mu sync.Mutex
-		got := map[string]int{}
-		start := make(chan struct{})
-		for i := range n {
-			wg.Go(func() {
-				req, _ := http.NewRequest("POST", srv.URL+"/api/discounts/"+id+"/redeem", bytes.NewReader([]byte(`{"order_total":25}`)))
-				req.Header.Set("Content-Type", "application/json")
-				req.Header.Set("Authorization", "Bearer "+tokens[i%len(tokens)])
-				<-start
-				resp, err := srv.Client().Do(req)
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				defer resp.Body.Close()
-				var p struct{ Code string }
-				_ = json.NewDecoder(resp.Body).Decode(&p)
-				mu.Lock()
-				got[fmt.Sprintf("%d %s", resp.StatusCode, p.Code)]++
-				mu.Unlock()
-			})
-		}
-		close(start)
-		wg.Wait()
+		got, _ := redeemAtOnce(t, e, id, tokens, 64, func(int) string { return `{"order_total":25}` })
 		return got
 	}
 	if got := fire(inside); got["200 "] != 10 || got["409 "+store.EUsageLimitReached] != 54 {
