@@ -25,23 +25,11 @@ type evalAnswer struct {
 }
 
 type evalPricing struct {
-	OrderTotal    json.Number `json:"order_total"`
-	DiscountTotal json.Number `json:"discount_total"`
-	Total         json.Number `json:"total"`
-	Applied       []struct {
-		DiscountID string      `json:"discount_id"`
-		Name       string      `json:"name"`
-		Amount     json.Number `json:"amount"`
-		Lines      []struct {
-			Line   int         `json:"line"`
-			Amount json.Number `json:"amount"`
-		} `json:"lines"`
-		VATRates []struct {
-			VATRate string      `json:"vat_rate"`
-			Amount  json.Number `json:"amount"`
-		} `json:"vat_rates"`
-	} `json:"applied"`
-	Skipped []struct {
+	OrderTotal    json.Number    `json:"order_total"`
+	DiscountTotal json.Number    `json:"discount_total"`
+	Total         json.Number    `json:"total"`
+	Applied       []discountPart `json:"applied"`
+	Skipped       []struct {
 		DiscountID string `json:"discount_id"`
 		Name       string `json:"name"`
 		Reason     string `json:"reason"`
@@ -58,6 +46,34 @@ type evalPricing struct {
 		Discount      json.Number `json:"discount"`
 		AfterDiscount json.Number `json:"after_discount"`
 	} `json:"vat_rates"`
+}
+
+// discountPart is what a discount takes off a basket, as an evaluation's
+// applied entry and a redemption with the basket show it.
+type discountPart struct {
+	DiscountID string      `json:"discount_id"`
+	Name       string      `json:"name"`
+	Amount     json.Number `json:"amount"`
+	Lines      []struct {
+		Line   int         `json:"line"`
+		Amount json.Number `json:"amount"`
+	} `json:"lines"`
+	VATRates []struct {
+		VATRate string      `json:"vat_rate"`
+		Amount  json.Number `json:"amount"`
+	} `json:"vat_rates"`
+}
+
+// render is "amount | line=amount ... | rate=amount ...".
+func (p discountPart) render() string {
+	var ls, rs []string
+	for _, l := range p.Lines {
+		ls = append(ls, fmt.Sprintf("%d=%s", l.Line, l.Amount))
+	}
+	for _, r := range p.VATRates {
+		rs = append(rs, r.VATRate+"="+r.Amount.String())
+	}
+	return p.Amount.String() + " | " + strings.Join(ls, " ") + " | " + strings.Join(rs, " ")
 }
 
 // applied renders the applied discounts as "name amount [rate amount ...]".
