@@ -49,7 +49,8 @@
 // replaced whole when the till sends it; 00037 a redemption's part of
 // the till's basket per line and VAT rate, its order and stacking; 00038 the sale that books a
 // redemption (sale_redemptions) and a line's redemption_id; 00039 who
-// may give a discount (approval), a redemption's approver and reason.
+// may give a discount (approval), a redemption's approver and reason;
+// 00040 a discount's redemptions by time.
 package migrations
 
 import "embed"

@@ -668,7 +668,7 @@ func TestContractWrapperKeys(t *testing.T) {
 		"GET /api/time-entries/report": "report", "GET /api/settings/email": "email", "GET /api/settings/sms": "sms",
 		"GET /api/audit-log": "requests", "GET /api/fiscal/datev/accounts": "datev",
 		"GET /api/cash/registers": "registers", "GET /api/cash/movements": "movements", "GET /api/cash/counts": "counts",
-		"GET /api/cash/settlement": "settlement", "GET /api/discounts/:id/codes": "codes",
+		"GET /api/cash/settlement": "settlement", "GET /api/discounts/:id/codes": "codes", "GET /api/discounts/:id/redemptions": "redemptions",
 		"GET /api/catalogue": "catalogue",
 	}
 	for _, r := range e.srv.registered {

@@ -115,6 +115,7 @@ func (s *Server) discountRoutes(r *httprouter.Router) {
 	s.route(r, "DELETE", "/api/discounts/:id", adminOnly, s.deleteDiscount)
 	s.route(r, "POST", "/api/discounts/:id/redeem", anyUser, s.redeemDiscount)
 	s.route(r, "POST", "/api/discounts/:id/code-batches", adminOnly, s.createCodeBatch)
+	s.route(r, "GET", "/api/discounts/:id/redemptions", adminOnly, s.listDiscountRedemptions)
 	s.route(r, "GET", "/api/discounts/:id/codes", adminOnly, s.listDiscountCodes)
 	s.route(r, "GET", "/api/discounts/:id/codes.csv", adminOnly, s.discountCodesCSV)
 	s.route(r, "GET", "/api/discounts/:id/codes/print", adminOnly, s.discountCodesPrint)
