@@ -9,6 +9,7 @@ import { h, clear, field, values, showError, clearErrors, confirmDialog, withBus
   table, badge, toast, errorText } from '../ui.js';
 import { fmtMoney, fmtDateTime, locale, timeZone, instantOfLocal, wallClockOf } from '../format.js';
 import { codesPanel } from './discount_codes.js';
+import { redemptionsPanel } from './discount_redemptions.js';
 import { scheduleEditor, scheduleSummary } from './discount_schedule.js';
 import { targetPicker, targetCell, emptyCatalogue } from './discount_target.js';
 
@@ -43,6 +44,8 @@ addStrings({
     'disc.approval_badge.admin_approval': 'Freigabe nötig',
     'disc.approval_badge.admins_only': 'Nur Admins',
     'disc.codes': 'Codes',
+    'disc.redemptions': 'Redemptions',
+    'disc.redemptions': 'Einlösungen',
     'disc.col.discount': 'Rabatt', 'disc.col.window': 'Zeitraum', 'disc.col.usage': 'Einlösungen', 'disc.col.status': 'Status',
     'disc.min_order_short': 'ab {amount} Bestellwert', 'disc.max_short': 'höchstens {amount}',
     'disc.from': 'ab {time}', 'disc.until': 'bis {time}', 'disc.forever': 'ohne Ende', 'disc.unlimited': 'unbegrenzt',
@@ -165,6 +168,8 @@ export default {
             onclick: (e) => toggleActive(d, e.currentTarget) }, t(d.is_active ? 'disc.deactivate' : 'disc.activate')),
           h('button', { type: 'button', class: 'secondary small codes', 'aria-label': `${t('disc.codes')}: ${d.name}`,
             onclick: () => { closeEditor(); codesPanel(codesBox, d, () => newButton.focus()); } }, t('disc.codes')),
+          h('button', { type: 'button', class: 'secondary small redemptions', 'aria-label': `${t('disc.redemptions')}: ${d.name}`,
+            onclick: () => { closeEditor(); redemptionsPanel(codesBox, d, () => newButton.focus()); } }, t('disc.redemptions')),
           h('button', { type: 'button', class: 'danger small', 'aria-label': `${t('common.delete')}: ${d.name}`,
             onclick: (e) => remove(d, e.currentTarget) }, t('common.delete'))) },
       ];
