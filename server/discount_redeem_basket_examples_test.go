@@ -60,3 +60,27 @@ func TestRedeemWithBasketExclusiveWins(t *testing.T) {
 		}
 	}
 }
+
+// TestRedeemWithBasketZeroPart: a combinable 1 % on a 0.40 water comes to
+// 0.00 and the evaluation lists it so; its redemption is refused with
+// no_eligible_lines and counts nothing, and the next discount of the
+// evaluation still takes exactly its part on the order.
+func TestRedeemWithBasketZeroPart(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	_, staff := e.staff(t, "Till One")
+	e.createDiscount(t, `{"name":"Eins","discount_type":"percentage","value":1,"combinable":true,"priority":9}`)
+	e.createDiscount(t, `{"name":"Halb","discount_type":"percentage","value":50,"combinable":true}`)
+	water := `"lines":[{"quantity":1,"unit_price":0.40,"vat_rate":"NORMAL"}]`
+	ev := e.evaluate(t, `{`+water+`}`, staff)
+	if got := ev.applied(); got != "Eins 0; Halb 0.2 NORMAL=0.2" {
+		t.Fatalf("evaluation %q", got)
+	}
+	wantProblem(t, e.redeem(t, ev.Applied[0].DiscountID, `{"order_ref":"W",`+water+`}`, staff), http.StatusConflict, store.ENoEligibleLines)
+	if u := e.usage(t, ev.Applied[0].DiscountID); u != "0" {
+		t.Fatalf("a part of 0.00 counted %s uses", u)
+	}
+	if got := e.redeemBasket(t, ev.Applied[1].DiscountID, `{"order_ref":"W",`+water+`}`, staff); got.render() != ev.Applied[1].render() {
+		t.Fatalf("redeemed %q, evaluated %q", got.render(), ev.Applied[1].render())
+	}
+}
