@@ -69,10 +69,37 @@ func priceBasketTx(ctx context.Context, tx *Tx, restaurantID string, d *Discount
 		}
 	}
 	part := b.Price(d, taken)
-	if part.Eligible == 0 {
+	// An amount of 0 (nothing eligible, or a percentage of a few cents
+	// rounded away) would count a use that gives nothing and books no
+	// line on the sale.
+	if part.Amount == 0 {
 		return part, Errorf(ENoEligibleLines, "discount %q has nothing to take off this basket: no line it applies to, or earlier discounts took its lines' whole total", d.Name)
 	}
-	return part, nil
+	return part, part.check(len(b.VATRates))
+}
+
+// check holds the pricing to what the sale relies on (docs/API.md,
+// "Splitting a discount over VAT rates"): a part per basket line, none
+// negative, the lines and the rates each summing to the amount. A
+// mismatch is a bug of the pricing: the redemption is not counted.
+func (p BasketPart) check(lines int) error {
+	if len(p.Lines) != lines {
+		return fmt.Errorf("store: a basket part of %d lines for a basket of %d", len(p.Lines), lines)
+	}
+	var byLine, byRate int64
+	for _, c := range p.Lines {
+		if c < 0 {
+			return fmt.Errorf("store: a basket part with a negative line: %v", p.Lines)
+		}
+		byLine += c
+	}
+	for _, r := range p.Rates {
+		byRate += r.Cents
+	}
+	if byLine != p.Amount || byRate != p.Amount {
+		return fmt.Errorf("store: a basket part of %d cents whose lines sum to %d and rates to %d", p.Amount, byLine, byRate)
+	}
+	return nil
 }
 
 // addTaken adds what redemption id took off each basket line to taken.
