@@ -69,10 +69,10 @@ func priceBasketTx(ctx context.Context, tx *Tx, restaurantID string, d *Discount
 		}
 	}
 	part := b.Price(d, taken)
-	// An amount of 0 (nothing eligible, or a percentage of a few cents
-	// rounded away) would count a use that gives nothing and books no
-	// line on the sale.
-	if part.Amount == 0 {
+	// Nothing eligible is refused, as evaluate skips it. An amount of 0
+	// on eligible lines (a 0 % discount, a percentage of a few cents) is
+	// counted as evaluate applies it: the till followed its list.
+	if part.Eligible == 0 {
 		return part, Errorf(ENoEligibleLines, "discount %q has nothing to take off this basket: no line it applies to, or earlier discounts took its lines' whole total", d.Name)
 	}
 	return part, part.check(len(b.VATRates))

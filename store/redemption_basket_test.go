@@ -13,10 +13,11 @@ func fixedBasket(part BasketPart) *RedeemBasket {
 		Price: func(*Discount, []int64) BasketPart { return part }}
 }
 
-// TestRedeemBasketPartChecked: a part that gives nothing is refused as
-// no_eligible_lines, one whose lines or rates do not sum to its amount is
-// an error; neither counts a use or writes a row. A right one records its
-// lines and rates.
+// TestRedeemBasketPartChecked: a part with nothing eligible is refused
+// as no_eligible_lines, one whose lines or rates do not sum to its amount
+// is an error; neither counts a use or writes a row. A right one records
+// its lines and rates, and one of 0.00 on eligible lines is counted with
+// none (as evaluate applies it).
 func TestRedeemBasketPartChecked(t *testing.T) {
 	ctx := context.Background()
 	st, _ := newTestStore(t)
@@ -25,7 +26,6 @@ func TestRedeemBasketPartChecked(t *testing.T) {
 	d := mustDiscount(t, st, r, "Stammgast", 5)
 	rates := func(n, r1 int64) []RateCents { return []RateCents{{"NORMAL", n}, {"REDUCED_1", r1}} }
 	for name, part := range map[string]BasketPart{
-		"rounded to 0":          {Eligible: 4, Amount: 0, Lines: []int64{0, 0}},
 		"lines short of amount": {Eligible: 2070, Amount: 207, Lines: []int64{78, 128}, Rates: rates(78, 129)},
 		"rates short of amount": {Eligible: 2070, Amount: 207, Lines: []int64{78, 129}, Rates: rates(78, 128)},
 		"a negative line":       {Eligible: 2070, Amount: 207, Lines: []int64{-1, 208}, Rates: rates(-1, 208)},
@@ -36,7 +36,7 @@ func TestRedeemBasketPartChecked(t *testing.T) {
 		if err == nil {
 			t.Fatalf("%s: redeemed", name)
 		}
-		if refused := ErrorCode(err) == ENoEligibleLines; refused != (part.Amount == 0) {
+		if refused := ErrorCode(err) == ENoEligibleLines; refused != (part.Eligible == 0) {
 			t.Fatalf("%s: %v", name, err)
 		}
 	}
@@ -55,6 +55,11 @@ func TestRedeemBasketPartChecked(t *testing.T) {
 	}
 	if n := queryInt(t, st, `SELECT sum(cents) FROM discount_redemption_rates WHERE redemption_id = ?`, red.ID); n != red.AmountCents || n != 207 {
 		t.Fatalf("rates sum to %d, amount %d", n, red.AmountCents)
+	}
+	zero := BasketPart{Eligible: 4, Amount: 0, Lines: []int64{0, 0}}
+	red, err = st.Redeem(ctx, r.ID, d.ID, RedeemInput{RedeemedBy: sam.ID, OrderTotalCents: 2070, Basket: fixedBasket(zero)})
+	if err != nil || red.AmountCents != 0 || len(red.Rates) != 0 {
+		t.Fatalf("a part of 0.00: %+v, %v", red, err)
 	}
 }
 
