@@ -23,9 +23,10 @@ const maxReasonLen = 255
 // redeemApproval reads reason and approval into in. The approval is
 // checked like a login (the login's limits, one answer for every wrong
 // one) only when staff redeem: an admin approves by redeeming herself.
-// The store decides whether the discount needs it, in the transaction
-// that counts the use. approver is the approving admin's name, "" for none.
-func (s *Server) redeemApproval(ctx context.Context, r *http.Request, req redeemRequest, f *store.Fields, in *store.RedeemInput) (approver string, err error) {
+// It is checked only for a discount whose approval is admin_approval;
+// the store decides again, in the transaction that counts the use.
+// approver is the approving admin's name, "" for none.
+func (s *Server) redeemApproval(ctx context.Context, r *http.Request, discountID string, req redeemRequest, f *store.Fields, in *store.RedeemInput) (approver string, err error) {
 	if req.Reason != nil {
 		if n := utf8.RuneCountInString(*req.Reason); n < 1 || n > maxReasonLen || strings.TrimSpace(*req.Reason) == "" {
 			f.Add("reason", store.FLength, fmt.Sprintf("must be 1-%d characters, not only spaces", maxReasonLen), "min", 1, "max", maxReasonLen)
@@ -40,6 +41,11 @@ func (s *Server) redeemApproval(ctx context.Context, r *http.Request, req redeem
 	a := req.Approval
 	if a == nil {
 		return "", nil
+	}
+	// An approval sent for a discount that needs none is not checked: a
+	// wrong password there refuses nothing and counts toward no limit.
+	if need, err := s.store.DiscountApproval(ctx, c.restaurant.ID, discountID); err != nil || need != store.ApprovalAdmin {
+		return "", err
 	}
 	required(f, "approval.email", a.Email)
 	required(f, "approval.password", a.Password)

@@ -74,6 +74,8 @@ func TestManagerOnlyDiscounts(t *testing.T) {
 	if r := jsonNumbers(t, rec.Body.Bytes())["redemption"].(map[string]any); r["approved_by"] != nil || r["reason"] != "Stammgast, zehnter Besuch" {
 		t.Fatalf("free redemption %v", r)
 	}
+	// An approval sent for it is not checked: a wrong password refuses nothing.
+	wantStatus(t, e.redeem(t, free["id"].(string), `{"order_total":20,"approval":{"email":"admin@test.local","password":"wrong"}}`, staff), http.StatusOK)
 	// The pricing tells the till what to ask for.
 	if ev := e.evaluate(t, `{"lines":[{"quantity":1,"unit_price":20,"vat_rate":"NORMAL"}]}`, staff); len(ev.Applied) != 1 {
 		t.Fatalf("applied %v", ev.applied())
@@ -118,6 +120,12 @@ func TestManagerOnlyApprovalLimits(t *testing.T) {
 	again := e2.do(t, "POST", "/api/discounts/"+id2+"/redeem", body, staff2, "Idempotency-Key", "k1")
 	if again.Code != http.StatusOK || again.Body.String() != first.Body.String() {
 		t.Fatalf("retry: %d %s", again.Code, again.Body.String())
+	}
+	// The approval was given with the first request: a retry answers the
+	// same even when the password no longer matches (changed since).
+	changed := `{"order_total":20,"reason":"Reklamation","approval":{"email":"admin@test.local","password":"changed-since"}}`
+	if again := e2.do(t, "POST", "/api/discounts/"+id2+"/redeem", changed, staff2, "Idempotency-Key", "k1"); again.Code != http.StatusOK || again.Body.String() != first.Body.String() {
+		t.Fatalf("retry after a password change: %d %s", again.Code, again.Body.String())
 	}
 	other := `{"order_total":20,"reason":"anders","approval":{"email":"admin@test.local","password":"password1"}}`
 	wantProblem(t, e2.do(t, "POST", "/api/discounts/"+id2+"/redeem", other, staff2, "Idempotency-Key", "k1"),

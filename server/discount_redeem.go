@@ -78,14 +78,26 @@ func (s *Server) redeemDiscount(w http.ResponseWriter, r *http.Request, p httpro
 	if err := req.redeemBasket(&f, &in); err != nil {
 		return err
 	}
-	approver, err := s.redeemApproval(r.Context(), r, req, &f, &in)
+	restaurantID := caller(r.Context()).restaurant.ID
+	k := store.IdempotencyKey{RestaurantID: restaurantID, Key: key, RequestHash: hashOf(redeemHashed{id, in.OrderTotalCents, in.EligibleCents, in.Code, in.GuestRef, basketHash(in.Basket), req.OrderRef,
+		req.Reason, approverOf(req)})}
+	if key != "" && req.Approval != nil && f.Err() == nil {
+		// A retry's approval was given with the first request: its answer
+		// stands even if the admin's password changed since.
+		if ans, err := s.store.RedeemedBefore(r.Context(), k); err != nil || ans != nil {
+			if err != nil {
+				return err
+			}
+			return writeAnswer(w, ans.Status, ans.Response)
+		}
+	}
+	approver, err := s.redeemApproval(r.Context(), r, id, req, &f, &in)
 	if err != nil {
 		return err
 	}
 	if err := f.Err(); err != nil {
 		return err
 	}
-	restaurantID := caller(r.Context()).restaurant.ID
 	if key == "" {
 		red, err := s.store.Redeem(r.Context(), restaurantID, id, in)
 		if err != nil {
@@ -95,8 +107,6 @@ func (s *Server) redeemDiscount(w http.ResponseWriter, r *http.Request, p httpro
 	}
 	// With a key the answer is rendered inside the transaction that counts
 	// the use and stored with it; a retry gets those bytes back.
-	k := store.IdempotencyKey{RestaurantID: restaurantID, Key: key, RequestHash: hashOf(redeemHashed{id, in.OrderTotalCents, in.EligibleCents, in.Code, in.GuestRef, basketHash(in.Basket), req.OrderRef,
-		req.Reason, approverOf(req)})}
 	ans, err := s.store.RedeemOnce(r.Context(), restaurantID, id, in, k, func(red *store.Redemption) ([]byte, error) {
 		return renderJSON(redemptionAnswer(red, approver))
 	})

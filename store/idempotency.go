@@ -45,11 +45,11 @@ type IdempotentReplay struct {
 // The caller records the key with insertIdempotency in the same
 // transaction; the single writer makes look-up and insert one step, and
 // the primary key would refuse a second row anyway.
-func lookupIdempotency(ctx context.Context, tx *Tx, k IdempotencyKey) (*IdempotentReplay, error) {
+func lookupIdempotency(ctx context.Context, q queryer, k IdempotencyKey) (*IdempotentReplay, error) {
 	var hash string
 	var r IdempotentReplay
 	var status sql.NullInt64
-	err := tx.QueryRowContext(ctx, `SELECT request_hash, resource_id, status, response FROM idempotency_keys
+	err := q.QueryRowContext(ctx, `SELECT request_hash, resource_id, status, response FROM idempotency_keys
 		WHERE restaurant_id = ? AND scope = ? AND key = ?`, k.RestaurantID, k.Scope, k.Key).Scan(&hash, &r.ResourceID, &status, &r.Response)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
@@ -102,6 +102,21 @@ func (s *Store) AnswerIdempotent(ctx context.Context, k IdempotencyKey, status i
 		return nil, err
 	}
 	return &r, nil
+}
+
+// RedeemedBefore is the stored answer of a redemption whose key and
+// request were seen before (nil when the key is new; 422
+// idempotency_key_reused for another request), read outside the write
+// transaction: a retry then gets its answer without a check that could
+// have changed since, such as an admin's password (RedeemOnce decides
+// again inside the transaction when the key is new).
+func (s *Store) RedeemedBefore(ctx context.Context, k IdempotencyKey) (*IdempotentReplay, error) {
+	k.Scope = IdemDiscountRedeem
+	r, err := lookupIdempotency(ctx, s.rs, k)
+	if IsNotFound(err) {
+		return nil, nil
+	}
+	return r, err
 }
 
 // Idempotent reads what a key remembers (404 when it is unknown).

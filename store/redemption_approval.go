@@ -39,3 +39,16 @@ func approvalTx(ctx context.Context, tx *Tx, restaurantID string, d *Discount, i
 	}
 	return &in.ApprovedBy, nil
 }
+
+// DiscountApproval is who may give the restaurant's discount id (its
+// approval), read before the redemption so that an approval is checked
+// only for a discount that needs one; "" when there is no such discount
+// (the redemption then answers 404).
+func (s *Store) DiscountApproval(ctx context.Context, restaurantID, id string) (string, error) {
+	var a string
+	err := s.rdb.QueryRowContext(ctx, `SELECT approval FROM discounts WHERE restaurant_id = ? AND id = ?`, restaurantID, id).Scan(&a)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return a, err
+}
