@@ -62,7 +62,9 @@ func TestConsoleUsers(t *testing.T) {
 	_, me := a.call(t, "GET", "/api/auth/me", samToken, "")
 	samID := jsonField(t, me, "id")
 
-	// The same email again is refused beside the email.
+	// The same email again is refused beside the email. The form's button
+	// comes back once the list is reloaded: a click before that is lost.
+	b.wait("the form ready", `!document.querySelector('#user-form button[type=submit]').disabled`)
 	b.fill("#user-form input[name=name]", "Sam Zwei")
 	b.fill("#user-form input[name=email]", "sam@linde.test")
 	b.fill("#user-form [data-field=password] input", "another-password")
