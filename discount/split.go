@@ -3,6 +3,8 @@ package discount
 import (
 	"math/bits"
 	"slices"
+
+	"posbox/store"
 )
 
 // Split divides amount cents over lines whose totals are totals, in
@@ -75,11 +77,9 @@ func cmpDesc[T int64 | uint64](a, b T) int {
 	return 0
 }
 
-// RateAmount is an amount of one VAT rate.
-type RateAmount struct {
-	VATRate string
-	Cents   int64
-}
+// RateAmount is an amount of one VAT rate: the store's type, so a
+// redemption records the pricing's sums as they are.
+type RateAmount = store.RateCents
 
 // ByRate sums parts, one per basket line, by the lines' VAT rates, in
 // VATRates' order; rates without a line, or whose parts are all 0, are
@@ -94,7 +94,7 @@ func ByRate(lines []Line, parts []int64) []RateAmount {
 	var out []RateAmount
 	for _, r := range VATRates {
 		if c := sums[r]; c != 0 {
-			out = append(out, RateAmount{r, c})
+			out = append(out, RateAmount{VATRate: r, Cents: c})
 		}
 	}
 	return out

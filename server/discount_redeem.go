@@ -79,8 +79,11 @@ func (s *Server) redeemDiscount(w http.ResponseWriter, r *http.Request, p httpro
 		return err
 	}
 	restaurantID := caller(r.Context()).restaurant.ID
-	k := store.IdempotencyKey{RestaurantID: restaurantID, Key: key, RequestHash: hashOf(redeemHashed{id, in.OrderTotalCents, in.EligibleCents, in.Code, in.GuestRef, basketHash(in.Basket), req.OrderRef,
-		req.Reason, approverOf(req)})}
+	var k store.IdempotencyKey // only a request with a key is hashed
+	if key != "" {
+		k = store.IdempotencyKey{RestaurantID: restaurantID, Key: key, RequestHash: hashOf(redeemHashed{id, in.OrderTotalCents, in.EligibleCents, in.Code,
+			in.GuestRef, basketHash(in.Basket), req.OrderRef, req.Reason, approverOf(req)})}
+	}
 	if key != "" && req.Approval != nil && f.Err() == nil {
 		// A retry's approval was given with the first request: its answer
 		// stands even if the admin's password changed since.

@@ -44,11 +44,7 @@ func (req redeemRequest) redeemBasket(f *store.Fields, in *store.RedeemInput) er
 	rb := &store.RedeemBasket{SHA256: hashOf(b.Lines), VATRates: make([]string, len(b.Lines)),
 		Price: func(d *store.Discount, taken []int64) store.BasketPart {
 			a := discount.PriceOn(b, d, taken)
-			part := store.BasketPart{Eligible: a.Eligible, Amount: a.Amount, Lines: a.Lines}
-			for _, r := range a.Rates {
-				part.Rates = append(part.Rates, store.RateCents(r))
-			}
-			return part
+			return store.BasketPart{Eligible: a.Eligible, Amount: a.Amount, Lines: a.Lines, Rates: a.Rates}
 		}}
 	for i, l := range b.Lines {
 		rb.VATRates[i] = l.VATRate
@@ -75,11 +71,7 @@ func basketOf(red *store.Redemption) basketAnswer {
 	if red.Lines == nil {
 		return basketAnswer{}
 	}
-	rates := make([]discount.RateAmount, 0, len(red.Rates))
-	for _, r := range red.Rates {
-		rates = append(rates, discount.RateAmount(r))
-	}
 	out := basketAnswer{OrderRef: strPtr(red.OrderRef)}
-	out.Lines, out.VATRates = partsJSON(red.Lines, rates)
+	out.Lines, out.VATRates = partsJSON(red.Lines, red.Rates)
 	return out
 }
