@@ -268,7 +268,11 @@ func redeemTx(ctx context.Context, tx *Tx, restaurantID, discountID string, in R
 	return r, nil
 }
 
-// formatCents renders cents for a message: 1250 → "12.50".
+// formatCents renders cents for a message: 1250 → "12.50", -78 → "-0.78".
 func formatCents(c int64) string {
-	return fmt.Sprintf("%d.%02d", c/100, c%100)
+	sign := ""
+	if c < 0 {
+		sign, c = "-", -c
+	}
+	return fmt.Sprintf("%s%d.%02d", sign, c/100, c%100)
 }

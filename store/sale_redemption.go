@@ -161,12 +161,7 @@ func ratesText(rates map[string]int64) string {
 	}
 	var parts []string
 	for _, r := range slices.Sorted(maps.Keys(rates)) {
-		c := rates[r]
-		sign := ""
-		if c < 0 {
-			sign, c = "-", -c
-		}
-		parts = append(parts, r+" "+sign+formatCents(c))
+		parts = append(parts, r+" "+formatCents(rates[r]))
 	}
 	return strings.Join(parts, ", ")
 }
